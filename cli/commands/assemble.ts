@@ -1,0 +1,140 @@
+import * as fs from "node:fs";
+import { dirname, resolve } from "node:path";
+import { assemble, type BuiltFile } from "../../core/assemble.ts";
+import { RiskError } from "../../core/errors.ts";
+import { loadPublication } from "../../core/inputs/publication.ts";
+import { readUpstream } from "../../core/inputs/upstream.ts";
+import { commitFrame } from "../../archive/api/commit.ts";
+import { previousState } from "../../archive/api/state.ts";
+import { acquireLock } from "../../archive/lock.ts";
+import { resolveNow } from "../clock.ts";
+import { demoPublication } from "../paths.ts";
+import { nodeHasher, stderrLogger } from "../runtime/node.ts";
+import { runtimeFs } from "../runtime/select.ts";
+import { VERSION } from "../version.ts";
+
+export interface AssembleOptions {
+  publication?: string;
+  site: string;
+  archive: string;
+  now?: string;
+  json: boolean;
+}
+
+export interface AssembleSummary {
+  ok: true;
+  frameId: string;
+  frameHash: string;
+  commit: string;
+  at: string;
+  surfaces: number;
+  bytes: number;
+  blobsWritten: number;
+  changed: string[];
+  added: string[];
+  removed: string[];
+  phasesMs: Record<"load" | "build" | "validate" | "serialise" | "write" | "commit", number>;
+  site: string;
+  archive: string;
+}
+
+/**
+ * Assembles the publication: load and validate every input, build and check every surface, write
+ * the site into a temporary folder, commit the frame, then swap the folder in. Any error before
+ * the commit leaves the previous site and archive exactly as they were.
+ */
+export async function runAssemble(opts: AssembleOptions): Promise<AssembleSummary> {
+  const log = stderrLogger(opts.json);
+  const pubDir = resolve(opts.publication ?? demoPublication());
+  const siteDir = resolve(opts.site);
+  const archiveDir = resolve(opts.archive);
+  const now = resolveNow(opts.now, process.env, () => new Date());
+  const timer = () => performance.now();
+  const lock = acquireLock(archiveDir, new Date(), log.warn);
+  const tmpSite = `${siteDir}.tmp-${process.pid}`;
+  try {
+    let t = timer();
+    const { fs: readFs } = runtimeFs();
+    const publication = await loadPublication(readFs, pubDir);
+    const upstream = await readUpstream(readFs, publication, now);
+    for (const [key, r] of Object.entries(upstream.instruments)) if (r && !r.ok) log.warn(`upstream ${key}: ${r.error}`);
+    const previous = await previousState(archiveDir);
+    const load = timer() - t;
+    const assembly = assemble({ publication, upstream, previous, now, toolVersion: VERSION }, nodeHasher, { timer });
+    t = timer();
+    writeSiteFolder(tmpSite, assembly.files);
+    const writeMs = timer() - t;
+    t = timer();
+    const host = new URL(publication.config.baseUrl).hostname;
+    const { commit, blobsWritten } = await commitFrame(archiveDir, assembly, previous, { name: publication.config.name, email: `risk-cli@${host}` });
+    const commitMs = timer() - t;
+    t = timer();
+    swapIn(tmpSite, siteDir);
+    const swapMs = timer() - t;
+    const { frame } = assembly;
+    const phasesMs = {
+      load: round(load),
+      build: round(assembly.phases.build),
+      validate: round(assembly.phases.validate),
+      serialise: round(assembly.phases.serialise),
+      write: round(writeMs + swapMs),
+      commit: round(commitMs),
+    };
+    for (const [phase, ms] of Object.entries(phasesMs)) log.info(`${phase.padEnd(10)}${String(ms).padStart(9)} ms`);
+    const summary: AssembleSummary = {
+      ok: true,
+      frameId: frame.frameId,
+      frameHash: frame.frameHash,
+      commit,
+      at: frame.at,
+      surfaces: assembly.files.length,
+      bytes: assembly.files.reduce((n, f) => n + f.served.byteLength, 0),
+      blobsWritten,
+      changed: frame.changes.changed,
+      added: frame.changes.added,
+      removed: frame.changes.removed,
+      phasesMs,
+      site: siteDir,
+      archive: archiveDir,
+    };
+    const changes = [...summary.added.map((p) => `+${p}`), ...summary.changed.map((p) => `~${p}`), ...summary.removed.map((p) => `-${p}`)];
+    log.info(`frame ${frame.frameId} sha256:${frame.frameHash} commit ${commit.slice(0, 12)}`);
+    log.info(`${summary.surfaces} surfaces, ${summary.bytes} bytes in ${siteDir}; ${blobsWritten} new blobs in ${archiveDir}`);
+    log.info(previous ? `changed since frame ${previous.frame.frameId}: ${changes.length ? changes.join(" ") : "nothing"}` : "first frame of the archive");
+    return summary;
+  } catch (e) {
+    fs.rmSync(tmpSite, { recursive: true, force: true });
+    throw e;
+  } finally {
+    lock.release();
+  }
+}
+
+function writeSiteFolder(dir: string, files: BuiltFile[]): void {
+  fs.rmSync(dir, { recursive: true, force: true });
+  for (const f of files) {
+    const file = `${dir}${f.path}`;
+    fs.mkdirSync(dirname(file), { recursive: true });
+    fs.writeFileSync(file, f.served);
+  }
+}
+
+/** Replaces `target` by `fresh` with two renames; the old folder is removed only afterwards. */
+function swapIn(fresh: string, target: string): void {
+  const old = `${target}.old-${process.pid}`;
+  fs.mkdirSync(dirname(target), { recursive: true });
+  const hadOld = fs.existsSync(target);
+  if (hadOld) {
+    if (!fs.statSync(target).isDirectory()) throw new RiskError("E_IO", `${target} exists and is not a folder; choose another --site`);
+    fs.renameSync(target, old);
+  }
+  try {
+    fs.renameSync(fresh, target);
+  } catch (e) {
+    if (hadOld) fs.renameSync(old, target);
+    throw e;
+  }
+  if (hadOld) fs.rmSync(old, { recursive: true, force: true });
+}
+
+const round = (ms: number) => Math.round(ms * 10) / 10;

@@ -1,0 +1,122 @@
+#!/usr/bin/env node
+/**
+ * risk-cli: the command table. Arguments are parsed by Optique (strict: unknown flags are
+ * refused), each command lives in commands/<verb>.ts, and cli/exit.ts maps errors to statuses.
+ */
+import { object, or } from "@optique/core/constructs";
+import { message } from "@optique/core/message";
+import { optional, withDefault } from "@optique/core/modifiers";
+import { argument, command, constant, flag, option } from "@optique/core/primitives";
+import { string } from "@optique/core/valueparser";
+import { run } from "@optique/run";
+import { runAssemble } from "./commands/assemble.ts";
+import { runInit } from "./commands/init.ts";
+import { runReplay } from "./commands/replay.ts";
+import { runVerify } from "./commands/verify.ts";
+import { report } from "./exit.ts";
+import { VERSION } from "./version.ts";
+
+const json = withDefault(flag("--json", { description: message`Print the result as JSON on stdout (progress stays on stderr).` }), false);
+const archive = withDefault(
+  option("--archive", string({ metavar: "DIR" }), { description: message`The archive Git repository (one commit per frame).` }),
+  "archive",
+);
+
+const parser = or(
+  command(
+    "assemble",
+    object({
+      command: constant("assemble"),
+      publication: optional(option("--publication", string({ metavar: "DIR" }), { description: message`The publication folder (default: the built-in demo).` })),
+      site: withDefault(option("--site", string({ metavar: "DIR" }), { description: message`Where the site folder is written, atomically.` }), "site"),
+      archive,
+      now: optional(option("--now", string({ metavar: "DATE-TIME" }), { description: message`The assembly instant (UTC); overrides SOURCE_DATE_EPOCH and the clock.` })),
+      json,
+    }),
+    {
+      brief: message`Build every surface, write the site and commit one frame to the archive.`,
+      description: message`Loads and validates the publication, builds and validates every surface, writes the site folder atomically and commits the frame to the archive. Reports each phase's duration on stderr.`,
+      footer: message`Examples:
+  risk-cli assemble
+  risk-cli assemble --publication ./my-publication --site ./public --archive ./archive
+  SOURCE_DATE_EPOCH=1795000000 risk-cli assemble --json`,
+    },
+  ),
+  command(
+    "init",
+    object({
+      command: constant("init"),
+      dir: argument(string({ metavar: "DIR" }), { description: message`A new or empty folder.` }),
+      json,
+    }),
+    {
+      brief: message`Copy the demo publication into a folder as a starting point.`,
+      description: message`Copies the built-in demo publication (configuration, corpus, upstream readings) into DIR. Never overwrites anything.`,
+      footer: message`Example:
+  risk-cli init ./my-publication && risk-cli assemble --publication ./my-publication`,
+    },
+  ),
+  command(
+    "replay",
+    object({
+      command: constant("replay"),
+      date: option("--date", string({ metavar: "DATE" }), { description: message`A date (end of that UTC day) or an exact date-time with a zone.` }),
+      out: optional(option("--out", string({ metavar: "DIR" }), { description: message`Write the publication as it stood then into DIR, checking every file.` })),
+      archive,
+      json,
+    }),
+    {
+      brief: message`Give the publication as it stood at a past instant.`,
+      description: message`Finds the last frame at or before the date through the archive's day index. With --out, writes every surface of that frame byte for byte and checks each against the frame's fingerprints. A date before the first frame is an error.`,
+      footer: message`Examples:
+  risk-cli replay --date 2026-11-20 --out ./as-of-2026-11-20
+  risk-cli replay --date 2026-11-21T09:30:00Z --json`,
+    },
+  ),
+  command(
+    "verify",
+    object({ command: constant("verify"), archive, json }),
+    {
+      brief: message`Check every frame of the archive; exit non-zero at the first that fails.`,
+      description: message`Checks the chain of frame hashes, frame order and times, every stored surface against its fingerprints, integrity.json against its frame, and the replay index. Names the first frame and path that fail.`,
+      footer: message`Example:
+  git clone https://example.org/risk-archive.git archive && risk-cli verify --archive archive`,
+    },
+  ),
+);
+
+const args = run(parser, {
+  programName: "risk-cli",
+  help: "both",
+  version: VERSION,
+  completion: "both",
+  errorExitCode: 2,
+  brief: message`Builds a public, machine-readable macro-financial risk publication and archives every assembly as a verifiable Git frame.`,
+  footer: message`Exit codes: 0 ok, 1 verification failed, 2 usage, 3 bad input, 4 schema, 5 archive locked, 6 archive or I/O error, 7 no frame at that date, 8 clock went backwards, 70 internal error.`,
+});
+
+async function main(): Promise<number> {
+  try {
+    let result: unknown;
+    switch (args.command) {
+      case "assemble":
+        result = await runAssemble(args);
+        break;
+      case "init":
+        result = runInit(args);
+        break;
+      case "replay":
+        result = await runReplay(args);
+        break;
+      case "verify":
+        result = await runVerify(args);
+        break;
+    }
+    if (args.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    return 0;
+  } catch (e) {
+    return report(e, args.json);
+  }
+}
+
+process.exitCode = await main();

@@ -1,0 +1,11 @@
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+/** The built-in demo publication, found beside the sources (cli/) or the build (dist/cli/). */
+export function demoPublication(): string {
+  for (const rel of ["../demo", "../../demo"]) {
+    const dir = fileURLToPath(new URL(rel, import.meta.url));
+    if (existsSync(`${dir}/risk.config.yaml`)) return dir.replace(/\/$/, "");
+  }
+  throw new Error("The built-in demo publication is missing from this installation");
+}

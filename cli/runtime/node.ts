@@ -1,0 +1,30 @@
+import { promises as fsp } from "node:fs";
+import { createHash } from "node:crypto";
+import type { Hasher, Logger, ReadOnlyFs } from "../../core/ports.ts";
+
+export const nodeFs: ReadOnlyFs = {
+  readText: (path) => fsp.readFile(path, "utf8"),
+  async listFiles(dir) {
+    try {
+      const entries = await fsp.readdir(dir, { withFileTypes: true });
+      return entries.filter((e) => e.isFile()).map((e) => e.name).sort();
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "ENOENT") return [];
+      throw e;
+    }
+  },
+  exists: (path) => fsp.access(path).then(() => true, () => false),
+};
+
+export const nodeHasher: Hasher = {
+  sha256: (bytes) => createHash("sha256").update(bytes).digest("hex"),
+};
+
+export function stderrLogger(quiet = false): Logger {
+  return {
+    info: (m) => {
+      if (!quiet) process.stderr.write(`${m}\n`);
+    },
+    warn: (m) => process.stderr.write(`warning: ${m}\n`),
+  };
+}

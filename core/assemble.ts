@@ -1,0 +1,151 @@
+/**
+ * One assembly, as a list of steps over pure functions: build every surface of the registry,
+ * validate it, serialise it canonically, fingerprint it, and describe the frame that records it.
+ * Nothing here touches a file, the network, the clock or the archive: those are the caller's.
+ */
+import { RiskError } from "./errors.ts";
+import { unstamp } from "./canonical/stamp.ts";
+import { frameHashOf, frameIdOf, type Frame, type FrameBody } from "./frame.ts";
+import type { Hasher } from "./ports.ts";
+import type { Publication } from "./inputs/publication.ts";
+import type { UpstreamState } from "./inputs/upstream.ts";
+import { serialiseSurface, validateSurface } from "./render/encode.ts";
+import { SURFACES } from "./surfaces/index.ts";
+import type { BuildContext, PreviousState, Produced, Surface } from "./surfaces/types.ts";
+
+export interface BuiltFile {
+  path: string;
+  mediaType: string;
+  /** The bytes served at `path`. */
+  served: Uint8Array;
+  /** The bytes the archive stores (served, less the top-level `generated` when stamped). */
+  stored: Uint8Array;
+  sha256: string;
+  storedSha256: string;
+  stamped: boolean;
+}
+
+export interface Assembly {
+  files: BuiltFile[];
+  frame: Frame;
+  /** Milliseconds per phase, when a timer was given. */
+  phases: { build: number; validate: number; serialise: number };
+}
+
+export interface AssembleInput {
+  publication: Publication;
+  upstream: UpstreamState;
+  previous: PreviousState | null;
+  /** ISO 8601 UTC instant with a Z, whole seconds. */
+  now: string;
+  toolVersion: string;
+}
+
+const encoder = new TextEncoder();
+
+export function assemble(
+  input: AssembleInput,
+  hash: Hasher,
+  options: { surfaces?: readonly Surface[]; timer?: () => number } = {},
+): Assembly {
+  const { publication, previous, now } = input;
+  const surfaces = options.surfaces ?? SURFACES;
+  const timer = options.timer ?? (() => 0);
+  if (previous && now <= previous.frame.at) {
+    throw new RiskError(
+      "E_CLOCK",
+      `Cannot assemble at ${now}: the archive's last frame ${previous.frame.frameId} is at ${previous.frame.at}, and frame times must increase. Wait, or pass a later --now.`,
+      { now, previous: previous.frame.at },
+    );
+  }
+  const seq = (previous?.frame.seq ?? 0) + 1;
+  const frameRef = { frameId: frameIdOf(seq, now), seq, previousFrameHash: previous?.frame.frameHash ?? null };
+  const base = publication.config.baseUrl;
+  const produced: Produced[] = [];
+  const files: BuiltFile[] = [];
+  const values = new Map<string, unknown>();
+  const phases = { build: 0, validate: 0, serialise: 0 };
+  for (const surface of surfaces) {
+    const ctx: BuildContext = {
+      publication,
+      now,
+      upstream: input.upstream,
+      previous,
+      frame: frameRef,
+      produced,
+      registry: surfaces,
+      url: (path) => `${base}${path}`,
+    };
+    let t = timer();
+    const built = surface.build(ctx);
+    phases.build += timer() - t;
+    t = timer();
+    const valid = validateSurface(surface, built);
+    phases.validate += timer() - t;
+    t = timer();
+    const text = serialiseSurface(surface, valid);
+    const stamped = surface.format === "json" && (valid as { generated?: unknown }).generated === now;
+    const served = encoder.encode(text);
+    const stored = stamped ? encoder.encode(unstamp(text, now)) : served;
+    const sha256 = hash.sha256(served);
+    const storedSha256 = stamped ? hash.sha256(stored) : sha256;
+    phases.serialise += timer() - t;
+    values.set(surface.path, valid);
+    produced.push({ path: surface.path, mediaType: surface.mediaType, sha256, bytes: served.byteLength });
+    files.push({ path: surface.path, mediaType: surface.mediaType, served, stored, sha256, storedSha256, stamped });
+  }
+  const frame = frameOf(input, frameRef, files, values, hash);
+  return { files, frame, phases };
+}
+
+function frameOf(
+  input: AssembleInput,
+  ref: { frameId: string; seq: number; previousFrameHash: string | null },
+  files: BuiltFile[],
+  values: Map<string, unknown>,
+  hash: Hasher,
+): Frame {
+  const before = input.previous?.frame.surfaces ?? {};
+  const changes = { added: [] as string[], changed: [] as string[], removed: [] as string[] };
+  const surfaces: Frame["surfaces"] = {};
+  for (const f of files) {
+    surfaces[f.path] = { mediaType: f.mediaType, sha256: f.sha256, bytes: f.served.byteLength, stamped: f.stamped, storedSha256: f.storedSha256 };
+    const old = before[f.path];
+    if (!old) changes.added.push(f.path);
+    else if (old.storedSha256 !== f.storedSha256) changes.changed.push(f.path);
+  }
+  for (const path of Object.keys(before)) if (!surfaces[path]) changes.removed.push(path);
+  for (const list of Object.values(changes)) list.sort();
+
+  const signals: Frame["signals"] = {};
+  const risk = values.get("/api/v1/risk.json") as { indices?: Record<string, Record<string, unknown>> } | undefined;
+  for (const [key, result] of Object.entries(input.upstream.instruments)) {
+    const index = risk?.indices?.[key];
+    signals[key as keyof Frame["signals"]] = {
+      value: (index?.value as number | undefined) ?? null,
+      level: (index?.level as string | undefined) ?? null,
+      tone: (index?.tone as string | undefined) ?? null,
+      sourceStatus: result?.ok ? "ok" : "error",
+      fallbackUsed: (index?.fallbackUsed as boolean | undefined) ?? false,
+      sourceUpdatedAt: result?.ok ? result.reading.publishedAt : null,
+      lastSuccessAt: (index?.lastSuccessAt as string | undefined) ?? null,
+    };
+  }
+  const models = Object.fromEntries(
+    [...input.publication.methodologies].sort((a, b) => (a.slug < b.slug ? -1 : 1)).map((m) => [m.slug, m.version]),
+  );
+  const body: FrameBody = {
+    format: "risk-cli-frame/1",
+    frameId: ref.frameId,
+    seq: ref.seq,
+    at: input.now,
+    previousFrameId: input.previous?.frame.frameId ?? null,
+    previousFrameHash: ref.previousFrameHash,
+    tool: { name: "risk-cli", version: input.toolVersion },
+    surfaces,
+    signals,
+    models,
+    changes,
+  };
+  return { ...body, frameHash: frameHashOf(body, hash) };
+}

@@ -1,0 +1,75 @@
+import { RiskError } from "../errors.ts";
+
+/**
+ * RFC 8785 (JSON Canonicalization Scheme) serialisation.
+ *
+ * ECMAScript's own number and string serialisation is what RFC 8785 prescribes, so the work
+ * left is ordering object keys by UTF-16 code units (the default `sort()` order) and refusing
+ * what JSON cannot carry faithfully: NaN, ±Infinity, lone surrogates, and non-plain values.
+ * Errors name the `where` (a surface path or file) and the JSON path of the field.
+ */
+export function canonicalJson(value: unknown, where = "value"): string {
+  const out: string[] = [];
+  write(value, out, where, "$");
+  return out.join("");
+}
+
+function write(value: unknown, out: string[], where: string, path: string): void {
+  switch (typeof value) {
+    case "string":
+      if (!value.isWellFormed()) fail(where, path, "a string holds a lone surrogate");
+      out.push(JSON.stringify(value));
+      return;
+    case "number":
+      if (!Number.isFinite(value)) fail(where, path, `the number ${value} is not finite`);
+      out.push(JSON.stringify(value));
+      return;
+    case "boolean":
+      out.push(value ? "true" : "false");
+      return;
+    case "object": {
+      if (value === null) {
+        out.push("null");
+        return;
+      }
+      if (Array.isArray(value)) {
+        out.push("[");
+        for (let i = 0; i < value.length; i++) {
+          if (i > 0) out.push(",");
+          const item = value[i];
+          if (item === undefined) fail(where, `${path}[${i}]`, "an array item is undefined");
+          write(item, out, where, `${path}[${i}]`);
+        }
+        out.push("]");
+        return;
+      }
+      const proto = Object.getPrototypeOf(value);
+      if (proto !== Object.prototype && proto !== null) {
+        fail(where, path, `a ${proto?.constructor?.name ?? "non-plain"} object is not JSON`);
+      }
+      const record = value as Record<string, unknown>;
+      const keys = Object.keys(record).sort();
+      out.push("{");
+      let first = true;
+      for (const key of keys) {
+        const item = record[key];
+        if (item === undefined) continue;
+        if (!key.isWellFormed()) fail(where, `${path}.${key}`, "a key holds a lone surrogate");
+        out.push(first ? "" : ",", JSON.stringify(key), ":");
+        first = false;
+        write(item, out, where, `${path}.${key}`);
+      }
+      out.push("}");
+      return;
+    }
+    default:
+      fail(where, path, `a ${typeof value} is not JSON`);
+  }
+}
+
+function fail(where: string, path: string, problem: string): never {
+  throw new RiskError("E_CANONICAL", `Cannot serialise ${where} at ${path}: ${problem}`, {
+    surface: where,
+    field: path,
+  });
+}

@@ -1,0 +1,84 @@
+import { RiskError } from "../errors.ts";
+
+/**
+ * The archive stores a stamped JSON surface without its top-level `generated` (the one value
+ * that changes on every assembly), so that an unchanged surface adds no new blob. Both
+ * directions work on canonical text with a small scanner, so neither re-serialises the document.
+ */
+
+const KEY = "generated";
+
+/** Removes the top-level `"generated":"<at>"` member of canonical JSON text. */
+export function unstamp(served: string, at: string): string {
+  const members = topLevelMembers(served);
+  const m = members.find((x) => x.key === KEY);
+  if (!m) throw new RiskError("E_ARCHIVE", "Cannot unstamp: no top-level generated member");
+  const value = served.slice(m.valueStart, m.end);
+  if (value !== JSON.stringify(at)) throw new RiskError("E_ARCHIVE", `Cannot unstamp: generated is ${value}, not ${at}`);
+  const i = members.indexOf(m);
+  if (members.length === 1) return "{}";
+  // Remove the member and one adjacent comma.
+  return i === 0 ? served.slice(0, m.start) + served.slice(members[1]!.start) : served.slice(0, members[i - 1]!.end) + served.slice(m.end);
+}
+
+/** Inserts `"generated":"<at>"` at its canonical (sorted) place among the top-level members. */
+export function stamp(stored: string, at: string): string {
+  const member = `${JSON.stringify(KEY)}:${JSON.stringify(at)}`;
+  const members = topLevelMembers(stored);
+  if (members.some((m) => m.key === KEY)) throw new RiskError("E_ARCHIVE", "Cannot stamp: generated is already present");
+  const next = members.find((m) => m.key > KEY);
+  if (members.length === 0) return `{${member}}`;
+  if (next) return `${stored.slice(0, next.start)}${member},${stored.slice(next.start)}`;
+  const last = members[members.length - 1]!;
+  return `${stored.slice(0, last.end)},${member}${stored.slice(last.end)}`;
+}
+
+interface Member {
+  key: string;
+  start: number;
+  valueStart: number;
+  end: number;
+}
+
+/** Offsets of the members of the top-level object of compact (canonical) JSON text. */
+function topLevelMembers(text: string): Member[] {
+  if (text[0] !== "{") throw new RiskError("E_ARCHIVE", "Cannot stamp: the document is not a JSON object");
+  const members: Member[] = [];
+  let depth = 0;
+  let i = 0;
+  let current: Member | null = null;
+  const n = text.length;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 34 /* " */) {
+      const start = i;
+      i++;
+      while (i < n) {
+        const d = text.charCodeAt(i);
+        if (d === 92 /* \ */) i += 2;
+        else if (d === 34) break;
+        else i++;
+      }
+      i++;
+      if (depth === 1 && current === null) {
+        current = { key: JSON.parse(text.slice(start, i)) as string, start, valueStart: i + 1, end: -1 };
+      }
+      continue;
+    }
+    if (c === 123 /* { */ || c === 91 /* [ */) depth++;
+    else if (c === 125 /* } */ || c === 93 /* ] */) {
+      depth--;
+      if (depth === 0 && current) {
+        current.end = i;
+        members.push(current);
+        current = null;
+      }
+    } else if (c === 44 /* , */ && depth === 1 && current) {
+      current.end = i;
+      members.push(current);
+      current = null;
+    }
+    i++;
+  }
+  return members;
+}

@@ -1,0 +1,57 @@
+import { z } from "zod";
+import { canonicalJson } from "./canonical/jcs.ts";
+import type { Hasher } from "./ports.ts";
+import { InstrumentKey, IsoDateTime } from "./schemas/primitives.ts";
+
+const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
+
+export const FrameSurface = z.strictObject({
+  mediaType: z.string(),
+  sha256: Sha256,
+  bytes: z.int().nonnegative(),
+  /** The archive stores this JSON surface without its top-level `generated`, which equals `at`. */
+  stamped: z.boolean(),
+  /** SHA-256 of the stored form; it changes only when the content does. */
+  storedSha256: Sha256,
+});
+
+export const FrameSignal = z.strictObject({
+  value: z.number().nullable(),
+  level: z.string().nullable(),
+  tone: z.string().nullable(),
+  sourceStatus: z.string(),
+  fallbackUsed: z.boolean(),
+  sourceUpdatedAt: IsoDateTime.nullable(),
+  lastSuccessAt: IsoDateTime.nullable(),
+});
+
+/**
+ * The point-in-time record of one assembly. `frameHash` is the SHA-256 of the canonical frame
+ * without `frameHash`; `previousFrameHash` chains it to the frame before.
+ */
+export const Frame = z.strictObject({
+  format: z.literal("risk-cli-frame/1"),
+  frameId: z.string(),
+  seq: z.int().positive(),
+  at: IsoDateTime,
+  previousFrameId: z.string().nullable(),
+  previousFrameHash: Sha256.nullable(),
+  tool: z.strictObject({ name: z.literal("risk-cli"), version: z.string() }),
+  surfaces: z.record(z.string(), FrameSurface),
+  signals: z.partialRecord(InstrumentKey, FrameSignal),
+  models: z.record(z.string(), z.string()),
+  changes: z.strictObject({ added: z.array(z.string()), changed: z.array(z.string()), removed: z.array(z.string()) }),
+  frameHash: Sha256,
+});
+export type Frame = z.infer<typeof Frame>;
+export type FrameBody = Omit<Frame, "frameHash">;
+
+export function frameHashOf(body: FrameBody, hash: Hasher): string {
+  const { frameHash: _ignored, ...rest } = body as Frame;
+  return hash.sha256(new TextEncoder().encode(canonicalJson(rest, "frame")));
+}
+
+/** `000042-20261121T154500Z`: sortable, unique while frame times strictly increase. */
+export function frameIdOf(seq: number, at: string): string {
+  return `${String(seq).padStart(6, "0")}-${at.replace(/[-:]/g, "").replace(/\.\d+/, "")}`;
+}

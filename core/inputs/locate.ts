@@ -1,0 +1,116 @@
+import { isMap, isScalar, LineCounter, parseDocument, type Document } from "yaml";
+import { z } from "zod";
+import { inputError, RiskError } from "../errors.ts";
+
+/**
+ * Parses YAML (or JSON, which the YAML parser also reads, for locating lines) and validates it
+ * with a zod schema. A failure names the file, the 1-based line and the dotted field, and says
+ * what was expected. `lineOffset` shifts lines for frontmatter that does not start a file.
+ */
+export function parseWithSchema<S extends z.ZodType>(
+  file: string,
+  text: string,
+  schema: S,
+  options: { json?: boolean; lineOffset?: number } = {},
+): z.infer<S> {
+  const lineOffset = options.lineOffset ?? 0;
+  const counter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: counter, uniqueKeys: true, prettyErrors: false });
+  let data: unknown;
+  if (options.json) {
+    try {
+      data = JSON.parse(text);
+    } catch (e) {
+      const line = doc.errors[0] ? counter.linePos(doc.errors[0].pos[0]).line : undefined;
+      throw inputError(file, line, undefined, `invalid JSON (${(e as Error).message}); fix the syntax`);
+    }
+  } else {
+    const err = doc.errors[0];
+    if (err) {
+      const line = counter.linePos(err.pos[0]).line + lineOffset;
+      throw inputError(file, line, undefined, `invalid YAML: ${err.message.split("\n")[0]}`);
+    }
+    data = doc.toJS({ maxAliasCount: 100 });
+  }
+  const result = schema.safeParse(data);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const path = issue.path.map((p) => (typeof p === "symbol" ? String(p) : p));
+  let field = path.map(String).join(".");
+  let keyForLine: string | undefined;
+  if (issue.code === "unrecognized_keys") {
+    keyForLine = issue.keys[0];
+    field = [...path.map(String), keyForLine].filter(Boolean).join(".");
+  }
+  const line = lineOf(doc, counter, path, keyForLine);
+  throw inputError(file, line === undefined ? undefined : line + lineOffset, field || "(document)", explain(issue));
+}
+
+function explain(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case "unrecognized_keys":
+      return `unknown key "${issue.keys.join('", "')}"; remove it or check its spelling`;
+    case "invalid_type":
+      return issue.input === undefined
+        ? `the field is required (${issue.expected} expected)`
+        : `${issue.expected} expected, got ${describe(issue.input)}`;
+    case "invalid_value":
+      return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}, got ${describe(issue.input)}`;
+    case "invalid_format":
+      return `${issue.message}; expected format ${issue.format}, got ${describe(issue.input)}`;
+    default:
+      return issue.message;
+  }
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "object") return "a mapping";
+  return `${typeof value} ${JSON.stringify(value)}`;
+}
+
+function lineOf(
+  doc: Document,
+  counter: LineCounter,
+  path: (string | number)[],
+  key: string | undefined,
+): number | undefined {
+  for (let depth = path.length; depth >= 0; depth--) {
+    const node = depth === 0 ? doc.contents : doc.getIn(path.slice(0, depth), true);
+    if (!node || typeof node !== "object" || !("range" in node)) continue;
+    const range = (node as { range?: [number, number, number] }).range;
+    if (!range) continue;
+    if (depth === path.length && key && isMap(node)) {
+      const pair = node.items.find((p) => isScalar(p.key) && p.key.value === key);
+      if (pair && isScalar(pair.key) && pair.key.range) return counter.linePos(pair.key.range[0]).line;
+    }
+    if (depth < path.length && isMap(node)) {
+      const missing = path[depth];
+      const pair = node.items.find((p) => isScalar(p.key) && p.key.value === missing);
+      if (pair && isScalar(pair.key) && pair.key.range) return counter.linePos(pair.key.range[0]).line;
+    }
+    return counter.linePos(range[0]).line;
+  }
+  return undefined;
+}
+
+/** Splits `---` YAML frontmatter from a Markdown body; the frontmatter starts at line 2. */
+export function splitFrontmatter(file: string, text: string): { yaml: string; body: string; bodyLine: number } {
+  const normalised = text.replace(/^\uFEFF/, "").replace(/\r\n/g, "\n");
+  if (!normalised.startsWith("---\n")) {
+    throw inputError(file, 1, undefined, "a Markdown file must start with YAML frontmatter between two `---` lines");
+  }
+  const end = normalised.indexOf("\n---", 3);
+  if (end < 0 || (normalised[end + 4] !== "\n" && end + 4 !== normalised.length)) {
+    throw inputError(file, 1, undefined, "the frontmatter is not closed by a `---` line");
+  }
+  const yaml = normalised.slice(4, end + 1);
+  const body = normalised.slice(end + 5);
+  const bodyLine = yaml.split("\n").length + 2;
+  return { yaml, body, bodyLine };
+}
+
+export function assertNever(message: string): never {
+  throw new RiskError("E_INPUT", message);
+}

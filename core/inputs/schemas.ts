@@ -1,0 +1,237 @@
+/** Schemas of the input files of a publication, as documented in docs/inputs.md. */
+import { z } from "zod";
+import {
+  ChangelogKind,
+  ClaimKind,
+  Dataset,
+  EditorialCorrectionPolicy,
+  EditorialEvidenceLevel,
+  EditorialLink,
+  EditorialPrecisionGuard,
+  EditorialPrinciple,
+  EditorialStep,
+  EvidenceLocator,
+  InstrumentKey,
+  IsoDate,
+  IsoDateTime,
+  ProofDepthLevel,
+  RiskBandScaleCaveat,
+  Uri,
+} from "../schemas/primitives.ts";
+
+export const Slug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "lowercase ASCII letters, digits and single hyphens");
+const Bilingual = z.strictObject({ fr: z.string().min(1), en: z.string().min(1) });
+/** An absolute URI or a site-relative path starting with `/`. */
+export const Href = z.string().refine((s) => s.startsWith("/") || URL.canParse(s), {
+  message: "an absolute URI or a path starting with /",
+});
+
+export const Thresholds = z
+  .strictObject({ moderate: z.number(), elevated: z.number(), crisis: z.number() })
+  .refine((t) => t.moderate < t.elevated && t.elevated < t.crisis, {
+    message: "thresholds must rise: moderate < elevated < crisis",
+  });
+
+export const InstrumentConfig = z.strictObject({
+  label: Bilingual,
+  source: z.string().min(1),
+  dashboard: Uri,
+  methodology: Slug,
+  scale: z.number().positive().default(100),
+  thresholds: Thresholds,
+  staleAfter: z.iso.duration(),
+  seriesId: Slug,
+  slug: Slug,
+});
+export type InstrumentConfig = z.infer<typeof InstrumentConfig>;
+
+export const Config = z.strictObject({
+  name: z.string().min(1),
+  baseUrl: Uri.refine((u) => !u.endsWith("/"), { message: "no trailing slash" }),
+  description: Bilingual,
+  license: z.string(),
+  licenseUrl: Uri,
+  attribution: z.string(),
+  language: z.literal("fr"),
+  contact: Uri.optional(),
+  riskBandScaleCaveat: RiskBandScaleCaveat,
+  instruments: z
+    .strictObject({
+      us: InstrumentConfig.optional(),
+      eu: InstrumentConfig.optional(),
+      yen: InstrumentConfig.optional(),
+      energie: InstrumentConfig.optional(),
+      debt: InstrumentConfig.optional(),
+    })
+    .refine((i) => Object.keys(i).length > 0, { message: "at least one instrument" }),
+  debtSource: z.strictObject({ url: Uri }),
+  confluence: z.string().optional(),
+});
+export type Config = z.infer<typeof Config>;
+
+export const Frontmatter = z.strictObject({
+  title: z.string().min(1),
+  description: z.string().min(1),
+  summary: z.string().nullable().optional(),
+  date: IsoDate,
+  updated: IsoDate.nullable().optional(),
+  tags: z.array(z.string()).optional(),
+  topics: z.array(Slug).optional(),
+  translationOf: Slug.optional(),
+  translatedFrom: IsoDate.optional(),
+});
+export type Frontmatter = z.infer<typeof Frontmatter>;
+
+export const MethodologyFile = z.strictObject({
+  title: z.string(),
+  label: z.string(),
+  description: z.string(),
+  question: z.string(),
+  updated: IsoDate,
+  version: z.string().regex(/^\d+\.\d+\.\d+$/, "a semantic version such as 2.1.0"),
+  instrument: InstrumentKey,
+  dashboard: Uri.nullable().optional(),
+  repo: Uri.nullable().optional(),
+  scaleCaveat: RiskBandScaleCaveat.nullable().optional(),
+  sources: z.array(Dataset).optional(),
+});
+export type MethodologyFile = z.infer<typeof MethodologyFile>;
+
+export const TopicsFile = z.array(z.strictObject({ slug: Slug, label: z.string(), blurb: z.string() }));
+
+const AtlasLinkInput = z.strictObject({
+  label: z.string(),
+  href: Href,
+  detail: z.string().optional(),
+  kind: z.enum(["article", "guide", "dataset", "signal", "source", "methodology"]).optional(),
+});
+
+export const GlossaryFile = z.array(
+  z.strictObject({
+    slug: Slug,
+    sigle: z.string().nullable().optional(),
+    name: z.string(),
+    definition: z.string(),
+    category: z.string(),
+    guide: Slug.nullable().optional(),
+    atlas: z
+      .strictObject({
+        intuition: z.string().nullable(),
+        formula: z.string().nullable(),
+        whyNow: z.string().nullable(),
+        related: z.array(Slug),
+        articles: z.array(AtlasLinkInput),
+        guides: z.array(AtlasLinkInput),
+        datasets: z.array(AtlasLinkInput),
+        signals: z.array(AtlasLinkInput),
+        sources: z.array(AtlasLinkInput),
+      })
+      .nullable(),
+  }),
+);
+export type GlossaryFile = z.infer<typeof GlossaryFile>;
+
+export const PrimarySourcesFile = z.array(
+  z.strictObject({
+    slug: Slug,
+    name: z.string(),
+    shortName: z.string().optional(),
+    category: z.string(),
+    officialUrl: Uri,
+    description: z.string(),
+    datasets: z.array(Dataset).optional(),
+    limits: z.array(z.string()).optional(),
+    verification: z.array(z.string()).optional(),
+  }),
+);
+
+export const ProtocolFile = z.strictObject({
+  updated: IsoDate,
+  promise: z.string(),
+  principles: z.array(EditorialPrinciple),
+  steps: z.array(EditorialStep),
+  evidenceLevels: z.array(EditorialEvidenceLevel),
+  proofDepthLevels: z.array(ProofDepthLevel),
+  precisionGuard: EditorialPrecisionGuard,
+  correctionPolicy: EditorialCorrectionPolicy,
+});
+
+export const ChangelogFile = z.array(
+  z.strictObject({
+    id: Slug,
+    date: IsoDate,
+    title: z.string(),
+    kind: ChangelogKind,
+    summary: z.string(),
+    links: z.array(z.strictObject({ label: z.string(), href: Href })),
+  }),
+);
+
+export const ClaimReviewsFile = z.strictObject({
+  version: z.string(),
+  updated: IsoDate,
+  policy: z.string(),
+  entries: z.array(
+    z.strictObject({
+      claimId: z.string().regex(/^[a-z0-9-]+#[a-z0-9-]+$/, "<article slug>#<claim id>"),
+      reviewedAt: IsoDateTime,
+      reviewedBy: z.string(),
+      note: z.string(),
+      kind: ClaimKind.optional(),
+      proofDepth: z.enum(["direct-proof", "reproduction"]).optional(),
+      evidenceLocator: EvidenceLocator.optional(),
+      reproductionArtifact: z.string().optional(),
+    }),
+  ),
+});
+export type ClaimReviewsFile = z.infer<typeof ClaimReviewsFile>;
+
+export const DashboardReading = z.strictObject({
+  format: z.literal("risk-dashboard-reading/1"),
+  instrument: InstrumentKey,
+  value: z.number(),
+  scale: z.number().positive(),
+  rawValue: z.number().optional(),
+  rawUnit: z.string().optional(),
+  observedAt: IsoDateTime.optional(),
+  publishedAt: IsoDateTime,
+  qualityStatus: z.enum(["nominal", "official-delayed"]),
+});
+export type DashboardReading = z.infer<typeof DashboardReading>;
+
+export const DebtLatest = z.strictObject({
+  format: z.literal("debt-risk-latest/1"),
+  generatedAt: IsoDateTime,
+  observedAt: IsoDate.optional(),
+  scoreRaw: z.number(),
+  scale: z.number().positive(),
+  excludesBudgetOfficeProjections: z.boolean(),
+  coverage: z.strictObject({
+    observed: z.number().min(0).max(1),
+    families: z.int(),
+    familiesObserved: z.int(),
+    imputation: z.string(),
+  }),
+  buckets: z.array(
+    z.strictObject({ id: z.string(), label: z.string(), score: z.number(), weight: z.number(), imputed: z.boolean() }),
+  ),
+  sources: z.array(z.strictObject({ name: z.string(), url: Uri, retrievedAt: IsoDateTime.optional() })),
+  topSignals: z.array(
+    z.strictObject({
+      id: z.string(),
+      label: z.string(),
+      value: z.number(),
+      unit: z.string().optional(),
+      direction: z.enum(["up", "down", "flat"]).optional(),
+    }),
+  ),
+});
+export type DebtLatest = z.infer<typeof DebtLatest>;
+
+export const ConfluenceFile = z.strictObject({
+  updated: IsoDateTime,
+  count: z.int().nonnegative(),
+  conviction: z.string(),
+  top: z.strictObject({ ticker: z.string(), score: z.number(), quadrant: z.string() }),
+});
+export type ConfluenceFile = z.infer<typeof ConfluenceFile>;

@@ -1,0 +1,70 @@
+import { z } from "zod";
+
+/** ISO 8601 full-date. */
+export const IsoDate = z.iso.date();
+/** ISO 8601 date-time in UTC with a `Z` (no offsets, no naive times). */
+export const IsoDateTime = z.iso.datetime({ offset: false });
+/** Absolute URI. */
+export const Uri = z.url();
+
+export const ClaimKind = z.enum(["fait", "estimation", "inférence", "scénario", "unclassified-assertion"]);
+export const CLAIM_KINDS = ClaimKind.options;
+export const TemporalPrecision = z.enum(["day", "month", "quarter", "year", "range", "unknown"]);
+export const DepthId = z.enum(["mention", "reference", "linked-source", "direct-proof", "reproduction"]);
+export const Level = z.enum(["Détendu", "Modéré", "Élevé/Tendu", "Crise"]);
+export const Tone = z.enum(["calm", "moderate", "elevated", "crisis"]);
+export const InstrumentKey = z.enum(["us", "eu", "yen", "energie", "debt"]);
+export type InstrumentKey = z.infer<typeof InstrumentKey>;
+export const INSTRUMENT_KEYS = InstrumentKey.options;
+
+export const EvidenceLocator = z.strictObject({
+  type: z.enum(["page", "section", "table", "series", "cell", "form", "calculation", "other"]),
+  value: z.string(),
+});
+
+export const RiskBandScaleCaveat = z.strictObject({
+  title: z.string(),
+  summary: z.string(),
+  correctLabel: z.string(),
+  wrongLabel: z.string(),
+  details: z.array(z.string()),
+});
+
+export const Dataset = z.strictObject({
+  name: z.string(),
+  role: z.string(),
+  cadence: z.string().optional(),
+  delay: z.string().optional(),
+  url: Uri,
+});
+
+export const ProofDepthLevel = z.strictObject({
+  id: DepthId,
+  label: z.string(),
+  meaning: z.string(),
+  status: z.enum(["automatique", "semi-structuré", "objectif"]),
+});
+
+export const EditorialPrecisionGuard = z.strictObject({
+  title: z.string(),
+  summary: z.string(),
+  warning: z.string(),
+  requirements: z.array(z.string()),
+});
+
+export const EditorialLink = z.strictObject({ label: z.string(), href: z.string() });
+export const EditorialPrinciple = z.strictObject({ id: z.string(), title: z.string(), text: z.string() });
+export const EditorialStep = z.strictObject({ id: z.string(), title: z.string(), checks: z.array(z.string()) });
+export const EditorialEvidenceLevel = z.strictObject({
+  label: z.string(),
+  rank: z.string(),
+  description: z.string(),
+});
+export const EditorialCorrectionType = z.strictObject({ label: z.string(), description: z.string() });
+export const EditorialCorrectionPolicy = z.strictObject({
+  title: z.string(),
+  summary: z.string(),
+  correctionTypes: z.array(EditorialCorrectionType),
+  revisionRules: z.array(z.string()),
+});
+export const ChangelogKind = z.enum(["protocole", "traçabilité", "sources", "données", "sécurité", "méthode"]);

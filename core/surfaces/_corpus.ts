@@ -1,0 +1,136 @@
+/** Pieces of the corpus shared by the catalog, its NDJSON twin and the agent manifest. */
+import type { Doc, Publication } from "../inputs/publication.ts";
+import type { ContentSummary, GlossaryEntry, MethodologySummary, PrimarySource } from "../schemas/contract.ts";
+
+export const CONTRACT_VERSION = "1.18.0";
+export const OPENAPI_VERSION = "1.10.0";
+
+export type UrlOf = (path: string) => string;
+
+const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+export function docPath(doc: Pick<Doc, "kind" | "lang" | "slug">): string {
+  const folder = doc.kind === "article" ? "articles" : "guides";
+  return doc.lang === "fr" ? `/${folder}/${doc.slug}/` : `/en/${folder}/${doc.slug}/`;
+}
+
+export function protocolUrl(url: UrlOf): string {
+  return url("/protocole-editorial/");
+}
+
+export function changelogUrl(url: UrlOf): string {
+  return url("/journal-editorial/");
+}
+
+/** Resolves a site-relative href (`/x/`) against the base URL; absolute URIs pass through. */
+export function resolveHref(href: string, url: UrlOf): string {
+  return href.startsWith("/") ? url(href) : href;
+}
+
+/** Newest first, then French before English, then slug: a total order, so output is stable. */
+export function sortDocs(docs: Doc[]): Doc[] {
+  return [...docs].sort(
+    (a, b) => byCodeUnits(b.meta.date, a.meta.date) || byCodeUnits(a.lang, b.lang) || byCodeUnits(a.slug, b.slug),
+  );
+}
+
+export function contentSummary(doc: Doc, url: UrlOf): ContentSummary {
+  const m = doc.meta;
+  return {
+    slug: doc.slug,
+    url: url(docPath(doc)),
+    title: m.title,
+    date: m.date,
+    updated: m.updated ?? null,
+    description: m.description,
+    summary: m.summary ?? null,
+    tags: m.tags ?? [],
+    topics: m.topics ?? [],
+    revisions: {
+      published: m.date,
+      updated: m.updated ?? null,
+      policy: `${protocolUrl(url)}#corrections`,
+      changelog: changelogUrl(url),
+    },
+  };
+}
+
+export function methodologySummaries(p: Publication, url: UrlOf): MethodologySummary[] {
+  return [...p.methodologies]
+    .sort((a, b) => byCodeUnits(a.slug, b.slug))
+    .map((m) => ({
+      slug: m.slug,
+      url: url(`/methodologies/${m.slug}/`),
+      title: m.title,
+      label: m.label,
+      description: m.description,
+      question: m.question,
+      updated: m.updated,
+      dashboard: m.dashboard ?? null,
+      repo: m.repo ?? null,
+      scaleCaveat: m.scaleCaveat ?? null,
+      sources: m.sources ?? [],
+    }));
+}
+
+export function glossaryEntries(p: Publication, url: UrlOf): GlossaryEntry[] {
+  return [...p.glossary]
+    .sort((a, b) => byCodeUnits(a.slug, b.slug))
+    .map((g) => ({
+      slug: g.slug,
+      url: url(`/glossaire/${g.slug}/`),
+      sigle: g.sigle ?? null,
+      name: g.name,
+      definition: g.definition,
+      category: g.category,
+      guide: g.guide ?? null,
+      atlas: g.atlas
+        ? {
+            intuition: g.atlas.intuition,
+            formula: g.atlas.formula,
+            whyNow: g.atlas.whyNow,
+            related: g.atlas.related,
+            articles: g.atlas.articles.map((l) => ({ ...l, href: resolveHref(l.href, url) })),
+            guides: g.atlas.guides.map((l) => ({ ...l, href: resolveHref(l.href, url) })),
+            datasets: g.atlas.datasets.map((l) => ({ ...l, href: resolveHref(l.href, url) })),
+            signals: g.atlas.signals.map((l) => ({ ...l, href: resolveHref(l.href, url) })),
+            sources: g.atlas.sources.map((l) => ({ ...l, href: resolveHref(l.href, url) })),
+          }
+        : null,
+    }));
+}
+
+export function primarySources(p: Publication, url: UrlOf): PrimarySource[] {
+  return [...p.primarySources]
+    .sort((a, b) => byCodeUnits(a.slug, b.slug))
+    .map((s) => ({ ...s, url: url(`/sources/${s.slug}/`) }));
+}
+
+export function editorialProtocol(p: Publication, url: UrlOf) {
+  return { url: protocolUrl(url), ...p.protocol };
+}
+
+export function editorialChangelog(p: Publication, url: UrlOf) {
+  return [...p.changelog]
+    .sort((a, b) => byCodeUnits(b.date, a.date) || byCodeUnits(a.id, b.id))
+    .map((c) => ({
+      date: c.date,
+      title: c.title,
+      kind: c.kind,
+      summary: c.summary,
+      links: c.links.map((l) => ({ label: l.label, href: resolveHref(l.href, url) })),
+      url: `${changelogUrl(url)}#${c.id}`,
+    }));
+}
+
+/** `Dette publique` -> `dette-publique`: accents folded, ASCII only. */
+export function slugify(text: string): string {
+  return text
+    .normalize("NFD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
+}
+
+export { byCodeUnits };

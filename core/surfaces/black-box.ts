@@ -1,0 +1,93 @@
+import { z } from "zod";
+import { InstrumentKey, IsoDateTime } from "../schemas/primitives.ts";
+import { defineSurface } from "./types.ts";
+import { CONTRACT_VERSION } from "./_corpus.ts";
+
+/** How many earlier frames the black box carries; older ones are reached by replay. */
+export const RECENT_FRAMES = 24;
+
+const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
+
+export const BlackBoxFrame = z.strictObject({
+  frameId: z.string(),
+  seq: z.int().positive(),
+  at: IsoDateTime,
+  frameHash: Sha256,
+  commit: z.string().regex(/^[0-9a-f]{40}$/),
+  changed: z.array(z.string()),
+  scores: z.partialRecord(InstrumentKey, z.number().nullable()),
+});
+
+export const BlackBox = z.strictObject({
+  schema: z.string(),
+  version: z.string(),
+  generated: IsoDateTime,
+  current: z.strictObject({
+    frameId: z.string(),
+    seq: z.int().positive(),
+    at: IsoDateTime,
+    previousFrameId: z.string().nullable(),
+    previousFrameHash: Sha256.nullable(),
+  }),
+  chain: z.strictObject({ algorithm: z.literal("sha256"), frameHashRule: z.string(), length: z.int().positive() }),
+  recentFrames: z.array(BlackBoxFrame).max(RECENT_FRAMES),
+  replay: z.strictObject({
+    firstFrameAt: IsoDateTime,
+    lastFrameAt: IsoDateTime,
+    rule: z.string(),
+    command: z.string(),
+    index: z.string(),
+  }),
+});
+export type BlackBox = z.infer<typeof BlackBox>;
+
+export const blackBox = defineSurface({
+  path: "/api/v1/black-box.json",
+  mediaType: "application/json",
+  format: "json",
+  schema: BlackBox,
+  schemaName: "BlackBoxSurface",
+  operationId: "blackBoxSurface",
+  summary: "Black-box recorder: the current frame's identity, recent hashed frames and how to replay any earlier one",
+  build({ now, previous, frame, url }) {
+    const recent = previous
+      ? [
+          {
+            frameId: previous.frame.frameId,
+            seq: previous.frame.seq,
+            at: previous.frame.at,
+            frameHash: previous.frame.frameHash,
+            commit: previous.commit,
+            changed: [...previous.frame.changes.added, ...previous.frame.changes.changed, ...previous.frame.changes.removed].sort(),
+            scores: Object.fromEntries(Object.entries(previous.frame.signals).map(([k, s]) => [k, s?.value ?? null])),
+          },
+          ...(previous.blackBox?.recentFrames ?? []),
+        ].slice(0, RECENT_FRAMES)
+      : [];
+    return {
+      schema: url("/openapi.json#/components/schemas/BlackBoxSurface"),
+      version: CONTRACT_VERSION,
+      generated: now,
+      current: {
+        frameId: frame.frameId,
+        seq: frame.seq,
+        at: now,
+        previousFrameId: previous?.frame.frameId ?? null,
+        previousFrameHash: frame.previousFrameHash,
+      },
+      chain: {
+        algorithm: "sha256",
+        frameHashRule: "frameHash = SHA-256 of the RFC 8785 canonical frame without frameHash; previousFrameHash = the frameHash of the frame before",
+        length: frame.seq,
+      },
+      recentFrames: recent,
+      replay: {
+        firstFrameAt: previous?.blackBox?.replay.firstFrameAt ?? previous?.frame.at ?? now,
+        lastFrameAt: now,
+        rule: "A date means the end of that UTC day; a date-time is exact. Replay gives the last frame at or before it and checks every file against that frame's fingerprints.",
+        command: "git clone <archive> && risk-cli replay --archive <archive> --date <date|date-time> --out <dir>",
+        index: "index/<YYYY>/<MM>/<DD>.json in the archive head tree lists every earlier frame of that UTC day with its commit",
+      },
+    };
+  },
+});

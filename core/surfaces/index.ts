@@ -1,0 +1,14 @@
+/**
+ * The surface registry, in build order. A surface may read the fingerprints of those before it:
+ * the black box comes before integrity, which fingerprints every other surface.
+ */
+import type { Surface } from "./types.ts";
+import { agents } from "./agents.ts";
+import { catalog } from "./catalog.ts";
+import { catalogNdjson } from "./catalog-ndjson.ts";
+import { risk } from "./risk.ts";
+import { openapi } from "./openapi.ts";
+import { blackBox } from "./black-box.ts";
+import { integrity } from "./integrity.ts";
+
+export const SURFACES: readonly Surface[] = [agents, catalog, catalogNdjson, risk, openapi, blackBox, integrity];

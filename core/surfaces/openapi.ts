@@ -1,0 +1,113 @@
+import { z } from "zod";
+import * as C from "../schemas/contract.ts";
+import { defineSurface, type Surface } from "./types.ts";
+import { OPENAPI_VERSION } from "./_corpus.ts";
+
+/** Structural schema of the OpenAPI document itself; the full check is a real validator in tests. */
+export const OpenApiDocument = z.strictObject({
+  openapi: z.literal("3.1.0"),
+  info: z.strictObject({
+    title: z.string(),
+    version: z.literal(OPENAPI_VERSION),
+    description: z.string(),
+    license: z.strictObject({ name: z.string(), url: z.url() }),
+  }),
+  servers: z.array(z.strictObject({ url: z.url(), description: z.string() })).length(1),
+  paths: z.record(z.string().startsWith("/"), z.record(z.literal("get"), z.looseObject({}))),
+  components: z.strictObject({
+    schemas: z.record(z.string(), z.looseObject({})),
+    headers: z.record(z.string(), z.looseObject({})),
+  }),
+});
+
+/** Contract records published as named components, so that surfaces reference them. */
+const SHARED_COMPONENTS: Record<string, z.ZodType> = {
+  EvidenceReference: C.EvidenceReference,
+  ClaimClassifier: C.ClaimClassifier,
+  Claim: C.Claim,
+  ArticleEvidenceSummary: C.ArticleEvidenceSummary,
+  ArticleRevisionPolicy: C.ArticleRevisionPolicy,
+  ContentSummary: C.ContentSummary,
+  GlossaryAtlas: C.GlossaryAtlas,
+  GlossaryEntry: C.GlossaryEntry,
+  Topic: C.Topic,
+  PrimarySource: C.PrimarySource,
+  MethodologySummary: C.MethodologySummary,
+  AgentEndpointMap: C.AgentEndpointMap,
+  AgentProofPolicy: C.AgentProofPolicy,
+  EditorialProtocol: C.EditorialProtocol,
+  EditorialChangelogItem: C.EditorialChangelogItem,
+};
+
+const SELF = "/openapi.json";
+
+export function componentSchemas(surfaces: readonly Surface[]): Record<string, unknown> {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(SHARED_COMPONENTS)) registry.add(schema, { id });
+  for (const s of surfaces) if (s.path !== SELF) registry.add(s.schema, { id: s.schemaName });
+  const out = z.toJSONSchema(registry, {
+    target: "draft-2020-12",
+    io: "output",
+    uri: (id) => `#/components/schemas/${id}`,
+  });
+  const schemas: Record<string, unknown> = {};
+  for (const [id, schema] of Object.entries(out.schemas)) {
+    const { $schema: _dialect, id: _id, ...rest } = schema as Record<string, unknown>;
+    schemas[id] = rest;
+  }
+  return schemas;
+}
+
+export const openapi = defineSurface({
+  path: SELF,
+  mediaType: "application/json",
+  format: "json",
+  schema: OpenApiDocument,
+  schemaName: "OpenApiDocument",
+  summary: "OpenAPI 3.1 contract of the machine endpoints",
+  build({ publication: p, registry }) {
+    const paths: Record<string, unknown> = {};
+    for (const s of [...registry].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
+      const isSelf = s.path === SELF;
+      const schema = isSelf ? { type: "object", description: "This OpenAPI 3.1 document." } : { $ref: `#/components/schemas/${s.schemaName}` };
+      paths[s.path] = {
+        get: {
+          ...(s.operationId ? { operationId: s.operationId } : {}),
+          summary: s.summary,
+          description:
+            s.format === "ndjson"
+              ? `${s.summary}. One JSON object per line (RFC 8785 canonical), each matching ${s.schemaName}.`
+              : `${s.summary}. Served in RFC 8785 canonical form: sha256sum of the body equals its fingerprint in /api/v1/integrity.json.`,
+          responses: {
+            "200": {
+              description: "The static document of the current assembly.",
+              headers: { "Access-Control-Allow-Origin": { $ref: "#/components/headers/AccessControlAllowOrigin" } },
+              content: { [s.mediaType]: { schema } },
+            },
+          },
+        },
+      };
+    }
+    return {
+      openapi: "3.1.0",
+      info: {
+        title: `${p.config.name}: machine-readable risk publication`,
+        version: OPENAPI_VERSION,
+        description:
+          "Read-only, public, static documents regenerated every 15 minutes. No authentication, no tracking, no query parameters. Not investment advice.",
+        license: { name: "CC BY 4.0", url: p.config.licenseUrl },
+      },
+      servers: [{ url: p.config.baseUrl, description: "Static publication" }],
+      paths,
+      components: {
+        schemas: componentSchemas(registry),
+        headers: {
+          AccessControlAllowOrigin: {
+            description: "Every response may be read from any origin.",
+            schema: { type: "string", const: "*" },
+          },
+        },
+      },
+    };
+  },
+});

@@ -1,0 +1,59 @@
+import type { z } from "zod";
+import type { Publication } from "../inputs/publication.ts";
+import type { UpstreamState } from "../inputs/upstream.ts";
+import type { Frame } from "../frame.ts";
+import type { BlackBox } from "./black-box.ts";
+
+/** What an earlier surface of the same assembly produced: its fingerprint as served. */
+export interface Produced {
+  path: string;
+  mediaType: string;
+  sha256: string;
+  bytes: number;
+}
+
+/** The archive's state before this assembly: the head frame and the head black box. */
+export interface PreviousState {
+  frame: Frame;
+  blackBox: BlackBox | null;
+  commit: string;
+}
+
+export interface BuildContext {
+  publication: Publication;
+  /** The assembly instant, ISO 8601 UTC with a Z, to the second. */
+  now: string;
+  upstream: UpstreamState;
+  previous: PreviousState | null;
+  /** Identity of the frame this assembly will commit (its hash is not known yet). */
+  frame: { frameId: string; seq: number; previousFrameHash: string | null };
+  /** Surfaces built before this one, in registry order. */
+  produced: readonly Produced[];
+  /** Every surface of the registry (for manifests that describe the others). */
+  registry: readonly Surface[];
+  url(path: string): string;
+}
+
+export type SurfaceFormat = "json" | "ndjson";
+
+/**
+ * One published document. Adding a surface means one builder file, one registry line and one
+ * golden file: the registry drives building, validation, OpenAPI and integrity.
+ */
+export interface Surface<S extends z.ZodType = z.ZodType> {
+  path: string;
+  mediaType: string;
+  format: SurfaceFormat;
+  /** The document (json) or one line (ndjson). */
+  schema: S;
+  /** Component name in the OpenAPI document. */
+  schemaName: string;
+  operationId?: string;
+  summary: string;
+  /** json: the document; ndjson: the lines. */
+  build(ctx: BuildContext): unknown;
+}
+
+export function defineSurface<S extends z.ZodType>(surface: Surface<S>): Surface<S> {
+  return surface;
+}
