@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
-import { findFrameAt, materialise } from "../../archive/api/replay.ts";
-import { parseInstant } from "../../archive/models/instant.ts";
+import { gitdirOf } from "../../recorder/git/objects.ts";
+import { findFrameAt, materialise } from "../../recorder/api/replay.ts";
+import { parseInstant } from "../../recorder/models/instant.ts";
 import { nodeHasher, stderrLogger } from "../runtime/node.ts";
 
 export interface ReplayOptions {
@@ -13,7 +14,7 @@ export interface ReplayOptions {
 /** Finds the frame published at a date; with --out, writes that publication and checks every file. */
 export async function runReplay(opts: ReplayOptions) {
   const log = stderrLogger(opts.json);
-  const gitdir = resolve(opts.archive);
+  const gitdir = gitdirOf(resolve(opts.archive));
   const found = await findFrameAt(gitdir, parseInstant(opts.date));
   const { frame } = found;
   log.info(`frame ${frame.frameId} at ${frame.at} (commit ${found.commit.slice(0, 12)}) is the last at or before ${opts.date}`);

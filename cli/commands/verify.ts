@@ -1,11 +1,12 @@
 import { resolve } from "node:path";
-import { verifyArchive } from "../../archive/api/verify.ts";
+import { gitdirOf } from "../../recorder/git/objects.ts";
+import { verifyArchive } from "../../recorder/api/verify.ts";
 import { nodeHasher, stderrLogger } from "../runtime/node.ts";
 
 export async function runVerify(opts: { archive: string; json: boolean }) {
   const log = stderrLogger(opts.json);
   const started = performance.now();
-  const report = await verifyArchive(resolve(opts.archive), nodeHasher);
+  const report = await verifyArchive(gitdirOf(resolve(opts.archive)), nodeHasher);
   const seconds = (performance.now() - started) / 1000;
   log.info(
     `verified ${report.frames} frames and ${report.surfacesChecked} stored surfaces in ${seconds.toFixed(2)} s; head ${report.head?.frameId} sha256:${report.head?.frameHash}`,

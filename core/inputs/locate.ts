@@ -32,7 +32,7 @@ export function parseWithSchema<S extends z.ZodType>(
     }
     data = doc.toJS({ maxAliasCount: 100 });
   }
-  const result = schema.safeParse(data);
+  const result = schema.safeParse(data, { reportInput: true });
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   const path = issue.path.map((p) => (typeof p === "symbol" ? String(p) : p));

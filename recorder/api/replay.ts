@@ -1,0 +1,100 @@
+import * as fs from "node:fs";
+import { dirname } from "node:path";
+import { RiskError } from "../../core/errors.ts";
+import type { Frame } from "../../core/frame.ts";
+import type { Hasher } from "../../core/ports.ts";
+import { headCommit, isRepository, oidAtPath, readBlob, readTree } from "../git/objects.ts";
+import { IndexShard, type IndexEntry } from "../models/date-index.ts";
+import { readFrame, servedBytes } from "./state.ts";
+
+export interface FoundFrame {
+  commit: string;
+  frame: Frame;
+  tree: string;
+}
+
+/**
+ * The last frame at or before `instant` (epoch ms), found through the head tree's day index:
+ * one shard read, plus a month or year tree when that day had no frame.
+ */
+export async function findFrameAt(gitdir: string, instant: number): Promise<FoundFrame> {
+  const head = isRepository(gitdir) ? await headCommit(gitdir) : null;
+  if (!head) throw new RiskError("E_NO_FRAME", `The archive ${gitdir} has no frame yet; run risk-cli assemble first`, { archive: gitdir });
+  const top = await readFrame(gitdir, head);
+  if (Date.parse(top.frame.at) <= instant) return { commit: head, ...top };
+  const entry = await lastIndexedAtOrBefore(gitdir, top.tree, instant);
+  if (!entry) {
+    const first = await firstFrameAt(gitdir, top.tree, top.frame.at);
+    throw new RiskError(
+      "E_NO_FRAME",
+      `Nothing was published at ${new Date(instant).toISOString()}: the archive's first frame is at ${first}`,
+      { instant: new Date(instant).toISOString(), firstFrameAt: first },
+    );
+  }
+  const found = await readFrame(gitdir, entry.commit);
+  if (found.frame.frameHash !== entry.frameHash) {
+    throw new RiskError("E_VERIFY", `The replay index names frame ${entry.frameId} with a hash its commit does not carry; run risk-cli verify`, { frame: entry.frameId });
+  }
+  return { commit: entry.commit, ...found };
+}
+
+async function lastIndexedAtOrBefore(gitdir: string, root: string, instant: number): Promise<IndexEntry | null> {
+  const iso = new Date(instant).toISOString();
+  const [y, m, d] = [iso.slice(0, 4), iso.slice(5, 7), iso.slice(8, 10)];
+  const index = await oidAtPath(gitdir, root, "index");
+  if (!index) return null;
+  const years = (await readTree(gitdir, index.oid)).filter((e) => e.path <= y).sort(byPathDesc);
+  for (const year of years) {
+    const months = (await readTree(gitdir, year.oid)).filter((e) => year.path < y || e.path <= m).sort(byPathDesc);
+    for (const month of months) {
+      const sameMonth = year.path === y && month.path === m;
+      const days = (await readTree(gitdir, month.oid)).filter((e) => !sameMonth || e.path <= `${d}.json`).sort(byPathDesc);
+      for (const day of days) {
+        const entries = await readShard(gitdir, day.oid);
+        const hit = entries.filter((e) => Date.parse(e.at) <= instant).pop();
+        if (hit) return hit;
+      }
+    }
+  }
+  return null;
+}
+
+async function firstFrameAt(gitdir: string, root: string, headAt: string): Promise<string> {
+  const index = await oidAtPath(gitdir, root, "index");
+  if (!index) return headAt;
+  const year = (await readTree(gitdir, index.oid)).sort(byPathDesc).pop()!;
+  const month = (await readTree(gitdir, year.oid)).sort(byPathDesc).pop()!;
+  const day = (await readTree(gitdir, month.oid)).sort(byPathDesc).pop()!;
+  return (await readShard(gitdir, day.oid))[0]?.at ?? headAt;
+}
+
+async function readShard(gitdir: string, oid: string): Promise<IndexEntry[]> {
+  return IndexShard.parse(JSON.parse(new TextDecoder().decode(await readBlob(gitdir, oid))));
+}
+
+const byPathDesc = (a: { path: string }, b: { path: string }) => (a.path < b.path ? 1 : a.path > b.path ? -1 : 0);
+
+/**
+ * Writes every surface of a frame to `outDir` exactly as it was served, after checking each
+ * against the fingerprint the frame recorded. A mismatch writes nothing and names the path.
+ */
+export async function materialise(gitdir: string, found: FoundFrame, outDir: string, hash: Hasher): Promise<{ files: number; bytes: number }> {
+  const { frame, tree } = found;
+  const files: [string, Uint8Array][] = [];
+  for (const [path, recorded] of Object.entries(frame.surfaces).sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const bytes = await servedBytes(gitdir, tree, frame, path);
+    const sha = hash.sha256(bytes);
+    if (sha !== recorded.sha256) {
+      throw new RiskError("E_REPLAY_MISMATCH", `Frame ${frame.frameId}, ${path}: the archived bytes hash to ${sha}, not the recorded ${recorded.sha256}; nothing was written. Run risk-cli verify.`, { frame: frame.frameId, path });
+    }
+    files.push([path, bytes]);
+  }
+  let total = 0;
+  for (const [path, bytes] of files) {
+    const file = `${outDir}${path}`;
+    await fs.promises.mkdir(dirname(file), { recursive: true });
+    await fs.promises.writeFile(file, bytes);
+    total += bytes.byteLength;
+  }
+  return { files: files.length, bytes: total };
+}

@@ -1,0 +1,127 @@
+import { RiskError } from "../../core/errors.ts";
+import { frameHashOf, type Frame } from "../../core/frame.ts";
+import type { Hasher } from "../../core/ports.ts";
+import { IntegritySurface } from "../../core/surfaces/integrity.ts";
+import { headCommit, isRepository, oidAtPath, readBlob, readCommit } from "../git/objects.ts";
+import { flattenTree } from "../git/tree-edit.ts";
+import { IndexShard, shardPath } from "../models/date-index.ts";
+import { parseFrameMessage } from "../models/message.ts";
+import { FRAME_FILE, SITE_PREFIX, readFrame } from "./state.ts";
+import { stamp } from "../../core/canonical/stamp.ts";
+
+export interface VerifyReport {
+  frames: number;
+  surfacesChecked: number;
+  head: { frameId: string; frameHash: string; commit: string } | null;
+}
+
+const INTEGRITY = "/api/v1/integrity.json";
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * Checks every frame from the first to the head: commit trailers, frame hash, chain, sequence,
+ * times, every stored surface against its fingerprints, integrity.json against the frame, and
+ * the replay index. Throws E_VERIFY naming the first frame and path that fail.
+ */
+export async function verifyArchive(gitdir: string, hash: Hasher, onFrame?: (n: number) => void): Promise<VerifyReport> {
+  const head = isRepository(gitdir) ? await headCommit(gitdir) : null;
+  if (!head) throw new RiskError("E_NO_FRAME", `The archive ${gitdir} has no frame to verify`, { archive: gitdir });
+  const chain: string[] = [];
+  for (let oid: string | undefined = head; oid; ) {
+    const c = await readCommit(gitdir, oid);
+    if (c.parents.length > 1) fail(null, oid, null, "a frame commit has more than one parent (a merge): history was rewritten");
+    chain.push(oid);
+    oid = c.parents[0];
+  }
+  chain.reverse();
+  const sha256OfBlob = new Map<string, string>();
+  let previous: { frame: Frame; commit: string } | null = null;
+  let surfacesChecked = 0;
+  for (const [i, oid] of chain.entries()) {
+    const commit = await readCommit(gitdir, oid);
+    const trailers = parseFrameMessage(commit.message, oid);
+    let frame: Frame;
+    let tree: string;
+    try {
+      ({ frame, tree } = await readFrame(gitdir, oid));
+    } catch (e) {
+      fail(trailers.frameId, oid, FRAME_FILE, (e as Error).message);
+    }
+    const where = frame.frameId;
+    const recomputed = frameHashOf(frame, hash);
+    if (recomputed !== frame.frameHash) fail(where, oid, FRAME_FILE, `the frame hashes to ${recomputed}, not its recorded frameHash ${frame.frameHash}: the frame was rewritten`);
+    if (trailers.frameHash !== frame.frameHash || trailers.frameId !== frame.frameId) fail(where, oid, FRAME_FILE, "the commit message names another frame than frame.json: the frame was rewritten");
+    if (frame.seq !== i + 1) fail(where, oid, FRAME_FILE, `frame seq is ${frame.seq} where the chain has frame ${i + 1}: a frame was removed or reordered`);
+    if (commit.authorTime !== Math.floor(Date.parse(frame.at) / 1000) || commit.committerTime !== commit.authorTime) {
+      fail(where, oid, FRAME_FILE, "the commit time is not the frame time");
+    }
+    if (previous) {
+      if (frame.previousFrameHash !== previous.frame.frameHash || frame.previousFrameId !== previous.frame.frameId) {
+        fail(where, oid, FRAME_FILE, `previousFrameHash does not match frame ${previous.frame.frameId}: a frame was removed, reordered or rewritten`);
+      }
+      if (frame.at <= previous.frame.at) fail(where, oid, FRAME_FILE, "frame time does not increase: frames were reordered");
+      const shard = await oidAtPath(gitdir, tree, shardPath(previous.frame.at));
+      const last = shard ? IndexShard.parse(JSON.parse(decoder.decode(await readBlob(gitdir, shard.oid)))).at(-1) : undefined;
+      if (!last || last.commit !== previous.commit || last.frameHash !== previous.frame.frameHash) {
+        fail(where, oid, shardPath(previous.frame.at), `the replay index does not end with the previous frame ${previous.frame.frameId}`);
+      }
+    } else if (frame.previousFrameHash !== null) {
+      fail(where, oid, FRAME_FILE, "the first frame names a previous frame: earlier frames were removed");
+    }
+    const site = await oidAtPath(gitdir, tree, SITE_PREFIX);
+    const stored = site ? await flattenTree(gitdir, site.oid) : new Map<string, string>();
+    for (const path of stored.keys()) if (!frame.surfaces[`/${path}`]) fail(where, oid, `/${path}`, "a stored file is not recorded in the frame");
+    for (const [path, rec] of Object.entries(frame.surfaces)) {
+      const blob = stored.get(path.slice(1));
+      if (!blob) fail(where, oid, path, "a recorded surface is missing from the archive");
+      let bytes: Uint8Array;
+      try {
+        bytes = await readBlob(gitdir, blob);
+      } catch (e) {
+        fail(where, oid, path, `the stored object cannot be read (${(e as Error).message})`);
+      }
+      let storedSha = sha256OfBlob.get(blob);
+      if (!storedSha) {
+        storedSha = hash.sha256(bytes);
+        sha256OfBlob.set(blob, storedSha);
+      }
+      if (storedSha !== rec.storedSha256) fail(where, oid, path, `the stored bytes hash to ${storedSha}, not the recorded ${rec.storedSha256}`);
+      const served = rec.stamped ? new TextEncoder().encode(stamp(decoder.decode(bytes), frame.at)) : bytes;
+      if (served.byteLength !== rec.bytes || hash.sha256(served) !== rec.sha256) fail(where, oid, path, "the served bytes do not match the recorded fingerprint");
+      if (path === INTEGRITY) checkIntegrity(frame, oid, JSON.parse(decoder.decode(served)));
+      surfacesChecked++;
+    }
+    previous = { frame, commit: oid };
+    onFrame?.(i + 1);
+  }
+  return {
+    frames: chain.length,
+    surfacesChecked,
+    head: previous ? { frameId: previous.frame.frameId, frameHash: previous.frame.frameHash, commit: previous.commit } : null,
+  };
+}
+
+function checkIntegrity(frame: Frame, commit: string, doc: unknown): void {
+  const parsed = IntegritySurface.safeParse(doc);
+  if (!parsed.success) fail(frame.frameId, commit, INTEGRITY, "integrity.json does not match its schema");
+  const integrity = parsed.data;
+  if (integrity.frame.frameId !== frame.frameId || integrity.generated !== frame.at) {
+    fail(frame.frameId, commit, INTEGRITY, `integrity.json belongs to frame ${integrity.frame.frameId}, not ${frame.frameId}: it was copied from another frame`);
+  }
+  const listed = new Set<string>();
+  for (const s of integrity.surfaces) {
+    listed.add(s.path);
+    if (frame.surfaces[s.path]?.sha256 !== s.sha256) fail(frame.frameId, commit, INTEGRITY, `integrity.json gives ${s.path} a fingerprint the frame does not record`);
+  }
+  for (const path of Object.keys(frame.surfaces)) {
+    if (path !== INTEGRITY && !listed.has(path)) fail(frame.frameId, commit, INTEGRITY, `integrity.json omits ${path}`);
+  }
+}
+
+function fail(frameId: string | null, commit: string, path: string | null, problem: string): never {
+  throw new RiskError(
+    "E_VERIFY",
+    `Verification failed at frame ${frameId ?? "?"} (commit ${commit.slice(0, 12)})${path ? `, ${path}` : ""}: ${problem}`,
+    { frame: frameId, commit, path },
+  );
+}

@@ -1,0 +1,227 @@
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { hostname } from "node:os";
+import { describe, expect, it } from "vitest";
+import { runAssemble } from "../../cli/commands/assemble.ts";
+import { runReplay } from "../../cli/commands/replay.ts";
+import { runVerify } from "../../cli/commands/verify.ts";
+import { canonicalJson } from "../../core/canonical/jcs.ts";
+import { frameHashOf } from "../../core/frame.ts";
+import { nodeHasher } from "../../cli/runtime/node.ts";
+import { archiveWithFrames, at, git, replaceInTree, rewrite, showBlob } from "../helpers/archive.ts";
+import { demoCopy, editFile } from "../helpers/publication.ts";
+import { tempDir, treeDigest } from "../helpers/tmp.ts";
+
+const sha256 = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
+
+describe("the archive", () => {
+  it("holds one commit per frame, timed at the frame, with machine-readable trailers, and passes git fsck", async () => {
+    const { archive, summaries } = await archiveWithFrames(3);
+    const log = git(archive, "log", "--format=%H %at %ct%n%B%n--").split("\n--\n").filter(Boolean);
+    expect(log).toHaveLength(3);
+    const [newest] = log;
+    expect(newest).toContain(`Frame-Id: ${summaries[2]!.frameId}`);
+    expect(newest).toContain(`Frame-Hash: sha256:${summaries[2]!.frameHash}`);
+    const seconds = String(Date.parse(at(30)) / 1000);
+    expect(newest!.split("\n")[0]).toBe(`${summaries[2]!.commit} ${seconds} ${seconds}`);
+    expect(() => git(archive, "fsck", "--full", "--strict")).not.toThrow();
+  });
+
+  it("serves JSON surfaces canonically, so sha256sum of each file is its integrity fingerprint", async () => {
+    const { site } = await archiveWithFrames(1);
+    const integrity = JSON.parse(readFileSync(`${site}/api/v1/integrity.json`, "utf8"));
+    expect(integrity.surfaces.length).toBe(6);
+    for (const s of integrity.surfaces) {
+      const bytes = readFileSync(`${site}${s.path}`);
+      expect(sha256(bytes)).toBe(s.sha256);
+      expect(bytes.byteLength).toBe(s.bytes);
+      if (s.mediaType === "application/json") expect(bytes.toString("utf8")).toBe(canonicalJson(JSON.parse(bytes.toString("utf8"))));
+    }
+  });
+
+  it("adds no new surface blob when nothing but the clock changed", async () => {
+    const { summaries } = await archiveWithFrames(2);
+    // The frame itself, the replay index, and the three surfaces that must move: the risk
+    // snapshot (attempt times), the black box and integrity.
+    expect(summaries[1]!.changed).toEqual(["/api/v1/black-box.json", "/api/v1/integrity.json", "/api/v1/risk.json"]);
+    expect(summaries[1]!.blobsWritten).toBe(5);
+  });
+
+  it("refuses an assembly whose clock is not after the last frame", async () => {
+    const { site, archive } = await archiveWithFrames(1);
+    await expect(runAssemble({ site, archive, now: at(0), json: true })).rejects.toMatchObject({ code: "E_CLOCK" });
+  });
+});
+
+describe("replay", () => {
+  it("gives the last frame at or before a date-time, byte for byte as it was served", async () => {
+    const { archive, dir, summaries } = await archiveWithFrames(3);
+    const firstSite = `${dir}/first-site`;
+    await runAssemble({ site: firstSite, archive: `${dir}/other-archive`, now: at(0), json: true });
+    const out = `${dir}/replay`;
+    const r = await runReplay({ archive, date: at(20), out, json: true });
+    expect(r.frame.frameId).toBe(summaries[1]!.frameId);
+    const exact = await runReplay({ archive, date: at(0), json: true });
+    expect(exact.frame.frameId).toBe(summaries[0]!.frameId);
+    const out0 = `${dir}/replay0`;
+    await runReplay({ archive, date: at(0), out: out0, json: true });
+    expect(treeDigest(out0)).toEqual(treeDigest(firstSite));
+  });
+
+  it("reads a date as the end of that UTC day", async () => {
+    const { archive, summaries } = await archiveWithFrames(2);
+    const r = await runReplay({ archive, date: "2026-11-21", json: true });
+    expect(r.frame.frameId).toBe(summaries[1]!.frameId);
+  });
+
+  it("finds the last frame of an earlier day through the index", async () => {
+    const dir = tempDir("risk-days-");
+    const paths = { site: `${dir}/site`, archive: `${dir}/archive` };
+    const times = ["2026-10-30T23:50:00Z", "2026-10-31T08:00:00Z", "2026-11-02T09:00:00Z", "2027-01-03T00:00:00Z"];
+    const ids = [];
+    for (const now of times) ids.push((await runAssemble({ ...paths, now, json: true })).frameId);
+    expect((await runReplay({ archive: paths.archive, date: "2026-11-01", json: true })).frame.frameId).toBe(ids[1]);
+    expect((await runReplay({ archive: paths.archive, date: "2026-12-31T12:00:00+02:00", json: true })).frame.frameId).toBe(ids[2]);
+    expect((await runReplay({ archive: paths.archive, date: "2026-10-31T07:59:59Z", json: true })).frame.frameId).toBe(ids[0]);
+    expect((await runReplay({ archive: paths.archive, date: "2027-06-01", json: true })).frame.frameId).toBe(ids[3]);
+  });
+
+  it("is an error before the first frame, never an empty success", async () => {
+    const { archive, dir } = await archiveWithFrames(1);
+    await expect(runReplay({ archive, date: "2026-11-20", out: `${dir}/nothing`, json: true })).rejects.toMatchObject({
+      code: "E_NO_FRAME",
+      message: expect.stringContaining("the archive's first frame is at 2026-11-21T10:00:00Z"),
+    });
+    expect(existsSync(`${dir}/nothing`)).toBe(false);
+  });
+
+  it("refuses a date without a zone", async () => {
+    const { archive } = await archiveWithFrames(1);
+    await expect(runReplay({ archive, date: "2026-11-21T10:00:00", json: true })).rejects.toMatchObject({ code: "E_USAGE" });
+  });
+});
+
+describe("verify", () => {
+  it("passes on an untouched archive and on a fresh clone of it", async () => {
+    const { archive, dir } = await archiveWithFrames(3);
+    expect((await runVerify({ archive, json: true })).frames).toBe(3);
+    // --no-local packs the objects, as a clone over the network does.
+    const clone = `${dir}/clone`;
+    git(archive, "clone", "--no-local", "--quiet", archive, clone);
+    expect(readdirSync(`${clone}/.git/objects/pack`).some((n) => n.endsWith(".pack"))).toBe(true);
+    const report = await runVerify({ archive: clone, json: true });
+    expect(report.frames).toBe(3);
+    expect((await runReplay({ archive: clone, date: at(15), out: `${dir}/from-clone`, json: true })).written?.files).toBe(7);
+  });
+
+  it("names the frame and path of a stored surface with one flipped byte", async () => {
+    const { archive, summaries } = await archiveWithFrames(3);
+    const path = "site/api/v1/catalog.json";
+    rewrite(archive, 1, (tree) => {
+      const bytes = showBlob(archive, tree, path);
+      bytes[100] = bytes[100]! ^ 0x01;
+      return replaceInTree(archive, tree, path, bytes);
+    });
+    await expect(runVerify({ archive, json: true })).rejects.toMatchObject({
+      code: "E_VERIFY",
+      data: { frame: summaries[1]!.frameId, path: "/api/v1/catalog.json" },
+    });
+  });
+
+  it("detects a flipped byte in a loose object file on disk", async () => {
+    const { archive } = await archiveWithFrames(2);
+    const oid = git(archive, "rev-parse", "HEAD:site/api/v1/catalog.ndjson");
+    const file = `${archive}/objects/${oid.slice(0, 2)}/${oid.slice(2)}`;
+    const bytes = readFileSync(file);
+    bytes[bytes.length - 10] = bytes[bytes.length - 10]! ^ 0xff;
+    writeFileSync(file, bytes);
+    await expect(runVerify({ archive, json: true })).rejects.toMatchObject({ code: "E_VERIFY", data: { path: "/api/v1/catalog.ndjson" } });
+  });
+
+  it("detects a removed frame", async () => {
+    const { archive, summaries } = await archiveWithFrames(3);
+    rewrite(archive, 1, (t) => t, { drop: true });
+    await expect(runVerify({ archive, json: true })).rejects.toMatchObject({
+      code: "E_VERIFY",
+      data: { frame: summaries[2]!.frameId },
+    });
+  });
+
+  it("detects a rewritten frame even when its own hash was recomputed", async () => {
+    const { archive, summaries } = await archiveWithFrames(3);
+    rewrite(archive, 1, (tree) => {
+      const frame = JSON.parse(showBlob(archive, tree, "frame.json").toString("utf8"));
+      frame.signals.us.value = 99.9;
+      frame.frameHash = frameHashOf(frame, nodeHasher);
+      return replaceInTree(archive, tree, "frame.json", canonicalJson(frame));
+    });
+    // The commit message still names the old hash: the rewrite shows at that frame.
+    await expect(runVerify({ archive, json: true })).rejects.toMatchObject({ code: "E_VERIFY", data: { frame: summaries[1]!.frameId, path: "frame.json" } });
+  });
+
+  it("detects an integrity.json copied from another frame", async () => {
+    const { archive, summaries } = await archiveWithFrames(3);
+    const path = "site/api/v1/integrity.json";
+    const older = showBlob(archive, "HEAD~2", path);
+    rewrite(archive, 2, (tree) => replaceInTree(archive, tree, path, older));
+    await expect(runVerify({ archive, json: true })).rejects.toMatchObject({
+      code: "E_VERIFY",
+      data: { frame: summaries[2]!.frameId, path: "/api/v1/integrity.json" },
+    });
+  });
+});
+
+describe("the archive lock", () => {
+  it("refuses a second writer while the first is alive, naming its PID", async () => {
+    const { site, archive } = await archiveWithFrames(1);
+    const live = spawn(process.execPath, ["-e", "setTimeout(() => {}, 30000)"]);
+    try {
+      writeFileSync(`${archive}/risk-cli.lock`, JSON.stringify({ pid: live.pid, host: hostname(), since: "2026-11-21T10:00:00.000Z" }));
+      const before = treeDigest(archive);
+      await expect(runAssemble({ site, archive, now: at(15), json: true })).rejects.toMatchObject({
+        code: "E_LOCKED",
+        message: expect.stringContaining(`archive is locked by PID ${live.pid}`),
+      });
+      expect(treeDigest(archive)).toEqual(before);
+    } finally {
+      live.kill();
+    }
+  });
+
+  it("replaces a stale lock whose writer is gone, and says so", async () => {
+    const { site, archive } = await archiveWithFrames(1);
+    const dead = spawn(process.execPath, ["-e", ""]);
+    await new Promise((r) => dead.on("exit", r));
+    writeFileSync(`${archive}/risk-cli.lock`, JSON.stringify({ pid: dead.pid, host: hostname(), since: "2026-11-21T09:00:00.000Z" }));
+    const summary = await runAssemble({ site, archive, now: at(15), json: true });
+    expect(summary.frameId).toMatch(/^000002-/);
+    expect(existsSync(`${archive}/risk-cli.lock`)).toBe(false);
+  });
+});
+
+describe("nothing is lost", () => {
+  it("an invalid article leaves the site and the archive exactly as they were", async () => {
+    const pub = demoCopy();
+    const { site, archive } = await archiveWithFrames(1, pub);
+    const before = { site: treeDigest(site), archive: treeDigest(archive) };
+    editFile(`${pub}/content/articles/fr/spread-btp-bund-2026.md`, (t) => t.replace(/^date: .*$/m, "date: hier"));
+    await expect(runAssemble({ site, archive, publication: pub, now: at(15), json: true })).rejects.toMatchObject({ code: "E_INPUT" });
+    expect(treeDigest(site)).toEqual(before.site);
+    expect(treeDigest(archive)).toEqual(before.archive);
+    expect(readdirSync(`${site}/..`).sort()).toEqual(["archive", "site"]);
+  });
+
+  it("a lone surrogate is refused naming the surface and field, and nothing is written", async () => {
+    const pub = demoCopy();
+    const { site, archive } = await archiveWithFrames(1, pub);
+    const before = { site: treeDigest(site), archive: treeDigest(archive) };
+    editFile(`${pub}/content/articles/fr/spread-btp-bund-2026.md`, (t) => t.replace(/^title: .*$/m, 'title: "Spread \\uD800 cassé"'));
+    await expect(runAssemble({ site, archive, publication: pub, now: at(15), json: true })).rejects.toMatchObject({
+      code: "E_CANONICAL",
+      message: expect.stringMatching(/Cannot serialise \/api\/v1\/catalog\.json at \$\.articles\[\d+\]\.title: a string holds a lone surrogate/),
+    });
+    expect(treeDigest(site)).toEqual(before.site);
+    expect(treeDigest(archive)).toEqual(before.archive);
+  });
+});

@@ -1,0 +1,81 @@
+import { readdirSync, readFileSync } from "node:fs";
+import canonicalize from "canonicalize";
+import { describe, expect, it } from "vitest";
+import { canonicalJson } from "../../core/canonical/jcs.ts";
+import { stamp, unstamp } from "../../core/canonical/stamp.ts";
+
+const vectors = new URL("../fixtures/rfc8785/", import.meta.url);
+
+describe("canonicalJson", () => {
+  const names = readdirSync(new URL("input/", vectors)).filter((n) => n.endsWith(".json"));
+
+  it("has the RFC 8785 test vectors to check", () => {
+    expect(names.length).toBeGreaterThanOrEqual(6);
+  });
+
+  for (const name of names) {
+    it(`gives the RFC 8785 output bytes for ${name}`, () => {
+      const input = JSON.parse(readFileSync(new URL(`input/${name}`, vectors), "utf8"));
+      const expected = readFileSync(new URL(`output/${name}`, vectors));
+      expect(Buffer.from(canonicalJson(input), "utf8").equals(expected)).toBe(true);
+    });
+  }
+
+  it("agrees with the canonicalize library on mixed documents", () => {
+    const doc = {
+      z: [1, 1e21, 1e-7, -0, 0.1 + 0.2, "é", "\u0000\u001f\u007f", { "\u20ac": 1, "\ud83d\ude00": 2, a: null }],
+      a: { b: true, B: false, "": "", "10": 10, "9": 9 },
+      m: "line\nbreak\t\"quoted\" \\ \u2028",
+    };
+    expect(canonicalJson(doc)).toBe(canonicalize(doc));
+  });
+
+  it("refuses NaN and names the surface and the field", () => {
+    expect(() => canonicalJson({ indices: { us: { value: NaN } } }, "/api/v1/risk.json")).toThrow(
+      "Cannot serialise /api/v1/risk.json at $.indices.us.value: the number NaN is not finite",
+    );
+  });
+
+  it("refuses Infinity in arrays with the index in the path", () => {
+    expect(() => canonicalJson({ a: [1, -Infinity] }, "s")).toThrow("at $.a[1]: the number -Infinity is not finite");
+  });
+
+  it("refuses a lone surrogate in a value and in a key", () => {
+    expect(() => canonicalJson({ title: "ab\ud800" }, "/x.json")).toThrow("at $.title: a string holds a lone surrogate");
+    expect(() => canonicalJson({ ["k\udc00"]: 1 }, "/x.json")).toThrow("a key holds a lone surrogate");
+  });
+
+  it("refuses values JSON cannot carry", () => {
+    expect(() => canonicalJson({ d: new Date(0) })).toThrow("a Date object is not JSON");
+    expect(() => canonicalJson({ f: () => 1 })).toThrow("a function is not JSON");
+    expect(() => canonicalJson([undefined])).toThrow("an array item is undefined");
+  });
+
+  it("omits undefined members as JSON.stringify does", () => {
+    expect(canonicalJson({ b: undefined, a: 1 })).toBe('{"a":1}');
+  });
+});
+
+describe("stamp and unstamp", () => {
+  const at = "2026-11-21T10:00:00Z";
+  const cases = [
+    { a: 1, generated: at, z: { generated: "nested stays" } },
+    { generated: at },
+    { generated: at, zz: [1, { "x,y": "}{" }] },
+    { aa: "\"generated\":\"no\"", generated: at },
+    { counts: { n: 1 }, "gen\"x": 2, generated: at, schema: "s" },
+  ];
+  for (const [i, doc] of cases.entries()) {
+    it(`round-trips stamped document ${i + 1} byte for byte`, () => {
+      const served = canonicalJson(doc);
+      const stored = unstamp(served, at);
+      const { generated: _g, ...rest } = doc as Record<string, unknown>;
+      expect(stored).toBe(canonicalJson(rest));
+      expect(stamp(stored, at)).toBe(served);
+    });
+  }
+
+  it("refuses to unstamp a document generated at another instant", () => {
+    expect(() => unstamp(canonicalJson({ generated: "2026-01-01T00:00:00Z" }), at)).toThrow("not");
+  });
+});

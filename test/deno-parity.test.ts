@@ -1,0 +1,114 @@
+/**
+ * Runtime parity and determinism of `assemble`: the built CLI on Node (dist/, so `npm run build`
+ * must have run) and the TypeScript sources on Deno (the `deno` devDependency, using
+ * node_modules as deno.json says) must write byte-identical sites and byte-identical archive
+ * commits for the same --now. Two Node runs into different folders must agree as well.
+ */
+import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+const NOW = "2026-11-21T10:00:00Z";
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const DIST_MAIN = join(ROOT, "dist", "cli", "main.js");
+// What `npx deno` runs; called directly to skip npx's start-up.
+const DENO = join(ROOT, "node_modules", ".bin", "deno");
+const DENO_FLAGS = ["--allow-read", "--allow-write", "--allow-env", "--allow-sys"];
+// No update check (network) and no permission prompt (would wait forever without a TTY).
+const ENV = { ...process.env, TZ: "UTC", NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1", DENO_NO_PROMPT: "1" };
+
+interface Output {
+  site: string;
+  archive: string;
+  summary: { frameHash: string; commit: string };
+}
+
+async function assembleWith(runtime: "node" | "deno", dir: string): Promise<Output> {
+  const site = join(dir, "site");
+  const archive = join(dir, "archive");
+  const args = ["assemble", "--now", NOW, "--site", site, "--archive", archive, "--json"];
+  const [cmd, argv] =
+    runtime === "node" ? [process.execPath, [DIST_MAIN, ...args]] : [DENO, ["run", ...DENO_FLAGS, join(ROOT, "cli", "main.ts"), ...args]];
+  try {
+    const { stdout } = await run(cmd, argv, { cwd: ROOT, env: ENV, maxBuffer: 16 << 20 });
+    return { site, archive, summary: JSON.parse(stdout) };
+  } catch (e) {
+    const err = e as { code?: number; stdout?: string; stderr?: string; message: string };
+    throw new Error(`${runtime} assemble failed (exit ${err.code}): ${err.message}\nstdout:\n${err.stdout}\nstderr:\n${err.stderr}`);
+  }
+}
+
+/** Every file under dir (relative path -> bytes), sorted by path. */
+function readTree(dir: string): Map<string, Buffer> {
+  const files = fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+  const paths = files.map((e) => relative(dir, join(e.parentPath, e.name))).sort();
+  return new Map(paths.map((p) => [p, fs.readFileSync(join(dir, p))]));
+}
+
+function expectSameTree(a: string, b: string): void {
+  const ta = readTree(a);
+  const tb = readTree(b);
+  expect([...tb.keys()]).toEqual([...ta.keys()]);
+  expect(ta.size).toBeGreaterThan(0);
+  const differing = [...ta].filter(([p, bytes]) => !bytes.equals(tb.get(p)!)).map(([p]) => p);
+  expect(differing).toEqual([]);
+}
+
+async function head(archive: string): Promise<{ sha: string; frameHash: string; raw: string }> {
+  const git = (...a: string[]) => run("git", ["-C", archive, ...a], { env: ENV }).then((r) => r.stdout);
+  const sha = (await git("rev-parse", "HEAD")).trim();
+  const message = await git("log", "-1", "--format=%B");
+  const frameHash = /^Frame-Hash: (.+)$/m.exec(message)?.[1]?.trim() ?? "";
+  const raw = await git("cat-file", "-p", sha); // tree, author, committer, message: for a readable diff
+  return { sha, frameHash, raw };
+}
+
+let tmp: string;
+
+beforeAll(() => {
+  if (!fs.existsSync(DIST_MAIN)) throw new Error(`${DIST_MAIN} is missing: run \`npm run build\` before the tests`);
+  tmp = fs.mkdtempSync(join(tmpdir(), "risk-parity-"));
+});
+
+afterAll(() => {
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+describe("assemble on Node (dist) and on Deno (sources)", () => {
+  it(
+    "writes byte-identical sites and the same archive commit",
+    async () => {
+      const [node, deno] = await Promise.all([assembleWith("node", join(tmp, "node")), assembleWith("deno", join(tmp, "deno"))]);
+      expectSameTree(node.site, deno.site);
+
+      const [hn, hd] = await Promise.all([head(node.archive), head(deno.archive)]);
+      expect(hn.frameHash).toMatch(/^sha256:[0-9a-f]{64}$/);
+      expect(hd.frameHash).toBe(hn.frameHash);
+      expect(hn.frameHash).toBe(`sha256:${node.summary.frameHash}`);
+      expect(hd.raw).toBe(hn.raw); // same tree, author, committer, time and message ...
+      expect(hd.sha).toBe(hn.sha); // ... hence the same commit
+      expect(deno.summary.commit).toBe(hd.sha);
+    },
+    120_000,
+  );
+});
+
+describe("assemble is deterministic", () => {
+  it(
+    "writes byte-identical sites and the same commit from two Node runs in different folders",
+    async () => {
+      const [a, b] = await Promise.all([assembleWith("node", join(tmp, "node-a")), assembleWith("node", join(tmp, "node-b"))]);
+      expectSameTree(a.site, b.site);
+      const [ha, hb] = await Promise.all([head(a.archive), head(b.archive)]);
+      expect(hb.frameHash).toBe(ha.frameHash);
+      expect(hb.raw).toBe(ha.raw);
+      expect(hb.sha).toBe(ha.sha);
+    },
+    60_000,
+  );
+});

@@ -1,0 +1,15 @@
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+export const CLI = `${ROOT}dist/cli/main.js`;
+
+/** Runs the built CLI (`npm test` builds first) and returns its status and output. */
+export function runCli(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    cwd: options.cwd ?? ROOT,
+    env: { ...process.env, SOURCE_DATE_EPOCH: "", ...options.env },
+    encoding: "utf8",
+  });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
