@@ -4,7 +4,7 @@
  * refused), each command lives in commands/<verb>.ts, and cli/exit.ts maps errors to statuses.
  */
 import { object, or } from "@optique/core/constructs";
-import { message } from "@optique/core/message";
+import { lineBreak, message, text, type Message } from "@optique/core/message";
 import { optional, withDefault } from "@optique/core/modifiers";
 import { argument, command, constant, flag, option } from "@optique/core/primitives";
 import { string } from "@optique/core/valueparser";
@@ -15,6 +15,11 @@ import { runReplay } from "./commands/replay.ts";
 import { runVerify } from "./commands/verify.ts";
 import { report } from "./exit.ts";
 import { VERSION } from "./version.ts";
+
+/** An "Examples:" footer, one command per line. */
+function examples(...commands: string[]): Message {
+  return [text(commands.length > 1 ? "Examples:" : "Example:"), ...commands.flatMap((c) => [lineBreak(), text(`  ${c}`)])];
+}
 
 const json = withDefault(flag("--json", { description: message`Print the result as JSON on stdout (progress stays on stderr).` }), false);
 const archive = withDefault(
@@ -36,10 +41,7 @@ const parser = or(
     {
       brief: message`Build every surface, write the site and commit one frame to the archive.`,
       description: message`Loads and validates the publication, builds and validates every surface, writes the site folder atomically and commits the frame to the archive. Reports each phase's duration on stderr.`,
-      footer: message`Examples:
-  risk-cli assemble
-  risk-cli assemble --publication ./my-publication --site ./public --archive ./archive
-  SOURCE_DATE_EPOCH=1795000000 risk-cli assemble --json`,
+      footer: examples("risk-cli assemble", "risk-cli assemble --publication ./my-publication --site ./public --archive ./archive", "SOURCE_DATE_EPOCH=1795000000 risk-cli assemble --json"),
     },
   ),
   command(
@@ -52,8 +54,7 @@ const parser = or(
     {
       brief: message`Copy the demo publication into a folder as a starting point.`,
       description: message`Copies the built-in demo publication (configuration, corpus, upstream readings) into DIR. Never overwrites anything.`,
-      footer: message`Example:
-  risk-cli init ./my-publication && risk-cli assemble --publication ./my-publication`,
+      footer: examples("risk-cli init ./my-publication && risk-cli assemble --publication ./my-publication"),
     },
   ),
   command(
@@ -68,9 +69,7 @@ const parser = or(
     {
       brief: message`Give the publication as it stood at a past instant.`,
       description: message`Finds the last frame at or before the date through the archive's day index. With --out, writes every surface of that frame byte for byte and checks each against the frame's fingerprints. A date before the first frame is an error.`,
-      footer: message`Examples:
-  risk-cli replay --date 2026-11-20 --out ./as-of-2026-11-20
-  risk-cli replay --date 2026-11-21T09:30:00Z --json`,
+      footer: examples("risk-cli replay --date 2026-11-20 --out ./as-of-2026-11-20", "risk-cli replay --date 2026-11-21T09:30:00Z --json"),
     },
   ),
   command(
@@ -79,8 +78,7 @@ const parser = or(
     {
       brief: message`Check every frame of the archive; exit non-zero at the first that fails.`,
       description: message`Checks the chain of frame hashes, frame order and times, every stored surface against its fingerprints, integrity.json against its frame, and the replay index. Names the first frame and path that fail.`,
-      footer: message`Example:
-  git clone https://example.org/risk-archive.git archive && risk-cli verify --archive archive`,
+      footer: examples("risk-cli verify", "risk-cli verify --archive ./clone-of-the-archive --json"),
     },
   ),
 );

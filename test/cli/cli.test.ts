@@ -1,0 +1,88 @@
+import { existsSync, readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { VERSION } from "../../cli/version.ts";
+import { EXIT } from "../../cli/exit.ts";
+import { ROOT, runCli } from "../helpers/cli.ts";
+import { tempDir } from "../helpers/tmp.ts";
+
+describe("the command line", () => {
+  for (const verb of ["assemble", "init", "replay", "verify"]) {
+    it(`shows what ${verb} does, with an example, on --help`, () => {
+      const r = runCli([verb, "--help"]);
+      expect(r.status).toBe(0);
+      expect(r.stdout).toContain(`risk-cli ${verb}`);
+      expect(r.stdout).toMatch(/Examples?:\n\s+risk-cli /);
+    });
+  }
+
+  it("lists the commands and the exit codes on --help", () => {
+    const r = runCli(["--help"]);
+    expect(r.status).toBe(0);
+    for (const verb of ["assemble", "init", "replay", "verify"]) expect(r.stdout).toContain(verb);
+    expect(r.stdout).toContain("Exit codes: 0 ok");
+  });
+
+  it("refuses an unknown flag with the usage exit code", () => {
+    const r = runCli(["assemble", "--publicaton", "x"]);
+    expect(r.status).toBe(EXIT.E_USAGE);
+    expect(r.stderr).toMatch(/--publicaton/);
+  });
+
+  it("refuses an unknown command", () => {
+    expect(runCli(["publish"]).status).toBe(EXIT.E_USAGE);
+  });
+
+  it("prints its version, the one package.json gives", () => {
+    const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, "utf8"));
+    expect(VERSION).toBe(pkg.version);
+    expect(runCli(["--version"]).stdout.trim()).toBe(VERSION);
+  });
+
+  it("runs the README's first commands: assemble in an empty folder, then replay and verify", () => {
+    const cwd = tempDir("risk-readme-");
+    const first = runCli(["assemble", "--json"], { cwd, env: { SOURCE_DATE_EPOCH: "1795251300" } });
+    expect(first.stderr).toBe("");
+    expect(first.status).toBe(0);
+    const summary = JSON.parse(first.stdout);
+    expect(summary).toMatchObject({ ok: true, surfaces: 7, frameId: "000001-20261121T085500Z" });
+    expect(Object.keys(summary.phasesMs)).toEqual(["load", "build", "validate", "serialise", "write", "commit"]);
+    expect(existsSync(`${cwd}/site/api/v1/catalog.json`)).toBe(true);
+    expect(existsSync(`${cwd}/archive/HEAD`)).toBe(true);
+
+    const second = runCli(["assemble"], { cwd, env: { SOURCE_DATE_EPOCH: "1795252200" } });
+    expect(second.status).toBe(0);
+    expect(second.stderr).toMatch(/^load\s+[\d.]+ ms$/m);
+    expect(second.stderr).toContain("changed since frame 000001-20261121T085500Z: ~/api/v1/black-box.json ~/api/v1/integrity.json ~/api/v1/risk.json");
+
+    const replay = runCli(["replay", "--date", "2026-11-21T09:00:00Z", "--out", "then"], { cwd });
+    expect(replay.status).toBe(0);
+    expect(replay.stderr).toContain("every file matches the frame's fingerprints");
+    expect(runCli(["verify"], { cwd }).status).toBe(0);
+    expect(runCli(["replay", "--date", "2026-11-20"], { cwd }).status).toBe(EXIT.E_NO_FRAME);
+    expect(runCli(["assemble"], { cwd, env: { SOURCE_DATE_EPOCH: "1795252200" } }).status).toBe(EXIT.E_CLOCK);
+  });
+
+  it("exits with the input code and names the file when the publication is broken", () => {
+    const cwd = tempDir("risk-bad-");
+    const r = runCli(["assemble", "--publication", "missing", "--json"], { cwd });
+    expect(r.status).toBe(EXIT.E_INPUT);
+    expect(JSON.parse(r.stdout)).toMatchObject({ ok: false, code: "E_INPUT", file: `${cwd}/missing/risk.config.yaml` });
+  });
+
+  it("copies the demo with init, and refuses to overwrite a folder that is not empty", () => {
+    const cwd = tempDir("risk-init-");
+    expect(runCli(["init", "pub"], { cwd }).status).toBe(0);
+    expect(existsSync(`${cwd}/pub/risk.config.yaml`)).toBe(true);
+    expect(runCli(["init", "pub"], { cwd }).status).toBe(EXIT.E_USAGE);
+    expect(runCli(["assemble", "--publication", "pub", "--now", "2026-11-21T10:00:00Z"], { cwd }).status).toBe(0);
+  });
+
+  it("exits with the verification code on a tampered archive", () => {
+    const cwd = tempDir("risk-tamper-");
+    expect(runCli(["assemble", "--now", "2026-11-21T10:00:00Z"], { cwd }).status).toBe(0);
+    const frame = `${cwd}/archive/refs/heads/main`;
+    expect(existsSync(frame)).toBe(true);
+    const r = runCli(["verify", "--archive", `${cwd}/site`], { cwd });
+    expect(r.status).toBe(EXIT.E_NO_FRAME);
+  });
+});
