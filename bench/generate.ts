@@ -104,21 +104,21 @@ const FR = {
   months: ["janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre"],
   concepts: ["la stabilité des prix", "la liquidité du marché", "la transmission de la politique monétaire", "le refinancement de la dette", "la sécurité d’approvisionnement", "la solvabilité des emprunteurs", "la fragmentation des marchés", "la crédibilité budgétaire"],
   templates: [
-    "{Actor} a publié le {day} {month} {year} une série montrant que {metric} atteignait {num} {unit}.",
+    "Une série publiée par {actor} le {day} {month} {year} montre que {metric} atteignait {num} {unit}.",
     "Selon {link}, {metric} a progressé de {pct} % sur un an, un rythme supérieur à la moyenne des cinq années précédentes.",
     "Ce niveau reste inférieur au pic de {year}, quand {metric} avait dépassé {num} {unit}.",
-    "Dans un scénario de stress, {actor} devrait arbitrer entre {concept} et {concept2}.",
+    "Dans un scénario de stress, l’arbitrage entre {concept} et {concept2} serait tranché par {actor}.",
     "Il faut distinguer ce qui relève des faits publiés de ce qui relève de nos propres estimations.",
     "L’écart s’est élargi de {bp} points de base en {month}, avant de se resserrer en partie les semaines suivantes.",
     "Nous lisons {metric} comme un indicateur avancé, mais son signal reste bruité d’une semaine à l’autre.",
     "D’après {link}, la part concernée représentait {pct} % du total à la fin du trimestre.",
     "Si ce rythme se maintient, alors {metric} franchirait le seuil de {num} {unit} avant la fin de {year2}.",
-    "{Actor} n’a pas commenté ce mouvement, ce qui laisse ouverte la question de {concept}.",
+    "Ce mouvement n’a pas été commenté par {actor}, ce qui laisse ouverte la question de {concept}.",
     "Une révision des données de {month} pourrait modifier cette lecture de quelques points.",
     "La comparaison avec l’épisode de {year} est tentante, mais les conditions de financement étaient alors très différentes.",
     "Notre indicateur intègre cette composante avec une pondération de {pct} %, révisée lors de la dernière mise à jour de la méthodologie.",
     "Les données de {link} confirment cette tendance sur les trois derniers mois.",
-    "En pratique, {actor} dispose encore de marges, mais elles se réduisent plus vite que prévu.",
+    "En pratique, selon {actor}, des marges existent encore, mais elles se réduisent plus vite que prévu.",
     "On peut en déduire que {metric} restera sous surveillance tant que {concept} ne sera pas assurée.",
   ],
   headings: ["Où en sont les chiffres", "Ce que disent les données", "Le calendrier", "Ce que cela change pour le marché", "Les scénarios", "Les limites de la lecture", "Ce qu’il faut surveiller", "Le rôle des banques centrales", "Un signal à nuancer", "Comparaison historique"],
@@ -145,12 +145,12 @@ const EN = {
     "We read {metric} as a leading indicator, but its signal remains noisy from one week to the next.",
     "According to the {link}, the share concerned was {pct}% of the total at the end of the quarter.",
     "If this pace holds, {metric} would cross the {num} {unit} threshold before the end of {year2}.",
-    "{Actor} has not commented on the move, which leaves the question of {concept} open.",
+    "{Actor} did not comment on the move, which leaves the question of {concept} open.",
     "A revision of the {month} data could shift this reading by a few points.",
     "The comparison with the {year} episode is tempting, but funding conditions were very different then.",
     "Our indicator includes this component with a weight of {pct}%, revised at the last methodology update.",
     "Data from the {link} confirm the trend over the last three months.",
-    "In practice, {actor} still has room to act, but it is shrinking faster than expected.",
+    "In practice, {actor} can still act, but the room is shrinking faster than expected.",
     "It follows that {metric} will stay under watch as long as {concept} is not secured.",
   ],
   headings: ["Where the numbers stand", "What the data say", "The timeline", "What it means for markets", "Scenarios", "Limits of the reading", "What to watch", "The role of central banks", "A signal to qualify", "Historical comparison"],
@@ -254,10 +254,12 @@ function body(rng: Rng, lang: Lang, words: number, claimIds: boolean): string {
       const items = rng.int(2, 4);
       const list: string[] = [];
       for (let i = 0; i < items; i++) list.push(`- ${sentence(rng, lang)}`);
-      parts.push(list.join("\n"));
+      const text = list.join("\n");
+      count += wordCount(text);
+      parts.push(text);
     }
   }
-  parts.push(lang === "fr" ? "## Sources" : "## Sources");
+  parts.push("## Sources");
   parts.push(rng.sample(LINKS, rng.int(2, 5)).map((l) => `- [${lang === "fr" ? l.fr : l.en}](${l.url})`).join("\n"));
   return `${parts.join("\n\n")}\n`;
 }
@@ -298,7 +300,7 @@ function writeDocs(
   const takenEn = new Set(fs.readdirSync(enDir).map((n) => n.replace(/\.md$/, "")));
   const existingEnCount = takenEn.size;
   const frCount = count - existingFr.length;
-  const words = folder === "articles" ? [520, 700] : [450, 620];
+  const words = folder === "articles" ? [440, 600] : [400, 560];
   const fr: GenDoc[] = [];
   for (let i = 0; i < frCount; i++) {
     const subjectIndex = rng.int(0, FR.titleSubjects.length - 1);
