@@ -4,7 +4,7 @@
  * Nothing here touches a file, the network, the clock or the archive: those are the caller's.
  */
 import { RiskError } from "./errors.ts";
-import { unstamp } from "./canonical/stamp.ts";
+import { restamp, unstamp } from "./canonical/stamp.ts";
 import { frameHashOf, frameIdOf, type Frame, type FrameBody } from "./frame.ts";
 import type { Hasher } from "./ports.ts";
 import type { Publication } from "./inputs/publication.ts";
@@ -18,8 +18,11 @@ export interface BuiltFile {
   mediaType: string;
   /** The bytes served at `path`. */
   served: Uint8Array;
-  /** The bytes the archive stores (served, less the top-level `generated` when stamped). */
-  stored: Uint8Array;
+  /**
+   * The bytes the archive stores (served, less the top-level `generated` when stamped); null
+   * when the surface was reused, so the archive already holds them under the same fingerprint.
+   */
+  stored: Uint8Array | null;
   sha256: string;
   storedSha256: string;
   stamped: boolean;
@@ -39,9 +42,14 @@ export interface AssembleInput {
   /** ISO 8601 UTC instant with a Z, whole seconds. */
   now: string;
   toolVersion: string;
+  /** The fingerprint of the publication's input files. */
+  inputs: string;
+  /** The bytes the previous frame served at a path, when the caller still has them. */
+  previousServed?: (path: string) => Uint8Array | null;
 }
 
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 export function assemble(
   input: AssembleInput,
@@ -65,7 +73,18 @@ export function assemble(
   const files: BuiltFile[] = [];
   const values = new Map<string, unknown>();
   const phases = { build: 0, validate: 0, serialise: 0 };
+  const sameInputs = previous !== null && previous.frame.inputs === input.inputs && previous.frame.tool.version === input.toolVersion;
   for (const surface of surfaces) {
+    if (sameInputs && surface.reusable) {
+      const t = timer();
+      const reused = reuse(surface, previous!, input, hash);
+      phases.serialise += timer() - t;
+      if (reused) {
+        produced.push({ path: surface.path, mediaType: surface.mediaType, sha256: reused.sha256, bytes: reused.served.byteLength });
+        files.push(reused);
+        continue;
+      }
+    }
     const ctx: BuildContext = {
       publication,
       now,
@@ -96,6 +115,27 @@ export function assemble(
   }
   const frame = frameOf(input, frameRef, files, values, hash);
   return { files, frame, phases };
+}
+
+/**
+ * The previous frame's bytes of a surface whose inputs did not change, moved to this instant.
+ * They are used only if they still hash to what that frame recorded; otherwise the surface is
+ * built again, so a damaged or edited site folder never leaks into a frame.
+ */
+function reuse(surface: Surface, previous: PreviousState, input: AssembleInput, hash: Hasher): BuiltFile | null {
+  const before = previous.frame.surfaces[surface.path];
+  const bytes = input.previousServed?.(surface.path);
+  if (!before || !bytes || bytes.byteLength !== before.bytes || hash.sha256(bytes) !== before.sha256) return null;
+  const served = before.stamped ? encoder.encode(restamp(decoder.decode(bytes), previous.frame.at, input.now)) : bytes;
+  return {
+    path: surface.path,
+    mediaType: surface.mediaType,
+    served,
+    stored: null,
+    sha256: before.stamped ? hash.sha256(served) : before.sha256,
+    storedSha256: before.storedSha256,
+    stamped: before.stamped,
+  };
 }
 
 function frameOf(
@@ -142,6 +182,7 @@ function frameOf(
     previousFrameId: input.previous?.frame.frameId ?? null,
     previousFrameHash: ref.previousFrameHash,
     tool: { name: "risk-cli", version: input.toolVersion },
+    inputs: input.inputs,
     surfaces,
     signals,
     models,

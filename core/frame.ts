@@ -37,6 +37,8 @@ export const Frame = z.strictObject({
   previousFrameId: z.string().nullable(),
   previousFrameHash: Sha256.nullable(),
   tool: z.strictObject({ name: z.literal("risk-cli"), version: z.string() }),
+  /** SHA-256 of every input file's path and text (see fingerprintInputs). */
+  inputs: Sha256,
   surfaces: z.record(z.string(), FrameSurface),
   signals: z.partialRecord(InstrumentKey, FrameSignal),
   models: z.record(z.string(), z.string()),

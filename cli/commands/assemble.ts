@@ -2,12 +2,13 @@ import * as fs from "node:fs";
 import { dirname, resolve } from "node:path";
 import { assemble, type BuiltFile } from "../../core/assemble.ts";
 import { RiskError } from "../../core/errors.ts";
-import { loadPublication } from "../../core/inputs/publication.ts";
+import { fingerprintInputs, parsePublication, readPublicationFiles } from "../../core/inputs/publication.ts";
 import { readUpstream } from "../../core/inputs/upstream.ts";
 import { commitFrame } from "../../recorder/api/commit.ts";
 import { gitdirOf } from "../../recorder/git/objects.ts";
 import { previousState } from "../../recorder/api/state.ts";
 import { acquireLock } from "../../recorder/lock.ts";
+import { cachedPublication, savePublication } from "../cache.ts";
 import { resolveNow } from "../clock.ts";
 import { demoPublication } from "../paths.ts";
 import { nodeHasher, stderrLogger } from "../runtime/node.ts";
@@ -31,6 +32,8 @@ export interface AssembleSummary {
   surfaces: number;
   bytes: number;
   blobsWritten: number;
+  /** Surfaces whose inputs did not change, reused from the previous frame instead of rebuilt. */
+  reused: string[];
   changed: string[];
   added: string[];
   removed: string[];
@@ -56,12 +59,22 @@ export async function runAssemble(opts: AssembleOptions): Promise<AssembleSummar
   try {
     let t = timer();
     const { fs: readFs } = runtimeFs();
-    const publication = await loadPublication(readFs, pubDir);
+    const files = await readPublicationFiles(readFs, pubDir);
+    const inputs = fingerprintInputs(files, nodeHasher, `risk-cli ${VERSION}`);
+    const cached = cachedPublication(archiveDir, inputs);
+    const publication = cached ?? parsePublication(files);
     const upstream = await readUpstream(readFs, publication, now);
     for (const [key, r] of Object.entries(upstream.instruments)) if (r && !r.ok) log.warn(`upstream ${key}: ${r.error}`);
     const previous = await previousState(archiveDir);
     const load = timer() - t;
-    const assembly = assemble({ publication, upstream, previous, now, toolVersion: VERSION }, nodeHasher, { timer });
+    const previousServed = (path: string) => {
+      try {
+        return fs.readFileSync(`${siteDir}${path}`);
+      } catch {
+        return null;
+      }
+    };
+    const assembly = assemble({ publication, upstream, previous, now, toolVersion: VERSION, inputs, previousServed }, nodeHasher, { timer });
     t = timer();
     writeSiteFolder(tmpSite, assembly.files);
     const writeMs = timer() - t;
@@ -72,6 +85,7 @@ export async function runAssemble(opts: AssembleOptions): Promise<AssembleSummar
     t = timer();
     swapIn(tmpSite, siteDir);
     const swapMs = timer() - t;
+    if (!cached) savePublication(archiveDir, inputs, publication);
     const { frame } = assembly;
     const phasesMs = {
       load: round(load),
@@ -91,6 +105,7 @@ export async function runAssemble(opts: AssembleOptions): Promise<AssembleSummar
       surfaces: assembly.files.length,
       bytes: assembly.files.reduce((n, f) => n + f.served.byteLength, 0),
       blobsWritten,
+      reused: assembly.files.filter((f) => f.stored === null).map((f) => f.path),
       changed: frame.changes.changed,
       added: frame.changes.added,
       removed: frame.changes.removed,

@@ -6,22 +6,30 @@ import { RiskError } from "../errors.ts";
  * ECMAScript's own number and string serialisation is what RFC 8785 prescribes, so the work
  * left is ordering object keys by UTF-16 code units (the default `sort()` order) and refusing
  * what JSON cannot carry faithfully: NaN, ±Infinity, lone surrogates, and non-plain values.
- * Errors name the `where` (a surface path or file) and the JSON path of the field.
+ * Errors name the `where` (a surface path or file) and the JSON path of the field; the path is
+ * only worked out once something is wrong, so the common case builds no path strings.
  */
 export function canonicalJson(value: unknown, where = "value"): string {
   const out: string[] = [];
-  write(value, out, where, "$");
+  try {
+    write(value, out);
+  } catch (e) {
+    if (e !== FAULT) throw e;
+    locate(value, where, "$");
+  }
   return out.join("");
 }
 
-function write(value: unknown, out: string[], where: string, path: string): void {
+const FAULT = new Error("canonical JSON fault");
+
+function write(value: unknown, out: string[]): void {
   switch (typeof value) {
     case "string":
-      if (!value.isWellFormed()) fail(where, path, "a string holds a lone surrogate");
+      if (!value.isWellFormed()) throw FAULT;
       out.push(JSON.stringify(value));
       return;
     case "number":
-      if (!Number.isFinite(value)) fail(where, path, `the number ${value} is not finite`);
+      if (!Number.isFinite(value)) throw FAULT;
       out.push(JSON.stringify(value));
       return;
     case "boolean":
@@ -36,17 +44,14 @@ function write(value: unknown, out: string[], where: string, path: string): void
         out.push("[");
         for (let i = 0; i < value.length; i++) {
           if (i > 0) out.push(",");
-          const item = value[i];
-          if (item === undefined) fail(where, `${path}[${i}]`, "an array item is undefined");
-          write(item, out, where, `${path}[${i}]`);
+          if (value[i] === undefined) throw FAULT;
+          write(value[i], out);
         }
         out.push("]");
         return;
       }
       const proto = Object.getPrototypeOf(value);
-      if (proto !== Object.prototype && proto !== null) {
-        fail(where, path, `a ${proto?.constructor?.name ?? "non-plain"} object is not JSON`);
-      }
+      if (proto !== Object.prototype && proto !== null) throw FAULT;
       const record = value as Record<string, unknown>;
       const keys = Object.keys(record).sort();
       out.push("{");
@@ -54,12 +59,49 @@ function write(value: unknown, out: string[], where: string, path: string): void
       for (const key of keys) {
         const item = record[key];
         if (item === undefined) continue;
-        if (!key.isWellFormed()) fail(where, `${path}.${key}`, "a key holds a lone surrogate");
+        if (!key.isWellFormed()) throw FAULT;
         out.push(first ? "" : ",", JSON.stringify(key), ":");
         first = false;
-        write(item, out, where, `${path}.${key}`);
+        write(item, out);
       }
       out.push("}");
+      return;
+    }
+    default:
+      throw FAULT;
+  }
+}
+
+/** The slow walk that runs only after a fault: finds the first bad value and names it. */
+function locate(value: unknown, where: string, path: string): void {
+  switch (typeof value) {
+    case "string":
+      if (!value.isWellFormed()) fail(where, path, "a string holds a lone surrogate");
+      return;
+    case "number":
+      if (!Number.isFinite(value)) fail(where, path, `the number ${value} is not finite`);
+      return;
+    case "boolean":
+      return;
+    case "object": {
+      if (value === null) return;
+      if (Array.isArray(value)) {
+        value.forEach((item, i) => {
+          if (item === undefined) fail(where, `${path}[${i}]`, "an array item is undefined");
+          locate(item, where, `${path}[${i}]`);
+        });
+        return;
+      }
+      const proto = Object.getPrototypeOf(value);
+      if (proto !== Object.prototype && proto !== null) {
+        fail(where, path, `a ${proto?.constructor?.name ?? "non-plain"} object is not JSON`);
+      }
+      for (const key of Object.keys(value as object).sort()) {
+        const item = (value as Record<string, unknown>)[key];
+        if (item === undefined) continue;
+        if (!key.isWellFormed()) fail(where, `${path}.${key}`, "a key holds a lone surrogate");
+        locate(item, where, `${path}.${key}`);
+      }
       return;
     }
     default:

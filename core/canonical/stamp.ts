@@ -33,6 +33,18 @@ export function stamp(stored: string, at: string): string {
   return `${stored.slice(0, last.end)},${member}${stored.slice(last.end)}`;
 }
 
+/**
+ * Moves a served document from one assembly instant to another: one scan, one splice. The
+ * caller has checked `served` against its fingerprint, so the member is known to be there.
+ */
+export function restamp(served: string, from: string, to: string): string {
+  const m = topLevelMembers(served).find((x) => x.key === KEY);
+  if (!m || served.slice(m.valueStart, m.end) !== JSON.stringify(from)) {
+    throw new RiskError("E_ARCHIVE", `Cannot restamp: generated is not ${from}`);
+  }
+  return `${served.slice(0, m.valueStart)}${JSON.stringify(to)}${served.slice(m.end)}`;
+}
+
 interface Member {
   key: string;
   start: number;

@@ -1,4 +1,4 @@
-import type { ReadOnlyFs } from "../ports.ts";
+import type { Hasher, ReadOnlyFs } from "../ports.ts";
 import { inputError } from "../errors.ts";
 import { INSTRUMENT_KEYS, type InstrumentKey } from "../schemas/primitives.ts";
 import { parseWithSchema, splitFrontmatter } from "./locate.ts";
@@ -48,78 +48,119 @@ export interface Publication {
 }
 
 
+/** The text of every input file of a publication, by path relative to its root. */
+export interface InputFiles {
+  root: string;
+  files: Map<string, string>;
+}
+
+const REGISTRIES = [
+  "risk.config.yaml",
+  "content/topics.yaml",
+  "content/glossary.yaml",
+  "content/primary-sources.yaml",
+  "content/editorial/protocol.yaml",
+  "content/editorial/changelog.yaml",
+  "content/claim-reviews.yaml",
+];
+
+/** Reads every input file of the publication at `root` (not the upstream readings). */
+export async function readPublicationFiles(fs: ReadOnlyFs, root: string): Promise<InputFiles> {
+  const rels = [...REGISTRIES];
+  for (const folder of ["articles", "guides"]) {
+    for (const lang of ["fr", "en"]) {
+      const dir = `content/${folder}/${lang}`;
+      for (const name of await fs.listFiles(`${root}/${dir}`)) if (name.endsWith(".md")) rels.push(`${dir}/${name}`);
+    }
+  }
+  for (const name of await fs.listFiles(`${root}/content/methodologies`)) {
+    if (name.endsWith(".yaml")) rels.push(`content/methodologies/${name}`);
+  }
+  const files = new Map<string, string>();
+  await Promise.all(
+    rels.map(async (rel) => {
+      const file = `${root}/${rel}`;
+      if (REGISTRIES.includes(rel) && !(await fs.exists(file))) {
+        throw inputError(file, undefined, undefined, "the file is missing; create it (see docs/inputs.md)");
+      }
+      files.set(rel, await fs.readText(file));
+    }),
+  );
+  return { root, files: new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) };
+}
+
+/**
+ * SHA-256 over every input path and text: equal fingerprints mean equal inputs, so an assembly
+ * may reuse what an earlier one parsed and built from them.
+ */
+export function fingerprintInputs(input: InputFiles, hash: Hasher, salt: string): string {
+  const parts: string[] = [salt, "\0", input.root, "\0"];
+  for (const [rel, text] of input.files) parts.push(rel, "\0", String(text.length), "\0", text, "\0");
+  return hash.sha256(new TextEncoder().encode(parts.join("")));
+}
+
 /** Reads and validates every input file of the publication at `root`, then its cross-references. */
 export async function loadPublication(fs: ReadOnlyFs, root: string): Promise<Publication> {
-  const at = (rel: string) => `${root}/${rel}`;
-  const readYaml = async <S extends z.ZodType>(rel: string, schema: S): Promise<z.infer<S>> => {
-    const file = at(rel);
-    if (!(await fs.exists(file))) throw inputError(file, undefined, undefined, "the file is missing; create it (see docs/inputs.md)");
-    return parseWithSchema(file, await fs.readText(file), schema);
-  };
-  const config = await readYaml("risk.config.yaml", Config);
-  const [articles, guides, methodologies] = await Promise.all([
-    loadDocs(fs, root, "articles", "article"),
-    loadDocs(fs, root, "guides", "guide"),
-    loadMethodologies(fs, root),
-  ]);
+  return parsePublication(await readPublicationFiles(fs, root));
+}
+
+/** Validates every input file, then the cross-references between them. */
+export function parsePublication(input: InputFiles): Publication {
+  const { root, files } = input;
+  const yamlOf = <S extends z.ZodType>(rel: string, schema: S): z.infer<S> => parseWithSchema(`${root}/${rel}`, files.get(rel)!, schema);
   const publication: Publication = {
     root,
-    config,
-    articles,
-    guides,
-    methodologies,
-    topics: await readYaml("content/topics.yaml", TopicsFile),
-    glossary: await readYaml("content/glossary.yaml", GlossaryFile),
-    primarySources: await readYaml("content/primary-sources.yaml", PrimarySourcesFile),
-    protocol: await readYaml("content/editorial/protocol.yaml", ProtocolFile),
-    changelog: await readYaml("content/editorial/changelog.yaml", ChangelogFile),
-    claimReviews: await readYaml("content/claim-reviews.yaml", ClaimReviewsFile),
+    config: yamlOf("risk.config.yaml", Config),
+    articles: parseDocs(input, "articles", "article"),
+    guides: parseDocs(input, "guides", "guide"),
+    methodologies: parseMethodologies(input),
+    topics: yamlOf("content/topics.yaml", TopicsFile),
+    glossary: yamlOf("content/glossary.yaml", GlossaryFile),
+    primarySources: yamlOf("content/primary-sources.yaml", PrimarySourcesFile),
+    protocol: yamlOf("content/editorial/protocol.yaml", ProtocolFile),
+    changelog: yamlOf("content/editorial/changelog.yaml", ChangelogFile),
+    claimReviews: yamlOf("content/claim-reviews.yaml", ClaimReviewsFile),
   };
   checkReferences(publication);
   return publication;
 }
 
-async function loadDocs(fs: ReadOnlyFs, root: string, folder: string, kind: Doc["kind"]): Promise<Doc[]> {
+function parseDocs(input: InputFiles, folder: string, kind: Doc["kind"]): Doc[] {
   const docs: Doc[] = [];
   for (const lang of ["fr", "en"] as const) {
-    const dir = `${root}/content/${folder}/${lang}`;
-    const names = (await fs.listFiles(dir)).filter((n) => n.endsWith(".md"));
-    const loaded = await Promise.all(
-      names.map(async (name) => {
-        const file = `${dir}/${name}`;
-        const slug = name.slice(0, -3);
-        if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slug)) {
-          throw inputError(file, undefined, undefined, "the file name is the slug: use lowercase ASCII letters, digits and hyphens");
-        }
-        const { yaml, body, bodyLine } = splitFrontmatter(file, await fs.readText(file));
-        const meta = parseWithSchema(file, yaml, Frontmatter, { lineOffset: 1 });
-        if (lang === "fr" && (meta.translationOf || meta.translatedFrom)) {
-          throw inputError(file, undefined, "translationOf", "a French original has no translationOf or translatedFrom; remove them");
-        }
-        if (lang === "en" && (!meta.translationOf || !meta.translatedFrom)) {
-          throw inputError(file, undefined, meta.translationOf ? "translatedFrom" : "translationOf", "an English translation names its French original (translationOf) and the French revision it follows (translatedFrom)");
-        }
-        if (meta.updated && meta.updated < meta.date) {
-          throw inputError(file, undefined, "updated", `updated (${meta.updated}) is before date (${meta.date})`);
-        }
-        return { kind, lang, slug, file, meta, body, bodyLine } satisfies Doc;
-      }),
-    );
-    docs.push(...loaded);
+    const prefix = `content/${folder}/${lang}/`;
+    for (const [rel, text] of input.files) {
+      if (!rel.startsWith(prefix)) continue;
+      const file = `${input.root}/${rel}`;
+      const slug = rel.slice(prefix.length, -3);
+      if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slug)) {
+        throw inputError(file, undefined, undefined, "the file name is the slug: use lowercase ASCII letters, digits and hyphens");
+      }
+      const { yaml, body, bodyLine } = splitFrontmatter(file, text);
+      const meta = parseWithSchema(file, yaml, Frontmatter, { lineOffset: 1 });
+      if (lang === "fr" && (meta.translationOf || meta.translatedFrom)) {
+        throw inputError(file, undefined, "translationOf", "a French original has no translationOf or translatedFrom; remove them");
+      }
+      if (lang === "en" && (!meta.translationOf || !meta.translatedFrom)) {
+        throw inputError(file, undefined, meta.translationOf ? "translatedFrom" : "translationOf", "an English translation names its French original (translationOf) and the French revision it follows (translatedFrom)");
+      }
+      if (meta.updated && meta.updated < meta.date) {
+        throw inputError(file, undefined, "updated", `updated (${meta.updated}) is before date (${meta.date})`);
+      }
+      docs.push({ kind, lang, slug, file, meta, body, bodyLine });
+    }
   }
   return docs;
 }
 
-async function loadMethodologies(fs: ReadOnlyFs, root: string): Promise<Methodology[]> {
-  const dir = `${root}/content/methodologies`;
-  const names = (await fs.listFiles(dir)).filter((n) => n.endsWith(".yaml"));
-  return Promise.all(
-    names.map(async (name) => {
-      const file = `${dir}/${name}`;
-      const parsed = parseWithSchema(file, await fs.readText(file), MethodologyFile);
-      return { ...parsed, slug: name.slice(0, -5), file };
-    }),
-  );
+function parseMethodologies(input: InputFiles): Methodology[] {
+  const prefix = "content/methodologies/";
+  return [...input.files]
+    .filter(([rel]) => rel.startsWith(prefix))
+    .map(([rel, text]) => {
+      const file = `${input.root}/${rel}`;
+      return { ...parseWithSchema(file, text, MethodologyFile), slug: rel.slice(prefix.length, -5), file };
+    });
 }
 
 function checkReferences(p: Publication): void {

@@ -37,6 +37,7 @@ export const agents = defineSurface({
   path: "/agents.json",
   mediaType: "application/json",
   format: "json",
+  reusable: true,
   schema: AgentManifest,
   schemaName: "AgentManifest",
   operationId: "agentManifest",

@@ -30,6 +30,7 @@ export const catalogNdjson = defineSurface({
   path: "/api/v1/catalog.ndjson",
   mediaType: "application/x-ndjson",
   format: "ndjson",
+  reusable: true,
   schema: CatalogLine,
   schemaName: "CatalogLine",
   summary: "The catalog as one JSON object per line: articles, guides, methodologies, glossary, primary sources, protocol",

@@ -17,6 +17,7 @@ export const catalog = defineSurface({
   path: "/api/v1/catalog.json",
   mediaType: "application/json",
   format: "json",
+  reusable: true,
   schema: Catalog,
   schemaName: "Catalog",
   operationId: "catalog",

@@ -62,6 +62,7 @@ export const openapi = defineSurface({
   path: SELF,
   mediaType: "application/json",
   format: "json",
+  reusable: true,
   schema: OpenApiDocument,
   schemaName: "OpenApiDocument",
   summary: "OpenAPI 3.1 contract of the machine endpoints",

@@ -50,6 +50,12 @@ export interface Surface<S extends z.ZodType = z.ZodType> {
   schemaName: string;
   operationId?: string;
   summary: string;
+  /**
+   * True when the output depends only on the publication's input files (and on `now` only
+   * through the top-level `generated`): an assembly whose inputs are unchanged reuses the
+   * previous bytes instead of building, validating and serialising again.
+   */
+  reusable?: boolean;
   /** json: the document; ndjson: the lines. */
   build(ctx: BuildContext): unknown;
 }

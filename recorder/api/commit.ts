@@ -1,22 +1,34 @@
 import type { Assembly } from "../../core/assemble.ts";
 import { canonicalJson } from "../../core/canonical/jcs.ts";
+import { RiskError } from "../../core/errors.ts";
 import type { PreviousState } from "../../core/surfaces/types.ts";
-import { initRepository, isRepository, oidAtPath, readBlob, readCommit, updateBranch, writeBlob, writeCommit } from "../git/objects.ts";
-import { editTree } from "../git/tree-edit.ts";
+import {
+  initRepository,
+  isRepository,
+  oidAtPath,
+  readBlob,
+  readCommit,
+  updateBranch,
+  writeBlob,
+  writeCommit,
+  type TreeCache,
+} from "../git/objects.ts";
+import { editTree, flattenTree } from "../git/tree-edit.ts";
 import { IndexShard, shardPath, type IndexEntry } from "../models/date-index.ts";
 import { frameMessage } from "../models/message.ts";
 import { FRAME_FILE, SITE_PREFIX, frameBytes } from "./state.ts";
 
 export interface CommitResult {
   commit: string;
-  /** Blobs this frame had to write (unchanged surfaces reuse the previous blob). */
+  /** Blobs this frame had to write (unchanged surfaces keep the previous blob). */
   blobsWritten: number;
 }
 
 /**
  * Commits one assembly as one frame: frame.json, every surface in its stored form under site/,
- * and the previous frame appended to its day's replay index. The branch moves last, so an error
- * before that leaves the archive's history exactly as it was.
+ * and the previous frame appended to its day's replay index. A surface whose stored fingerprint
+ * did not change keeps its blob without being hashed or written again. The branch moves last, so
+ * an error before that leaves the archive's history exactly as it was.
  */
 export async function commitFrame(
   gitdir: string,
@@ -26,29 +38,36 @@ export async function commitFrame(
 ): Promise<CommitResult> {
   if (!isRepository(gitdir)) await initRepository(gitdir);
   const { frame } = assembly;
+  const cache: TreeCache = new Map();
   const edits = new Map<string, string | null>();
   let blobsWritten = 0;
-  const put = async (path: string, bytes: Uint8Array, before: string | undefined) => {
-    const oid = await writeBlob(gitdir, bytes);
-    if (oid !== before) blobsWritten++;
-    edits.set(path, oid);
+  const write = async (path: string, bytes: Uint8Array) => {
+    edits.set(path, await writeBlob(gitdir, bytes));
+    blobsWritten++;
   };
   const base = previous ? (await readCommit(gitdir, previous.commit)).tree : null;
-  const oldSite = new Map<string, string>();
+  let oldSite = new Map<string, string>();
   if (previous && base) {
-    for (const path of Object.keys(previous.frame.surfaces)) {
-      const e = await oidAtPath(gitdir, base, `${SITE_PREFIX}${path}`);
-      if (e) oldSite.set(path, e.oid);
-    }
+    const site = await oidAtPath(gitdir, base, SITE_PREFIX, cache);
+    if (site) oldSite = await flattenTree(gitdir, site.oid, "", cache);
     for (const path of Object.keys(previous.frame.surfaces)) {
       if (!frame.surfaces[path]) edits.set(`${SITE_PREFIX}${path}`, null);
     }
   }
-  await put(FRAME_FILE, frameBytes(frame), undefined);
-  for (const f of assembly.files) await put(`${SITE_PREFIX}${f.path}`, f.stored, oldSite.get(f.path));
+  await write(FRAME_FILE, frameBytes(frame));
+  for (const f of assembly.files) {
+    const kept = oldSite.get(f.path.slice(1));
+    if (kept && previous?.frame.surfaces[f.path]?.storedSha256 === f.storedSha256) {
+      edits.set(`${SITE_PREFIX}${f.path}`, kept);
+    } else if (f.stored) {
+      await write(`${SITE_PREFIX}${f.path}`, f.stored);
+    } else {
+      throw new RiskError("E_ARCHIVE", `Cannot reuse ${f.path}: the archive's last frame does not hold it; run risk-cli verify`, { path: f.path });
+    }
+  }
   if (previous && base) {
     const shard = shardPath(previous.frame.at);
-    const existing = await oidAtPath(gitdir, base, shard);
+    const existing = await oidAtPath(gitdir, base, shard, cache);
     const entries: IndexEntry[] = existing
       ? IndexShard.parse(JSON.parse(new TextDecoder().decode(await readBlob(gitdir, existing.oid))))
       : [];
@@ -59,9 +78,9 @@ export async function commitFrame(
       commit: previous.commit,
       frameHash: previous.frame.frameHash,
     });
-    await put(shard, new TextEncoder().encode(canonicalJson(entries, shard)), undefined);
+    await write(shard, new TextEncoder().encode(canonicalJson(entries, shard)));
   }
-  const tree = await editTree(gitdir, base, edits);
+  const tree = await editTree(gitdir, base, edits, cache);
   const commit = await writeCommit(gitdir, {
     tree: tree!,
     parents: previous ? [previous.commit] : [],

@@ -54,8 +54,14 @@ export async function readBlob(gitdir: string, oid: string): Promise<Uint8Array>
   return blob;
 }
 
-export async function readTree(gitdir: string, oid: string): Promise<TreeEntry[]> {
+/** Trees read during one operation, by oid (trees are immutable, so this never goes stale). */
+export type TreeCache = Map<string, TreeEntry[]>;
+
+export async function readTree(gitdir: string, oid: string, cache?: TreeCache): Promise<TreeEntry[]> {
+  const hit = cache?.get(oid);
+  if (hit) return hit;
   const { tree } = await git.readTree({ fs, gitdir, oid });
+  cache?.set(oid, tree as TreeEntry[]);
   return tree as TreeEntry[];
 }
 
@@ -102,11 +108,11 @@ export async function updateBranch(gitdir: string, oid: string): Promise<void> {
 }
 
 /** The oid at `path` (a/b/c) inside the tree `root`, or null. */
-export async function oidAtPath(gitdir: string, root: string, path: string): Promise<{ oid: string; type: string } | null> {
+export async function oidAtPath(gitdir: string, root: string, path: string, cache?: TreeCache): Promise<{ oid: string; type: string } | null> {
   let current = { oid: root, type: "tree" };
   for (const part of path.split("/")) {
     if (current.type !== "tree") return null;
-    const entry = (await readTree(gitdir, current.oid)).find((e) => e.path === part);
+    const entry = (await readTree(gitdir, current.oid, cache)).find((e) => e.path === part);
     if (!entry) return null;
     current = entry;
   }

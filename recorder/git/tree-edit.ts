@@ -1,12 +1,17 @@
-import { readTree, writeTree, type TreeEntry } from "./objects.ts";
+import { readTree, writeTree, type TreeCache, type TreeEntry } from "./objects.ts";
 
 /**
  * Applies edits (path -> blob oid, or null to delete) to a base tree and writes only the
  * directories the edits touch; every other subtree keeps its oid. Empty directories vanish.
  */
-export async function editTree(gitdir: string, base: string | null, edits: Map<string, string | null>): Promise<string | null> {
+export async function editTree(
+  gitdir: string,
+  base: string | null,
+  edits: Map<string, string | null>,
+  cache?: TreeCache,
+): Promise<string | null> {
   const entries = new Map<string, TreeEntry>();
-  if (base) for (const e of await readTree(gitdir, base)) entries.set(e.path, e);
+  if (base) for (const e of await readTree(gitdir, base, cache)) entries.set(e.path, e);
   const nested = new Map<string, Map<string, string | null>>();
   for (const [path, oid] of edits) {
     const slash = path.indexOf("/");
@@ -21,7 +26,7 @@ export async function editTree(gitdir: string, base: string | null, edits: Map<s
   }
   for (const [dir, sub] of nested) {
     const existing = entries.get(dir);
-    const oid = await editTree(gitdir, existing?.type === "tree" ? existing.oid : null, sub);
+    const oid = await editTree(gitdir, existing?.type === "tree" ? existing.oid : null, sub, cache);
     if (oid === null) entries.delete(dir);
     else entries.set(dir, { mode: "040000", path: dir, oid, type: "tree" });
   }
@@ -30,11 +35,11 @@ export async function editTree(gitdir: string, base: string | null, edits: Map<s
 }
 
 /** Every blob below `root`, as path -> oid. */
-export async function flattenTree(gitdir: string, root: string, prefix = ""): Promise<Map<string, string>> {
+export async function flattenTree(gitdir: string, root: string, prefix = "", cache?: TreeCache): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  for (const e of await readTree(gitdir, root)) {
+  for (const e of await readTree(gitdir, root, cache)) {
     const path = prefix ? `${prefix}/${e.path}` : e.path;
-    if (e.type === "tree") for (const [p, o] of await flattenTree(gitdir, e.oid, path)) out.set(p, o);
+    if (e.type === "tree") for (const [p, o] of await flattenTree(gitdir, e.oid, path, cache)) out.set(p, o);
     else out.set(path, e.oid);
   }
   return out;

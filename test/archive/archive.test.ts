@@ -225,3 +225,35 @@ describe("nothing is lost", () => {
     expect(treeDigest(archive)).toEqual(before.archive);
   });
 });
+
+describe("reuse of unchanged surfaces", () => {
+  it("gives the same bytes as a full rebuild, and rebuilds when the inputs change", async () => {
+    const pub = demoCopy();
+    const { site, archive, dir, summaries } = await archiveWithFrames(2, pub);
+    expect(summaries[1]!.reused).toEqual(["/agents.json", "/api/v1/catalog.json", "/api/v1/catalog.ndjson", "/openapi.json"]);
+    // A fresh archive at the same instant builds everything: the bytes must be the same.
+    const fresh = `${dir}/fresh`;
+    const full = await runAssemble({ site: `${fresh}/site`, archive: `${fresh}/archive`, publication: pub, now: at(15), json: true });
+    expect(full.reused).toEqual([]);
+    // The black box and integrity name their frame, which differs; everything else must match.
+    const own = (d: Record<string, string>) => Object.fromEntries(Object.entries(d).filter(([p]) => !/black-box|integrity/.test(p)));
+    expect(Object.keys(own(treeDigest(site)))).toHaveLength(5);
+    expect(own(treeDigest(site))).toEqual(own(treeDigest(`${fresh}/site`)));
+
+    editFile(`${pub}/content/articles/fr/spread-btp-bund-2026.md`, (t) => t.replace(/^title: .*$/m, 'title: "Un autre titre"'));
+    const edited = await runAssemble({ site, archive, publication: pub, now: at(30), json: true });
+    expect(edited.reused).toEqual([]);
+    expect(edited.changed).toContain("/api/v1/catalog.json");
+    expect(readFileSync(`${site}/api/v1/catalog.json`, "utf8")).toContain("Un autre titre");
+  });
+
+  it("never reuses a site file that no longer matches the previous frame", async () => {
+    const { site, archive } = await archiveWithFrames(1);
+    editFile(`${site}/api/v1/catalog.json`, (t) => t.replace("Observatoire", "Observatoirf"));
+    const s = await runAssemble({ site, archive, now: at(15), json: true });
+    expect(s.reused).not.toContain("/api/v1/catalog.json");
+    expect(s.changed).not.toContain("/api/v1/catalog.json");
+    expect(readFileSync(`${site}/api/v1/catalog.json`, "utf8")).not.toContain("Observatoirf");
+    await expect(runVerify({ archive, json: true })).resolves.toMatchObject({ frames: 2 });
+  });
+});
