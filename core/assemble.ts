@@ -49,7 +49,6 @@ export interface AssembleInput {
 }
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 
 export function assemble(
   input: AssembleInput,
@@ -126,7 +125,7 @@ function reuse(surface: Surface, previous: PreviousState, input: AssembleInput, 
   const before = previous.frame.surfaces[surface.path];
   const bytes = input.previousServed?.(surface.path);
   if (!before || !bytes || bytes.byteLength !== before.bytes || hash.sha256(bytes) !== before.sha256) return null;
-  const served = before.stamped ? encoder.encode(restamp(decoder.decode(bytes), previous.frame.at, input.now)) : bytes;
+  const served = before.stamped ? restamp(bytes, previous.frame.at, input.now) : bytes;
   return {
     path: surface.path,
     mediaType: surface.mediaType,

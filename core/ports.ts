@@ -17,6 +17,8 @@ export interface Clock {
 export interface Hasher {
   /** Lowercase hex SHA-256 of the bytes. */
   sha256(bytes: Uint8Array): string;
+  /** SHA-256 of the concatenation of the parts (strings as UTF-8), without building it. */
+  sha256Parts(parts: readonly (string | Uint8Array)[]): string;
 }
 
 export interface Logger {

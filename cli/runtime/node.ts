@@ -19,6 +19,11 @@ export const nodeFs: ReadOnlyFs = {
 
 export const nodeHasher: Hasher = {
   sha256: (bytes) => createHash("sha256").update(bytes).digest("hex"),
+  sha256Parts(parts) {
+    const h = createHash("sha256");
+    for (const part of parts) h.update(part);
+    return h.digest("hex");
+  },
 };
 
 export function stderrLogger(quiet = false): Logger {

@@ -10,7 +10,7 @@ const KEY = "generated";
 
 /** Removes the top-level `"generated":"<at>"` member of canonical JSON text. */
 export function unstamp(served: string, at: string): string {
-  const members = topLevelMembers(served);
+  const members = topLevelMembers(textView(served));
   const m = members.find((x) => x.key === KEY);
   if (!m) throw new RiskError("E_ARCHIVE", "Cannot unstamp: no top-level generated member");
   const value = served.slice(m.valueStart, m.end);
@@ -24,7 +24,7 @@ export function unstamp(served: string, at: string): string {
 /** Inserts `"generated":"<at>"` at its canonical (sorted) place among the top-level members. */
 export function stamp(stored: string, at: string): string {
   const member = `${JSON.stringify(KEY)}:${JSON.stringify(at)}`;
-  const members = topLevelMembers(stored);
+  const members = topLevelMembers(textView(stored));
   if (members.some((m) => m.key === KEY)) throw new RiskError("E_ARCHIVE", "Cannot stamp: generated is already present");
   const next = members.find((m) => m.key > KEY);
   if (members.length === 0) return `{${member}}`;
@@ -37,12 +37,41 @@ export function stamp(stored: string, at: string): string {
  * Moves a served document from one assembly instant to another: one scan, one splice. The
  * caller has checked `served` against its fingerprint, so the member is known to be there.
  */
-export function restamp(served: string, from: string, to: string): string {
-  const m = topLevelMembers(served).find((x) => x.key === KEY);
-  if (!m || served.slice(m.valueStart, m.end) !== JSON.stringify(from)) {
+export function restamp(served: Uint8Array, from: string, to: string): Uint8Array {
+  const m = topLevelMembers(bytesView(served)).find((x) => x.key === KEY);
+  const value = utf8.encode(JSON.stringify(to));
+  if (!m || latin1(served, m.valueStart, m.end) !== JSON.stringify(from)) {
     throw new RiskError("E_ARCHIVE", `Cannot restamp: generated is not ${from}`);
   }
-  return `${served.slice(0, m.valueStart)}${JSON.stringify(to)}${served.slice(m.end)}`;
+  const out = new Uint8Array(served.byteLength - (m.end - m.valueStart) + value.byteLength);
+  out.set(served.subarray(0, m.valueStart), 0);
+  out.set(value, m.valueStart);
+  out.set(served.subarray(m.end), m.valueStart + value.byteLength);
+  return out;
+}
+
+const utf8 = new TextEncoder();
+
+/**
+ * UTF-8 bytes can be scanned like the text: the bytes of a multi-byte character are all >= 0x80,
+ * so they never look like a quote, a backslash or a bracket.
+ */
+function bytesView(bytes: Uint8Array): Scannable {
+  return { length: bytes.byteLength, code: (i) => bytes[i]!, slice: (a, b) => new TextDecoder().decode(bytes.subarray(a, b)) };
+}
+
+function textView(text: string): Scannable {
+  return { length: text.length, code: (i) => text.charCodeAt(i), slice: (a, b) => text.slice(a, b) };
+}
+
+function latin1(bytes: Uint8Array, a: number, b: number): string {
+  return String.fromCharCode(...bytes.subarray(a, b));
+}
+
+interface Scannable {
+  length: number;
+  code(i: number): number;
+  slice(a: number, b: number): string;
 }
 
 interface Member {
@@ -53,20 +82,20 @@ interface Member {
 }
 
 /** Offsets of the members of the top-level object of compact (canonical) JSON text. */
-function topLevelMembers(text: string): Member[] {
-  if (text[0] !== "{") throw new RiskError("E_ARCHIVE", "Cannot stamp: the document is not a JSON object");
+function topLevelMembers(text: Scannable): Member[] {
+  if (text.code(0) !== 123) throw new RiskError("E_ARCHIVE", "Cannot stamp: the document is not a JSON object");
   const members: Member[] = [];
   let depth = 0;
   let i = 0;
   let current: Member | null = null;
   const n = text.length;
   while (i < n) {
-    const c = text.charCodeAt(i);
+    const c = text.code(i);
     if (c === 34 /* " */) {
       const start = i;
       i++;
       while (i < n) {
-        const d = text.charCodeAt(i);
+        const d = text.code(i);
         if (d === 92 /* \ */) i += 2;
         else if (d === 34) break;
         else i++;

@@ -96,7 +96,7 @@ export async function readPublicationFiles(fs: ReadOnlyFs, root: string): Promis
 export function fingerprintInputs(input: InputFiles, hash: Hasher, salt: string): string {
   const parts: string[] = [salt, "\0", input.root, "\0"];
   for (const [rel, text] of input.files) parts.push(rel, "\0", String(text.length), "\0", text, "\0");
-  return hash.sha256(new TextEncoder().encode(parts.join("")));
+  return hash.sha256Parts(parts);
 }
 
 /** Reads and validates every input file of the publication at `root`, then its cross-references. */

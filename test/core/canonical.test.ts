@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import canonicalize from "canonicalize";
 import { describe, expect, it } from "vitest";
 import { canonicalJson } from "../../core/canonical/jcs.ts";
-import { stamp, unstamp } from "../../core/canonical/stamp.ts";
+import { restamp, stamp, unstamp } from "../../core/canonical/stamp.ts";
 
 const vectors = new URL("../fixtures/rfc8785/", import.meta.url);
 
@@ -74,6 +74,13 @@ describe("stamp and unstamp", () => {
       expect(stamp(stored, at)).toBe(served);
     });
   }
+
+  it("restamps UTF-8 bytes in place, multi-byte characters included", () => {
+    const doc = { a: "élevé « crise » 😀 \"generated\":", generated: at, z: { generated: at } };
+    const later = "2026-11-21T10:15:00Z";
+    const moved = restamp(new TextEncoder().encode(canonicalJson(doc)), at, later);
+    expect(new TextDecoder().decode(moved)).toBe(canonicalJson({ ...doc, generated: later }));
+  });
 
   it("refuses to unstamp a document generated at another instant", () => {
     expect(() => unstamp(canonicalJson({ generated: "2026-01-01T00:00:00Z" }), at)).toThrow("not");
