@@ -14,27 +14,40 @@ export function parseWithSchema<S extends z.ZodType>(
   options: { json?: boolean; lineOffset?: number } = {},
 ): z.infer<S> {
   const lineOffset = options.lineOffset ?? 0;
-  const counter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: counter, uniqueKeys: true, prettyErrors: false });
-  let data: unknown;
   if (options.json) {
+    // JSON needs the YAML parser only to locate a line once something is wrong.
+    let data: unknown;
     try {
       data = JSON.parse(text);
     } catch (e) {
+      const { doc, counter } = parse(text);
       const line = doc.errors[0] ? counter.linePos(doc.errors[0].pos[0]).line : undefined;
       throw inputError(file, line, undefined, `invalid JSON (${(e as Error).message}); fix the syntax`);
     }
-  } else {
-    const err = doc.errors[0];
-    if (err) {
-      const line = counter.linePos(err.pos[0]).line + lineOffset;
-      throw inputError(file, line, undefined, `invalid YAML: ${err.message.split("\n")[0]}`);
-    }
-    data = doc.toJS({ maxAliasCount: 100 });
+    const result = schema.safeParse(data, { reportInput: true });
+    if (result.success) return result.data;
+    const { doc, counter } = parse(text);
+    return fail(file, doc, counter, result.error, lineOffset);
   }
-  const result = schema.safeParse(data, { reportInput: true });
+  const { doc, counter } = parse(text);
+  const err = doc.errors[0];
+  if (err) {
+    const line = counter.linePos(err.pos[0]).line + lineOffset;
+    throw inputError(file, line, undefined, `invalid YAML: ${err.message.split("\n")[0]}`);
+  }
+  const result = schema.safeParse(doc.toJS({ maxAliasCount: 100 }), { reportInput: true });
   if (result.success) return result.data;
-  const issue = result.error.issues[0]!;
+  return fail(file, doc, counter, result.error, lineOffset);
+}
+
+function parse(text: string): { doc: Document; counter: LineCounter } {
+  const counter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: counter, uniqueKeys: true, prettyErrors: false });
+  return { doc, counter };
+}
+
+function fail(file: string, doc: Document, counter: LineCounter, error: z.ZodError, lineOffset: number): never {
+  const issue = error.issues[0]!;
   const path = issue.path.map((p) => (typeof p === "symbol" ? String(p) : p));
   let field = path.map(String).join(".");
   let keyForLine: string | undefined;
