@@ -6,10 +6,11 @@ import type { Publication } from "../core/inputs/publication.ts";
  * lives inside the archive's Git directory (Git ignores it; a clone does not carry it). A
  * missing, stale or unreadable cache only means parsing again.
  */
-export function cachedPublication(gitdir: string, inputs: string): Publication | null {
+export function cachedPublication(gitdir: string, inputs: string, root: string): Publication | null {
   try {
     const cached = JSON.parse(fs.readFileSync(cacheFile(gitdir), "utf8")) as { inputs: string; publication: Publication };
-    return cached.inputs === inputs ? cached.publication : null;
+    // File paths inside the parsed publication name its folder, so a moved folder parses again.
+    return cached.inputs === inputs && cached.publication.root === root ? cached.publication : null;
   } catch {
     return null;
   }

@@ -61,7 +61,7 @@ export async function runAssemble(opts: AssembleOptions): Promise<AssembleSummar
     const { fs: readFs } = runtimeFs();
     const files = await readPublicationFiles(readFs, pubDir);
     const inputs = fingerprintInputs(files, nodeHasher, `risk-cli ${VERSION}`);
-    const cached = cachedPublication(archiveDir, inputs);
+    const cached = cachedPublication(archiveDir, inputs, pubDir);
     const publication = cached ?? parsePublication(files);
     const upstream = await readUpstream(readFs, publication, now);
     for (const [key, r] of Object.entries(upstream.instruments)) if (r && !r.ok) log.warn(`upstream ${key}: ${r.error}`);

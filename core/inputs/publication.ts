@@ -94,7 +94,8 @@ export async function readPublicationFiles(fs: ReadOnlyFs, root: string): Promis
  * may reuse what an earlier one parsed and built from them.
  */
 export function fingerprintInputs(input: InputFiles, hash: Hasher, salt: string): string {
-  const parts: string[] = [salt, "\0", input.root, "\0"];
+  // Content only, never where the folder is: the same publication gives the same frame anywhere.
+  const parts: string[] = [salt, "\0"];
   for (const [rel, text] of input.files) parts.push(rel, "\0", String(text.length), "\0", text, "\0");
   return hash.sha256Parts(parts);
 }

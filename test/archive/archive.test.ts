@@ -257,3 +257,14 @@ describe("reuse of unchanged surfaces", () => {
     await expect(runVerify({ archive, json: true })).resolves.toMatchObject({ frames: 2 });
   });
 });
+
+describe("frames do not depend on where things are", () => {
+  it("gives the same frame hash and commit for the same publication in two folders", async () => {
+    const [a, b] = [demoCopy(), demoCopy()];
+    const [x, y] = [tempDir("risk-loc-"), tempDir("risk-loc-")];
+    const sa = await runAssemble({ publication: a, site: `${x}/site`, archive: `${x}/archive`, now: at(0), json: true });
+    const sb = await runAssemble({ publication: b, site: `${y}/s`, archive: `${y}/a`, now: at(0), json: true });
+    expect(sa.frameHash).toBe(sb.frameHash);
+    expect(sa.commit).toBe(sb.commit);
+  });
+});
