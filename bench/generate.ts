@@ -1,3 +1,4 @@
+import { slugify } from "../core/surfaces/_corpus.ts";
 /**
  * Writes a synthetic but valid publication at the real publication's scale: 175 French and 175
  * English articles, 50 + 50 guides, 470 glossary entries, 15 primary sources and the demo's 5
@@ -165,14 +166,6 @@ function capitalise(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
-function slugify(text: string): string {
-  return text
-    .normalize("NFD")
-    .replace(/\p{M}+/gu, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-|-$/g, "");
-}
 
 function uniqueSlug(base: string, taken: Set<string>): string {
   let slug = base.slice(0, 70).replace(/-+$/, "");

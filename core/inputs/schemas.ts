@@ -1,20 +1,14 @@
 /** Schemas of the input files of a publication, as documented in docs/inputs.md. */
 import { z } from "zod";
+import { EditorialProtocol, PrimarySource, Topic } from "../schemas/contract.ts";
 import {
   ChangelogKind,
   ClaimKind,
   Dataset,
-  EditorialCorrectionPolicy,
-  EditorialEvidenceLevel,
-  EditorialLink,
-  EditorialPrecisionGuard,
-  EditorialPrinciple,
-  EditorialStep,
   EvidenceLocator,
   InstrumentKey,
   IsoDate,
   IsoDateTime,
-  ProofDepthLevel,
   RiskBandScaleCaveat,
   Uri,
 } from "../schemas/primitives.ts";
@@ -97,7 +91,7 @@ export const MethodologyFile = z.strictObject({
 });
 export type MethodologyFile = z.infer<typeof MethodologyFile>;
 
-export const TopicsFile = z.array(z.strictObject({ slug: Slug, label: z.string(), blurb: z.string() }));
+export const TopicsFile = z.array(Topic.extend({ slug: Slug }));
 
 const AtlasLinkInput = z.strictObject({
   label: z.string(),
@@ -131,30 +125,10 @@ export const GlossaryFile = z.array(
 );
 export type GlossaryFile = z.infer<typeof GlossaryFile>;
 
-export const PrimarySourcesFile = z.array(
-  z.strictObject({
-    slug: Slug,
-    name: z.string(),
-    shortName: z.string().optional(),
-    category: z.string(),
-    officialUrl: Uri,
-    description: z.string(),
-    datasets: z.array(Dataset).optional(),
-    limits: z.array(z.string()).optional(),
-    verification: z.array(z.string()).optional(),
-  }),
-);
+/** Input records are the contract's, less the URLs the tool computes from the base URL. */
+export const PrimarySourcesFile = z.array(PrimarySource.omit({ url: true }).extend({ slug: Slug }));
 
-export const ProtocolFile = z.strictObject({
-  updated: IsoDate,
-  promise: z.string(),
-  principles: z.array(EditorialPrinciple),
-  steps: z.array(EditorialStep),
-  evidenceLevels: z.array(EditorialEvidenceLevel),
-  proofDepthLevels: z.array(ProofDepthLevel),
-  precisionGuard: EditorialPrecisionGuard,
-  correctionPolicy: EditorialCorrectionPolicy,
-});
+export const ProtocolFile = EditorialProtocol.omit({ url: true });
 
 export const ChangelogFile = z.array(
   z.strictObject({
