@@ -6,9 +6,9 @@ import type { Publication } from "../core/inputs/publication.ts";
  * lives inside the archive's Git directory (Git ignores it; a clone does not carry it). A
  * missing, stale or unreadable cache only means parsing again.
  */
-export function cachedPublication(gitdir: string, inputs: string, root: string): Publication | null {
+export function cachedPublication(gitdir: string, inputs: string, root: string, part: Part = "whole"): Publication | null {
   try {
-    const cached = JSON.parse(fs.readFileSync(cacheFile(gitdir), "utf8")) as { inputs: string; publication: Publication };
+    const cached = JSON.parse(fs.readFileSync(cacheFile(gitdir, part), "utf8")) as { inputs: string; publication: Publication };
     // File paths inside the parsed publication name its folder, so a moved folder parses again.
     return cached.inputs === inputs && cached.publication.root === root ? cached.publication : null;
   } catch {
@@ -16,11 +16,29 @@ export function cachedPublication(gitdir: string, inputs: string, root: string):
   }
 }
 
+/**
+ * Saves the whole publication and its lite part: what surfaces that are not reusable read
+ * (configuration, protocol, methodologies), a few KB that load in well under a millisecond.
+ */
 export function savePublication(gitdir: string, inputs: string, publication: Publication): void {
-  const file = cacheFile(gitdir);
-  const tmp = `${file}.tmp-${process.pid}`;
-  fs.writeFileSync(tmp, JSON.stringify({ inputs, publication }));
-  fs.renameSync(tmp, file);
+  const lite: Publication = {
+    ...publication,
+    articles: [],
+    guides: [],
+    topics: [],
+    glossary: [],
+    primarySources: [],
+    changelog: [],
+    claimReviews: { ...publication.claimReviews, entries: [] },
+  };
+  for (const [part, value] of [["whole", publication], ["lite", lite]] as const) {
+    const file = cacheFile(gitdir, part);
+    const tmp = `${file}.tmp-${process.pid}`;
+    fs.writeFileSync(tmp, JSON.stringify({ inputs, publication: value }));
+    fs.renameSync(tmp, file);
+  }
 }
 
-const cacheFile = (gitdir: string) => `${gitdir}/risk-cli-publication-cache.json`;
+type Part = "whole" | "lite";
+
+const cacheFile = (gitdir: string, part: Part) => `${gitdir}/risk-cli-publication-${part}.json`;

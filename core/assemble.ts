@@ -46,6 +46,12 @@ export interface AssembleInput {
   inputs: string;
   /** The bytes the previous frame served at a path, when the caller still has them. */
   previousServed?: (path: string) => Uint8Array | null;
+  /**
+   * The publication holds only what surfaces that are not reusable read (configuration, protocol,
+   * methodologies). Every reusable surface must then be reused; if one cannot be, assemble throws
+   * E_PARTIAL and the caller runs it again with the whole publication.
+   */
+  partial?: boolean;
 }
 
 const encoder = new TextEncoder();
@@ -83,6 +89,9 @@ export function assemble(
         files.push(reused);
         continue;
       }
+    }
+    if (input.partial && surface.reusable) {
+      throw new RiskError("E_PARTIAL", `Cannot reuse ${surface.path}; it must be built from the whole publication`, { path: surface.path });
     }
     const ctx: BuildContext = {
       publication,

@@ -13,7 +13,9 @@ export type ErrorCode =
   | "E_NO_FRAME"
   | "E_VERIFY"
   | "E_REPLAY_MISMATCH"
-  | "E_IO";
+  | "E_IO"
+  /** Internal: a partial publication met a surface that must be rebuilt; retried, never shown. */
+  | "E_PARTIAL";
 
 export class RiskError extends Error {
   readonly code: ErrorCode;

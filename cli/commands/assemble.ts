@@ -1,11 +1,11 @@
 import * as fs from "node:fs";
 import { dirname, resolve } from "node:path";
 import { assemble, type BuiltFile } from "../../core/assemble.ts";
-import { RiskError } from "../../core/errors.ts";
+import { isRiskError, RiskError } from "../../core/errors.ts";
 import { fingerprintInputs, parsePublication, readPublicationFiles } from "../../core/inputs/publication.ts";
 import { readUpstream } from "../../core/inputs/upstream.ts";
 import { commitFrame } from "../../recorder/api/commit.ts";
-import { gitdirOf } from "../../recorder/git/objects.ts";
+import { gitdirOf, type TreeCache } from "../../recorder/git/objects.ts";
 import { previousState } from "../../recorder/api/state.ts";
 import { acquireLock } from "../../recorder/lock.ts";
 import { cachedPublication, savePublication } from "../cache.ts";
@@ -61,11 +61,17 @@ export async function runAssemble(opts: AssembleOptions): Promise<AssembleSummar
     const { fs: readFs } = runtimeFs();
     const files = await readPublicationFiles(readFs, pubDir);
     const inputs = fingerprintInputs(files, nodeHasher, `risk-cli ${VERSION}`);
-    const cached = cachedPublication(archiveDir, inputs, pubDir);
-    const publication = cached ?? parsePublication(files);
+    const trees: TreeCache = new Map();
+    const previous = await previousState(archiveDir, trees);
+    // Inputs unchanged since the last frame: the reusable surfaces will be reused, so only the
+    // lite part of the cached publication is needed (E_PARTIAL below if that turns out wrong).
+    const unchanged = previous?.frame.inputs === inputs && previous.frame.tool.version === VERSION;
+    const lite = unchanged ? cachedPublication(archiveDir, inputs, pubDir, "lite") : null;
+    let parsed = false;
+    const whole = () => cachedPublication(archiveDir, inputs, pubDir) ?? ((parsed = true), parsePublication(files));
+    let publication = lite ?? whole();
     const upstream = await readUpstream(readFs, publication, now);
     for (const [key, r] of Object.entries(upstream.instruments)) if (r && !r.ok) log.warn(`upstream ${key}: ${r.error}`);
-    const previous = await previousState(archiveDir);
     const load = timer() - t;
     const previousServed = (path: string) => {
       try {
@@ -74,18 +80,26 @@ export async function runAssemble(opts: AssembleOptions): Promise<AssembleSummar
         return null;
       }
     };
-    const assembly = assemble({ publication, upstream, previous, now, toolVersion: VERSION, inputs, previousServed }, nodeHasher, { timer });
+    const run = () => assemble({ publication, upstream, previous, now, toolVersion: VERSION, inputs, previousServed, partial: lite !== null && publication === lite }, nodeHasher, { timer });
+    let assembly;
+    try {
+      assembly = run();
+    } catch (e) {
+      if (!(isRiskError(e) && e.code === "E_PARTIAL")) throw e;
+      publication = whole();
+      assembly = run();
+    }
     t = timer();
     writeSiteFolder(tmpSite, assembly.files);
     const writeMs = timer() - t;
     t = timer();
     const host = new URL(publication.config.baseUrl).hostname;
-    const { commit, blobsWritten } = await commitFrame(archiveDir, assembly, previous, { name: publication.config.name, email: `risk-cli@${host}` });
+    const { commit, blobsWritten } = await commitFrame(archiveDir, assembly, previous, { name: publication.config.name, email: `risk-cli@${host}` }, trees);
     const commitMs = timer() - t;
     t = timer();
     swapIn(tmpSite, siteDir);
     const swapMs = timer() - t;
-    if (!cached) savePublication(archiveDir, inputs, publication);
+    if (parsed) savePublication(archiveDir, inputs, publication);
     const { frame } = assembly;
     const phasesMs = {
       load: round(load),

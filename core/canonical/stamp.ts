@@ -57,11 +57,16 @@ const utf8 = new TextEncoder();
  * so they never look like a quote, a backslash or a bracket.
  */
 function bytesView(bytes: Uint8Array): Scannable {
-  return { length: bytes.byteLength, code: (i) => bytes[i]!, slice: (a, b) => new TextDecoder().decode(bytes.subarray(a, b)) };
+  return {
+    length: bytes.byteLength,
+    code: (i) => bytes[i]!,
+    nextQuote: (from) => bytes.indexOf(34, from),
+    slice: (a, b) => new TextDecoder().decode(bytes.subarray(a, b)),
+  };
 }
 
 function textView(text: string): Scannable {
-  return { length: text.length, code: (i) => text.charCodeAt(i), slice: (a, b) => text.slice(a, b) };
+  return { length: text.length, code: (i) => text.charCodeAt(i), nextQuote: (from) => text.indexOf('"', from), slice: (a, b) => text.slice(a, b) };
 }
 
 function latin1(bytes: Uint8Array, a: number, b: number): string {
@@ -71,6 +76,8 @@ function latin1(bytes: Uint8Array, a: number, b: number): string {
 interface Scannable {
   length: number;
   code(i: number): number;
+  /** Index of the next `"` at or after `from`, or -1 (native search: strings are skipped fast). */
+  nextQuote(from: number): number;
   slice(a: number, b: number): string;
 }
 
@@ -93,14 +100,16 @@ function topLevelMembers(text: Scannable): Member[] {
     const c = text.code(i);
     if (c === 34 /* " */) {
       const start = i;
-      i++;
-      while (i < n) {
-        const d = text.code(i);
-        if (d === 92 /* \ */) i += 2;
-        else if (d === 34) break;
-        else i++;
+      let end = text.nextQuote(i + 1);
+      // A quote preceded by an odd number of backslashes is escaped: keep looking.
+      while (end > 0) {
+        let slashes = 0;
+        while (text.code(end - 1 - slashes) === 92 /* \ */) slashes++;
+        if (slashes % 2 === 0) break;
+        end = text.nextQuote(end + 1);
       }
-      i++;
+      if (end < 0) throw new RiskError("E_ARCHIVE", "Cannot stamp: an unterminated string");
+      i = end + 1;
       if (depth === 1 && current === null) {
         current = { key: JSON.parse(text.slice(start, i)) as string, start, valueStart: i + 1, end: -1 };
       }

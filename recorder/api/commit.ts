@@ -35,10 +35,10 @@ export async function commitFrame(
   assembly: Assembly,
   previous: PreviousState | null,
   identity: { name: string; email: string },
+  cache: TreeCache = new Map(),
 ): Promise<CommitResult> {
   if (!isRepository(gitdir)) await initRepository(gitdir);
   const { frame } = assembly;
-  const cache: TreeCache = new Map();
   const edits = new Map<string, string | null>();
   let blobsWritten = 0;
   const write = async (path: string, bytes: Uint8Array) => {

@@ -4,7 +4,7 @@ import { RiskError } from "../../core/errors.ts";
 import { Frame } from "../../core/frame.ts";
 import { BlackBox } from "../../core/surfaces/black-box.ts";
 import type { PreviousState } from "../../core/surfaces/types.ts";
-import { headCommit, isRepository, oidAtPath, readBlob, readCommit } from "../git/objects.ts";
+import { headCommit, isRepository, oidAtPath, readBlob, readCommit, type TreeCache } from "../git/objects.ts";
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
@@ -12,9 +12,9 @@ export const FRAME_FILE = "frame.json";
 export const SITE_PREFIX = "site";
 
 /** The frame recorded by `commit`, schema-checked. */
-export async function readFrame(gitdir: string, commit: string): Promise<{ frame: Frame; tree: string }> {
+export async function readFrame(gitdir: string, commit: string, cache?: TreeCache): Promise<{ frame: Frame; tree: string }> {
   const c = await readCommit(gitdir, commit);
-  const entry = await oidAtPath(gitdir, c.tree, FRAME_FILE);
+  const entry = await oidAtPath(gitdir, c.tree, FRAME_FILE, cache);
   if (!entry) throw new RiskError("E_ARCHIVE", `Commit ${commit} has no ${FRAME_FILE}: it is not a frame`, { commit });
   const parsed = Frame.safeParse(JSON.parse(decoder.decode(await readBlob(gitdir, entry.oid))));
   if (!parsed.success) {
@@ -24,24 +24,27 @@ export async function readFrame(gitdir: string, commit: string): Promise<{ frame
 }
 
 /** The served bytes of `path` as recorded in a frame: the stored blob, restamped when needed. */
-export async function servedBytes(gitdir: string, tree: string, frame: Frame, path: string): Promise<Uint8Array> {
-  const entry = await oidAtPath(gitdir, tree, `${SITE_PREFIX}${path}`);
+export async function servedBytes(gitdir: string, tree: string, frame: Frame, path: string, cache?: TreeCache): Promise<Uint8Array> {
+  const entry = await oidAtPath(gitdir, tree, `${SITE_PREFIX}${path}`, cache);
   if (!entry) throw new RiskError("E_ARCHIVE", `Frame ${frame.frameId} lacks the stored surface ${path}`, { frame: frame.frameId, path });
   const stored = await readBlob(gitdir, entry.oid);
   if (!frame.surfaces[path]?.stamped) return stored;
   return new TextEncoder().encode(stamp(decoder.decode(stored), frame.at));
 }
 
-/** What an assembly needs from the archive: the head frame and its black box, or null when empty. */
-export async function previousState(gitdir: string): Promise<PreviousState | null> {
+/**
+ * What an assembly needs from the archive: the head frame and its black box, or null when empty.
+ * `cache` keeps the trees read, for the commit that follows.
+ */
+export async function previousState(gitdir: string, cache?: TreeCache): Promise<PreviousState | null> {
   if (!isRepository(gitdir)) return null;
   const commit = await headCommit(gitdir);
   if (!commit) return null;
-  const { frame, tree } = await readFrame(gitdir, commit);
+  const { frame, tree } = await readFrame(gitdir, commit, cache);
   let blackBox: PreviousState["blackBox"] = null;
   const path = "/api/v1/black-box.json";
   if (frame.surfaces[path]) {
-    const parsed = BlackBox.safeParse(JSON.parse(decoder.decode(await servedBytes(gitdir, tree, frame, path))));
+    const parsed = BlackBox.safeParse(JSON.parse(decoder.decode(await servedBytes(gitdir, tree, frame, path, cache))));
     if (parsed.success) blackBox = parsed.data;
   }
   return { frame, blackBox, commit };

@@ -64,6 +64,7 @@ describe("stamp and unstamp", () => {
     { generated: at, zz: [1, { "x,y": "}{" }] },
     { aa: "\"generated\":\"no\"", generated: at },
     { counts: { n: 1 }, "gen\"x": 2, generated: at, schema: "s" },
+    { a: "ends with a backslash \\", b: ["\\\"", "\\\\"], generated: at, z: "\\" },
   ];
   for (const [i, doc] of cases.entries()) {
     it(`round-trips stamped document ${i + 1} byte for byte`, () => {
