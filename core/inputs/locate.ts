@@ -1,6 +1,6 @@
 import { isMap, isScalar, LineCounter, parseDocument, type Document } from "yaml";
 import { z } from "zod";
-import { inputError, RiskError } from "../errors.ts";
+import { inputError } from "../errors.ts";
 
 /**
  * Parses YAML (or JSON, which the YAML parser also reads, for locating lines) and validates it
@@ -122,8 +122,4 @@ export function splitFrontmatter(file: string, text: string): { yaml: string; bo
   const body = normalised.slice(end + 5);
   const bodyLine = yaml.split("\n").length + 2;
   return { yaml, body, bodyLine };
-}
-
-export function assertNever(message: string): never {
-  throw new RiskError("E_INPUT", message);
 }
