@@ -1,5 +1,4 @@
 import type { ReadOnlyFs } from "../ports.ts";
-import { isRiskError } from "../errors.ts";
 import type { InstrumentKey } from "../schemas/primitives.ts";
 import { parseWithSchema } from "./locate.ts";
 import { instrumentsOf, type Publication } from "./publication.ts";
@@ -48,7 +47,7 @@ export async function readUpstream(fs: ReadOnlyFs, p: Publication, attemptedAt: 
         }
         instruments[key] = { ok: true, source, reading };
       } catch (e) {
-        instruments[key] = { ok: false, source, error: isRiskError(e) || e instanceof Error ? e.message : String(e) };
+        instruments[key] = { ok: false, source, error: e instanceof Error ? e.message : String(e) };
       }
     }),
   );

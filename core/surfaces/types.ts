@@ -17,6 +17,8 @@ export interface PreviousState {
   frame: Frame;
   blackBox: BlackBox | null;
   commit: string;
+  /** The root tree of that commit, so the next commit does not read the commit again. */
+  tree: string;
 }
 
 export interface BuildContext {

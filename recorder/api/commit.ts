@@ -7,7 +7,6 @@ import {
   isRepository,
   oidAtPath,
   readBlob,
-  readCommit,
   updateBranch,
   writeBlob,
   writeCommit,
@@ -45,7 +44,7 @@ export async function commitFrame(
     edits.set(path, await writeBlob(gitdir, bytes));
     blobsWritten++;
   };
-  const base = previous ? (await readCommit(gitdir, previous.commit)).tree : null;
+  const base = previous?.tree ?? null;
   let oldSite = new Map<string, string>();
   if (previous && base) {
     const site = await oidAtPath(gitdir, base, SITE_PREFIX, cache);

@@ -4,17 +4,24 @@ import { RiskError } from "../../core/errors.ts";
 import { Frame } from "../../core/frame.ts";
 import { BlackBox } from "../../core/surfaces/black-box.ts";
 import type { PreviousState } from "../../core/surfaces/types.ts";
-import { headCommit, isRepository, oidAtPath, readBlob, readCommit, type TreeCache } from "../git/objects.ts";
+import { headCommit, isRepository, oidAtPath, readBlob, readCommit, type CommitInfo, type TreeCache } from "../git/objects.ts";
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
 export const FRAME_FILE = "frame.json";
 export const SITE_PREFIX = "site";
 
-/** The frame recorded by `commit`, schema-checked. */
-export async function readFrame(gitdir: string, commit: string, cache?: TreeCache): Promise<{ frame: Frame; tree: string }> {
-  const c = await readCommit(gitdir, commit);
-  const entry = await oidAtPath(gitdir, c.tree, FRAME_FILE, cache);
+/**
+ * The frame recorded by `commit`, schema-checked. A caller that has read the commit already
+ * passes it, so that it is not read again.
+ */
+export async function readFrame(
+  gitdir: string,
+  commit: string,
+  options: { cache?: TreeCache; read?: CommitInfo } = {},
+): Promise<{ frame: Frame; tree: string }> {
+  const c = options.read ?? (await readCommit(gitdir, commit));
+  const entry = await oidAtPath(gitdir, c.tree, FRAME_FILE, options.cache);
   if (!entry) throw new RiskError("E_ARCHIVE", `Commit ${commit} has no ${FRAME_FILE}: it is not a frame`, { commit });
   const parsed = Frame.safeParse(JSON.parse(decoder.decode(await readBlob(gitdir, entry.oid))));
   if (!parsed.success) {
@@ -40,14 +47,14 @@ export async function previousState(gitdir: string, cache?: TreeCache): Promise<
   if (!isRepository(gitdir)) return null;
   const commit = await headCommit(gitdir);
   if (!commit) return null;
-  const { frame, tree } = await readFrame(gitdir, commit, cache);
+  const { frame, tree } = await readFrame(gitdir, commit, { cache });
   let blackBox: PreviousState["blackBox"] = null;
   const path = "/api/v1/black-box.json";
   if (frame.surfaces[path]) {
     const parsed = BlackBox.safeParse(JSON.parse(decoder.decode(await servedBytes(gitdir, tree, frame, path, cache))));
     if (parsed.success) blackBox = parsed.data;
   }
-  return { frame, blackBox, commit };
+  return { frame, blackBox, commit, tree };
 }
 
 export function frameBytes(frame: Frame): Uint8Array {

@@ -1,13 +1,13 @@
+import { stamp } from "../../core/canonical/stamp.ts";
 import { RiskError } from "../../core/errors.ts";
 import { frameHashOf, type Frame } from "../../core/frame.ts";
 import type { Hasher } from "../../core/ports.ts";
 import { IntegritySurface } from "../../core/surfaces/integrity.ts";
-import { headCommit, isRepository, oidAtPath, readBlob, readCommit } from "../git/objects.ts";
+import { headCommit, isRepository, oidAtPath, readBlob, readCommit, type CommitInfo } from "../git/objects.ts";
 import { flattenTree } from "../git/tree-edit.ts";
 import { IndexShard, shardPath } from "../models/date-index.ts";
 import { parseFrameMessage } from "../models/message.ts";
 import { FRAME_FILE, SITE_PREFIX, readFrame } from "./state.ts";
-import { stamp } from "../../core/canonical/stamp.ts";
 
 export interface VerifyReport {
   frames: number;
@@ -26,24 +26,24 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
 export async function verifyArchive(gitdir: string, hash: Hasher, onFrame?: (n: number) => void): Promise<VerifyReport> {
   const head = isRepository(gitdir) ? await headCommit(gitdir) : null;
   if (!head) throw new RiskError("E_NO_FRAME", `The archive ${gitdir} has no frame to verify`, { archive: gitdir });
-  const chain: string[] = [];
+  const chain: CommitInfo[] = [];
   for (let oid: string | undefined = head; oid; ) {
     const c = await readCommit(gitdir, oid);
     if (c.parents.length > 1) fail(null, oid, null, "a frame commit has more than one parent (a merge): history was rewritten");
-    chain.push(oid);
+    chain.push(c);
     oid = c.parents[0];
   }
   chain.reverse();
   const sha256OfBlob = new Map<string, string>();
   let previous: { frame: Frame; commit: string } | null = null;
   let surfacesChecked = 0;
-  for (const [i, oid] of chain.entries()) {
-    const commit = await readCommit(gitdir, oid);
+  for (const [i, commit] of chain.entries()) {
+    const oid = commit.oid;
     const trailers = parseFrameMessage(commit.message, oid);
     let frame: Frame;
     let tree: string;
     try {
-      ({ frame, tree } = await readFrame(gitdir, oid));
+      ({ frame, tree } = await readFrame(gitdir, oid, { read: commit }));
     } catch (e) {
       fail(trailers.frameId, oid, FRAME_FILE, (e as Error).message);
     }
