@@ -78,7 +78,7 @@ export function assemble(
   const files: BuiltFile[] = [];
   const values = new Map<string, unknown>();
   const phases = { build: 0, validate: 0, serialise: 0 };
-  const sameInputs = previous !== null && previous.frame.inputs === input.inputs && previous.frame.tool.version === input.toolVersion;
+  const sameInputs = inputsUnchanged(previous, input.inputs, input.toolVersion);
   for (const surface of surfaces) {
     if (sameInputs && surface.reusable) {
       const t = timer();
@@ -123,6 +123,11 @@ export function assemble(
   }
   const frame = frameOf(input, frameRef, files, values, hash);
   return { files, frame, phases };
+}
+
+/** True when the previous frame was built by this tool version from the same input files. */
+export function inputsUnchanged(previous: PreviousState | null, inputs: string, toolVersion: string): boolean {
+  return previous !== null && previous.frame.inputs === inputs && previous.frame.tool.version === toolVersion;
 }
 
 /**

@@ -1,6 +1,6 @@
 import * as fs from "node:fs";
 import { dirname, resolve } from "node:path";
-import { assemble, type BuiltFile } from "../../core/assemble.ts";
+import { assemble, inputsUnchanged, type BuiltFile } from "../../core/assemble.ts";
 import { isRiskError, RiskError } from "../../core/errors.ts";
 import { fingerprintInputs, parsePublication, readPublicationFiles } from "../../core/inputs/publication.ts";
 import { readUpstream } from "../../core/inputs/upstream.ts";
@@ -65,8 +65,7 @@ export async function runAssemble(opts: AssembleOptions): Promise<AssembleSummar
     const previous = await previousState(archiveDir, trees);
     // Inputs unchanged since the last frame: the reusable surfaces will be reused, so only the
     // lite part of the cached publication is needed (E_PARTIAL below if that turns out wrong).
-    const unchanged = previous?.frame.inputs === inputs && previous.frame.tool.version === VERSION;
-    const lite = unchanged ? cachedPublication(archiveDir, inputs, pubDir, "lite") : null;
+    const lite = inputsUnchanged(previous, inputs, VERSION) ? cachedPublication(archiveDir, inputs, pubDir, "lite") : null;
     let parsed = false;
     const whole = () => cachedPublication(archiveDir, inputs, pubDir) ?? ((parsed = true), parsePublication(files));
     let publication = lite ?? whole();
