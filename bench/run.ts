@@ -11,6 +11,7 @@
  * figures run the built CLI (dist/cli/main.js assemble --json) as a fresh process, as the
  * scheduled job does: Node start-up, module loading and an unoptimised JIT included.
  */
+import { editorialReport, measureEditorial, type EditorialResult } from "./editorial.ts";
 import * as fs from "node:fs";
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -567,6 +568,7 @@ async function main(): Promise<void> {
   const startupMs = cliStartup(opts.coldRuns);
   if (!(globalThis as { gc?: unknown }).gc) process.stderr.write("note: run with node --expose-gc for steadier figures\n");
   const results: ScenarioResult[] = [];
+  let editorial: EditorialResult | null = null;
   if (opts.only !== "scale") {
     // A copy: the content-changed runs edit an input file, and the shipped demo must stay as it is.
     const demoCopy = fs.mkdtempSync(join(tmpdir(), "risk-bench-demo-pub-"));
@@ -579,12 +581,15 @@ async function main(): Promise<void> {
     const profile = opts.cpuProf ? await cpuProfiler(opts.cpuProf) : null;
     try {
       results.push(await scenario("scale", generated.dir, generated, opts, profile));
+      process.stderr.write("[scale] editorial part...\n");
+      editorial = await measureEditorial(generated.dir, opts.runs);
     } finally {
       if (!opts.keep) fs.rmSync(generated.dir, { recursive: true, force: true });
       else process.stderr.write(`[scale] kept the publication ${generated.dir}\n`);
     }
   }
   let text = report(results);
+  if (editorial) text += `\n\n${editorialReport(editorial)}`;
   if (startupMs !== null) text += `\nCLI start-up (node dist/cli/main.js --version, module loading included): ${startupMs} ms, part of every cold CLI total.`;
   const summary = {
     tool: { name: "risk-cli", version: VERSION },
@@ -593,6 +598,7 @@ async function main(): Promise<void> {
     targets: { totalMs: TARGET_TOTAL_MS, ratio: TARGET_RATIO },
     cliStartupMs: startupMs,
     scenarios: results,
+    editorial,
   };
   const file = join(tmpdir(), "risk-cli-bench-results.json");
   fs.writeFileSync(file, `${JSON.stringify(summary, null, 2)}\n`);

@@ -20,7 +20,7 @@ export function cachedPublication(gitdir: string, inputs: string, root: string, 
  * Saves the whole publication and its lite part: what surfaces that are not reusable read
  * (configuration, protocol, methodologies), a few KB that load in well under a millisecond.
  */
-export function savePublication(gitdir: string, inputs: string, publication: Publication): void {
+export function savePublication(gitdir: string, inputs: string, publication: Publication, warnings: readonly string[]): void {
   const lite: Publication = {
     ...publication,
     articles: [],
@@ -34,8 +34,18 @@ export function savePublication(gitdir: string, inputs: string, publication: Pub
   for (const [part, value] of [["whole", publication], ["lite", lite]] as const) {
     const file = cacheFile(gitdir, part);
     const tmp = `${file}.tmp-${process.pid}`;
-    fs.writeFileSync(tmp, JSON.stringify({ inputs, publication: value }));
+    fs.writeFileSync(tmp, JSON.stringify({ inputs, publication: value, warnings }));
     fs.renameSync(tmp, file);
+  }
+}
+
+/** The editorial warnings found when the cached publication was parsed (same inputs, same warnings). */
+export function cachedWarnings(gitdir: string, inputs: string): string[] | null {
+  try {
+    const cached = JSON.parse(fs.readFileSync(cacheFile(gitdir, "lite"), "utf8")) as { inputs: string; warnings?: string[] };
+    return cached.inputs === inputs && Array.isArray(cached.warnings) ? cached.warnings : null;
+  } catch {
+    return null;
   }
 }
 

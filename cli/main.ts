@@ -7,11 +7,13 @@ import { object, or } from "@optique/core/constructs";
 import { lineBreak, message, text, type Message } from "@optique/core/message";
 import { optional, withDefault } from "@optique/core/modifiers";
 import { argument, command, constant, flag, option } from "@optique/core/primitives";
-import { string } from "@optique/core/valueparser";
+import { choice, integer, string } from "@optique/core/valueparser";
 import { run } from "@optique/run";
 import { runAssemble } from "./commands/assemble.ts";
 import { runInit } from "./commands/init.ts";
+import { runLint } from "./commands/lint.ts";
 import { runReplay } from "./commands/replay.ts";
+import { runSearch } from "./commands/search.ts";
 import { runVerify } from "./commands/verify.ts";
 import { report } from "./exit.ts";
 import { VERSION } from "./version.ts";
@@ -27,13 +29,16 @@ const archive = withDefault(
   "archive",
 );
 
+const publication = optional(option("--publication", string({ metavar: "DIR" }), { description: message`The publication folder (default: the built-in demo).` }));
+const site = withDefault(option("--site", string({ metavar: "DIR" }), { description: message`The site folder.` }), "site");
+
 const parser = or(
   command(
     "assemble",
     object({
       command: constant("assemble"),
-      publication: optional(option("--publication", string({ metavar: "DIR" }), { description: message`The publication folder (default: the built-in demo).` })),
-      site: withDefault(option("--site", string({ metavar: "DIR" }), { description: message`Where the site folder is written, atomically.` }), "site"),
+      publication,
+      site,
       archive,
       now: optional(option("--now", string({ metavar: "DATE-TIME" }), { description: message`The assembly instant (UTC); overrides SOURCE_DATE_EPOCH and the clock.` })),
       json,
@@ -73,6 +78,31 @@ const parser = or(
     },
   ),
   command(
+    "lint",
+    object({ command: constant("lint"), publication, json }),
+    {
+      brief: message`Check the whole publication without writing anything.`,
+      description: message`Parses every input file, builds every corpus surface in memory and checks it against its schema, then lists the editorial findings: reviews whose claim no longer exists and translations whose original is missing (errors, exit 1), stale translations (warnings), French articles without a claim (notes).`,
+      footer: examples("risk-cli lint", "risk-cli lint --publication ./my-publication --json"),
+    },
+  ),
+  command(
+    "search",
+    object({
+      command: constant("search"),
+      query: argument(string({ metavar: "QUERY" }), { description: message`Words to look for; accents and case do not matter, prefixes match.` }),
+      lang: optional(option("--lang", choice(["fr", "en"] as const), { description: message`Search one language only.` })),
+      limit: withDefault(option("--limit", integer({ min: 1, max: 1000 }), { description: message`How many results to print.` }), 10),
+      site,
+      json,
+    }),
+    {
+      brief: message`Query the search index of the last assembly.`,
+      description: message`Loads /api/v1/search-index.json from the site folder (the same minisearch index a browser page loads) and prints the best matches, French and English unless --lang is given.`,
+      footer: examples('risk-cli search "carry trade yen"', 'risk-cli search "dette publique" --lang fr --limit 5', 'risk-cli search "spread" --lang en --json'),
+    },
+  ),
+  command(
     "verify",
     object({ command: constant("verify"), archive, json }),
     {
@@ -90,7 +120,7 @@ const args = run(parser, {
   completion: "both",
   errorExitCode: 2,
   brief: message`Builds a public, machine-readable macro-financial risk publication and archives every assembly as a verifiable Git frame.`,
-  footer: message`Exit codes: 0 ok, 1 verification failed, 2 usage, 3 bad input, 4 schema, 5 archive locked, 6 archive or I/O error, 7 no frame at that date, 8 clock went backwards, 70 internal error.`,
+  footer: message`Exit codes: 0 ok, 1 verification failed or lint found errors, 2 usage, 3 bad input, 4 schema, 5 archive locked, 6 archive or I/O error, 7 no frame at that date, 8 clock went backwards, 70 internal error.`,
 });
 
 async function main(): Promise<number> {
@@ -109,9 +139,16 @@ async function main(): Promise<number> {
       case "verify":
         result = await runVerify(args);
         break;
+      case "lint":
+        result = await runLint(args);
+        break;
+      case "search":
+        result = runSearch(args);
+        break;
     }
     if (args.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-    return 0;
+    // A command that ran but found problems (lint errors) says so with ok: false.
+    return (result as { ok?: boolean }).ok === false ? 1 : 0;
   } catch (e) {
     return report(e, args.json);
   }

@@ -79,6 +79,7 @@ export function assemble(
   const values = new Map<string, unknown>();
   const phases = { build: 0, validate: 0, serialise: 0 };
   const sameInputs = inputsUnchanged(previous, input.inputs, input.toolVersion);
+  const indexedAt = sameInputs ? (previous!.frame.indexedAt ?? previous!.frame.at) : now;
   for (const surface of surfaces) {
     if (sameInputs && surface.reusable) {
       const t = timer();
@@ -96,6 +97,7 @@ export function assemble(
     const ctx: BuildContext = {
       publication,
       now,
+      indexedAt,
       upstream: input.upstream,
       previous,
       frame: frameRef,
@@ -121,7 +123,7 @@ export function assemble(
     produced.push({ path: surface.path, mediaType: surface.mediaType, sha256, bytes: served.byteLength });
     files.push({ path: surface.path, mediaType: surface.mediaType, served, stored, sha256, storedSha256, stamped });
   }
-  const frame = frameOf(input, frameRef, files, values, hash);
+  const frame = frameOf(input, frameRef, files, values, hash, indexedAt);
   return { files, frame, phases };
 }
 
@@ -157,6 +159,7 @@ function frameOf(
   files: BuiltFile[],
   values: Map<string, unknown>,
   hash: Hasher,
+  indexedAt: string,
 ): Frame {
   const before = input.previous?.frame.surfaces ?? {};
   const changes = { added: [] as string[], changed: [] as string[], removed: [] as string[] };
@@ -196,6 +199,7 @@ function frameOf(
     previousFrameHash: ref.previousFrameHash,
     tool: { name: "risk-cli", version: input.toolVersion },
     inputs: input.inputs,
+    indexedAt,
     surfaces,
     signals,
     models,

@@ -39,6 +39,12 @@ export const Frame = z.strictObject({
   tool: z.strictObject({ name: z.literal("risk-cli"), version: z.string() }),
   /** SHA-256 of every input file's path and text (see fingerprintInputs). */
   inputs: Sha256,
+  /**
+   * When the corpus in these inputs was indexed: this frame's `at`, or the earlier frame's
+   * `indexedAt` when the inputs and the tool are the same. References carry it as `indexedAt`,
+   * so rebuilding unchanged inputs gives the same bytes.
+   */
+  indexedAt: IsoDateTime.optional(),
   surfaces: z.record(z.string(), FrameSurface),
   signals: z.partialRecord(InstrumentKey, FrameSignal),
   models: z.record(z.string(), z.string()),

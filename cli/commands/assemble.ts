@@ -8,7 +8,9 @@ import { commitFrame } from "../../recorder/api/commit.ts";
 import { gitdirOf, type TreeCache } from "../../recorder/git/objects.ts";
 import { previousState } from "../../recorder/api/state.ts";
 import { acquireLock } from "../../recorder/lock.ts";
-import { cachedPublication, savePublication } from "../cache.ts";
+import { cachedPublication, cachedWarnings, savePublication } from "../cache.ts";
+import { editorialFindings, lineOf } from "../../core/editorial/lint.ts";
+import { formatFinding } from "./lint.ts";
 import { resolveNow } from "../clock.ts";
 import { demoPublication } from "../paths.ts";
 import { nodeHasher, stderrLogger } from "../runtime/node.ts";
@@ -34,6 +36,8 @@ export interface AssembleSummary {
   blobsWritten: number;
   /** Surfaces whose inputs did not change, reused from the previous frame instead of rebuilt. */
   reused: string[];
+  /** Editorial problems that do not stop an assembly (reviews without their claim, translations). */
+  warnings: string[];
   changed: string[];
   added: string[];
   removed: string[];
@@ -98,7 +102,14 @@ export async function runAssemble(opts: AssembleOptions): Promise<AssembleSummar
     t = timer();
     swapIn(tmpSite, siteDir);
     const swapMs = timer() - t;
-    if (parsed) savePublication(archiveDir, inputs, publication);
+    // Same inputs, same findings: a steady-state assembly repeats the ones found when they were parsed.
+    const warnings =
+      (publication === lite ? cachedWarnings(archiveDir, inputs) : null) ??
+      editorialFindings(publication, assembly.frame.indexedAt ?? now, (path) => `${publication.config.baseUrl}${path}`)
+        .filter((f) => f.severity === "error")
+        .map(({ needle, ...f }) => formatFinding({ ...f, line: lineOf(files.files.get(f.file), needle) }));
+    for (const w of warnings) log.warn(w);
+    if (parsed) savePublication(archiveDir, inputs, publication, warnings);
     const { frame } = assembly;
     const phasesMs = {
       load: round(load),
@@ -119,6 +130,7 @@ export async function runAssemble(opts: AssembleOptions): Promise<AssembleSummar
       bytes: assembly.files.reduce((n, f) => n + f.served.byteLength, 0),
       blobsWritten,
       reused: assembly.files.filter((f) => f.stored === null).map((f) => f.path),
+      warnings,
       changed: frame.changes.changed,
       added: frame.changes.added,
       removed: frame.changes.removed,

@@ -8,7 +8,7 @@ import type { Surface } from "../surfaces/types.ts";
  * (ndjson). The error names the surface, the line and the field.
  */
 export function validateSurface(surface: Surface, value: unknown): unknown {
-  if (surface.format === "json") return validate(surface, value, "");
+  if (surface.format !== "ndjson") return validate(surface, value, "");
   if (!Array.isArray(value)) {
     throw new RiskError("E_SCHEMA", `Surface ${surface.path}: the builder must return an array of lines`, { surface: surface.path });
   }
@@ -21,6 +21,7 @@ export function validateSurface(surface: Surface, value: unknown): unknown {
  */
 export function serialiseSurface(surface: Surface, validated: unknown): string {
   if (surface.format === "json") return canonicalJson(validated, surface.path);
+  if (surface.format === "text") return validated as string;
   const lines = validated as unknown[];
   const parts: string[] = new Array(lines.length * 2);
   lines.forEach((line, i) => {

@@ -25,7 +25,7 @@ import {
 
 export const EvidenceReference = z.strictObject({
   label: z.string(),
-  href: z.string(),
+  href: Uri.describe("Absolute URI: site-relative links are resolved against the base URL."),
   host: z.string().nullable().optional(),
   kind: z.string().nullable().optional(),
   date: IsoDate.nullable().optional(),
@@ -127,6 +127,21 @@ export const ContentSummary = z.strictObject({
   topics: z.array(z.string()).optional(),
   evidence: ArticleEvidenceSummary.optional(),
   revisions: ArticleRevisionPolicy.optional(),
+  // Rule 9's translation fields; the contract's ContentSummary table omits them (issue 3).
+  language: z.enum(["fr", "en"]).optional().describe("Language of the item. Not in the contract's ContentSummary table; added for rule 9."),
+  canonicalId: z
+    .string()
+    .optional()
+    .describe("Id shared by a French original and its translations: `article:<French slug>` or `guide:<French slug>`. Added for rule 9."),
+  translationOf: z.string().nullable().optional().describe("English items: slug of the French original they translate. Added for rule 9."),
+  alternateUrl: Uri.nullable().optional().describe("The other language's version of the item, when it exists. Added for rule 9."),
+  translationStatus: z
+    .enum(["current", "stale", "missing-source"])
+    .nullable()
+    .optional()
+    .describe(
+      "English items: current when translated from the original's latest version, stale when the original was updated since, missing-source when the original is not published. Added for rule 9.",
+    ),
 });
 
 export const GlossaryAtlasLink = z.strictObject({
@@ -303,3 +318,75 @@ export type ContentSummary = z.infer<typeof ContentSummary>;
 export type GlossaryEntry = z.infer<typeof GlossaryEntry>;
 export type PrimarySource = z.infer<typeof PrimarySource>;
 export type MethodologySummary = z.infer<typeof MethodologySummary>;
+
+// --- Claims surface -----------------------------------------------------------------------
+
+export const ClaimsCounts = z.strictObject({
+  articles: z.int(),
+  claims: z.int(),
+  reviewedClaims: z.int(),
+  references: z.int(),
+  claimKinds: z.array(ClaimKind),
+});
+
+export const ClaimsPolicy = z.strictObject({
+  relation: z.string(),
+  caveat: z.string(),
+  classification: z.string(),
+  review: z.string(),
+  dateModel: z.string(),
+  correctionPolicy: Uri,
+});
+
+export const ClaimReviewEntry = z.strictObject({
+  claimId: z.string(),
+  reviewedAt: IsoDateTime,
+  reviewedBy: z.string(),
+  note: z.string(),
+  kind: ClaimKind.optional(),
+  proofDepth: z.enum(["direct-proof", "reproduction"]).optional(),
+  evidenceLocator: EvidenceLocator.optional(),
+  reproductionArtifact: z.string().optional(),
+});
+
+export const ClaimReviewRegistry = z.strictObject({
+  version: z.string(),
+  updated: IsoDate,
+  policy: z.string(),
+  reviewedClaims: z.int(),
+  entries: z.array(ClaimReviewEntry),
+});
+
+export const ClaimReference = z.strictObject({
+  claimId: z.string(),
+  articleSlug: z.string(),
+  label: z.string(),
+  href: Uri,
+  host: z.string().nullable(),
+  kind: z.string().nullable(),
+  date: IsoDate.nullable(),
+  claimDate: IsoDate.nullable(),
+  observationDate: IsoDate.nullable(),
+  observationStart: IsoDate.nullable(),
+  observationEnd: IsoDate.nullable(),
+  sourcePublicationDate: IsoDate.nullable(),
+  dateLabel: z.string(),
+  temporalPrecision: TemporalPrecision,
+  retrievedAt: IsoDateTime.nullable(),
+  indexedAt: IsoDateTime.nullable(),
+});
+
+export const ClaimsSurface = z.strictObject({
+  schema: z.string(),
+  version: z.string(),
+  generated: IsoDateTime,
+  counts: ClaimsCounts,
+  policy: ClaimsPolicy,
+  reviewRegistry: ClaimReviewRegistry,
+  claims: z.array(Claim),
+  references: z.array(ClaimReference),
+  license: z.string().optional(),
+  attribution: z.string().optional(),
+});
+export type ClaimRecord = z.infer<typeof Claim>;
+export type ArticleEvidenceSummary = z.infer<typeof ArticleEvidenceSummary>;

@@ -1,5 +1,6 @@
 /** Pieces of the corpus shared by the catalog, its NDJSON twin and the agent manifest. */
 import type { Doc, Publication } from "../inputs/publication.ts";
+import type { Editorial } from "../editorial/analysis.ts";
 import type { ContentSummary, GlossaryEntry, MethodologySummary, PrimarySource } from "../schemas/contract.ts";
 
 export const CONTRACT_VERSION = "1.18.0";
@@ -34,8 +35,14 @@ export function sortDocs(docs: Doc[]): Doc[] {
   );
 }
 
-export function contentSummary(doc: Doc, url: UrlOf): ContentSummary {
+/**
+ * The catalog record of an article or guide. French articles carry their evidence (claims,
+ * depth, badges); English translations carry none of their own and point to their original.
+ */
+export function contentSummary(doc: Doc, url: UrlOf, editorial: Editorial): ContentSummary {
   const m = doc.meta;
+  const evidence = doc.kind === "article" && doc.lang === "fr" ? editorial.bySlug.get(doc.slug)?.summary : undefined;
+  const t = editorial.translation(doc);
   return {
     slug: doc.slug,
     url: url(docPath(doc)),
@@ -52,6 +59,11 @@ export function contentSummary(doc: Doc, url: UrlOf): ContentSummary {
       policy: `${protocolUrl(url)}#corrections`,
       changelog: changelogUrl(url),
     },
+    ...(evidence ? { evidence } : {}),
+    language: t.language,
+    canonicalId: t.canonicalId,
+    ...(doc.lang === "en" ? { translationOf: t.translationOf, translationStatus: t.translationStatus } : {}),
+    alternateUrl: t.alternateUrl,
   };
 }
 

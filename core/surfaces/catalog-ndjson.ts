@@ -6,6 +6,7 @@ import {
   MethodologySummary,
   PrimarySource,
 } from "../schemas/contract.ts";
+import { editorialOf } from "../editorial/analysis.ts";
 import { defineSurface } from "./types.ts";
 import {
   contentSummary,
@@ -34,10 +35,11 @@ export const catalogNdjson = defineSurface({
   schema: CatalogLine,
   schemaName: "CatalogLine",
   summary: "The catalog as one JSON object per line: articles, guides, methodologies, glossary, primary sources, protocol",
-  build({ publication: p, url }) {
+  build({ publication: p, indexedAt, url }) {
+    const editorial = editorialOf(p, indexedAt, url);
     return [
-      ...sortDocs(p.articles).map((d) => ({ recordType: "article", ...contentSummary(d, url) })),
-      ...sortDocs(p.guides).map((d) => ({ recordType: "guide", ...contentSummary(d, url) })),
+      ...sortDocs(p.articles).map((d) => ({ recordType: "article", ...contentSummary(d, url, editorial) })),
+      ...sortDocs(p.guides).map((d) => ({ recordType: "guide", ...contentSummary(d, url, editorial) })),
       ...methodologySummaries(p, url).map((m) => ({ recordType: "methodology", ...m })),
       ...glossaryEntries(p, url).map((g) => ({ recordType: "glossary", ...g })),
       ...primarySources(p, url).map((s) => ({ recordType: "primary-source", ...s })),

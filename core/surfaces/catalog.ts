@@ -1,4 +1,5 @@
 import { Catalog } from "../schemas/contract.ts";
+import { editorialOf } from "../editorial/analysis.ts";
 import { defineSurface } from "./types.ts";
 import {
   CONTRACT_VERSION,
@@ -22,7 +23,8 @@ export const catalog = defineSurface({
   schemaName: "Catalog",
   operationId: "catalog",
   summary: "Full catalog: articles, guides, topics, methodologies, glossary, primary sources, editorial protocol and changelog",
-  build({ publication: p, now, url }) {
+  build({ publication: p, now, indexedAt, url }) {
+    const editorial = editorialOf(p, indexedAt, url);
     const glossary = glossaryEntries(p, url);
     const categories = new Map<string, number>();
     for (const g of glossary) categories.set(g.category, (categories.get(g.category) ?? 0) + 1);
@@ -45,8 +47,8 @@ export const catalog = defineSurface({
         primarySources: sources.length,
         editorialChangelog: changelog.length,
       },
-      articles: sortDocs(p.articles).map((d) => contentSummary(d, url)),
-      guides: sortDocs(p.guides).map((d) => contentSummary(d, url)),
+      articles: sortDocs(p.articles).map((d) => contentSummary(d, url, editorial)),
+      guides: sortDocs(p.guides).map((d) => contentSummary(d, url, editorial)),
       topics: p.topics,
       methodologies,
       glossary,

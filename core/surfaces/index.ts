@@ -6,9 +6,31 @@ import type { Surface } from "./types.ts";
 import { agents } from "./agents.ts";
 import { catalog } from "./catalog.ts";
 import { catalogNdjson } from "./catalog-ndjson.ts";
+import { claims, claimsNdjson } from "./claims.ts";
+import { evidenceGraphNdjson, evidenceGraphSurface } from "./evidence-graph.ts";
+import { sources } from "./sources.ts";
+import { searchIndex } from "./search-index.ts";
+import { llms, llmsFull, llmsFullEnglish } from "./llms.ts";
 import { risk } from "./risk.ts";
 import { openapi } from "./openapi.ts";
 import { blackBox } from "./black-box.ts";
 import { integrity } from "./integrity.ts";
 
-export const SURFACES: readonly Surface[] = [agents, catalog, catalogNdjson, risk, openapi, blackBox, integrity];
+export const SURFACES: readonly Surface[] = [
+  agents,
+  catalog,
+  catalogNdjson,
+  claims,
+  claimsNdjson,
+  evidenceGraphSurface,
+  evidenceGraphNdjson,
+  sources,
+  searchIndex,
+  llms,
+  llmsFull,
+  llmsFullEnglish,
+  risk,
+  openapi,
+  blackBox,
+  integrity,
+];

@@ -78,7 +78,9 @@ export const openapi = defineSurface({
           description:
             s.format === "ndjson"
               ? `${s.summary}. One JSON object per line (RFC 8785 canonical), each matching ${s.schemaName}.`
-              : `${s.summary}. Served in RFC 8785 canonical form: sha256sum of the body equals its fingerprint in /api/v1/integrity.json.`,
+              : s.format === "text"
+                ? `${s.summary}. Plain UTF-8 text; sha256sum of the body equals its fingerprint in /api/v1/integrity.json.`
+                : `${s.summary}. Served in RFC 8785 canonical form: sha256sum of the body equals its fingerprint in /api/v1/integrity.json.`,
           responses: {
             "200": {
               description: "The static document of the current assembly.",

@@ -25,6 +25,11 @@ export interface BuildContext {
   publication: Publication;
   /** The assembly instant, ISO 8601 UTC with a Z, to the second. */
   now: string;
+  /**
+   * When the corpus was indexed: `now`, unless the previous frame had the same inputs, whose
+   * instant it keeps. Corpus surfaces use it (never `now`) so that they depend on the inputs only.
+   */
+  indexedAt: string;
   upstream: UpstreamState;
   previous: PreviousState | null;
   /** Identity of the frame this assembly will commit (its hash is not known yet). */
@@ -36,7 +41,8 @@ export interface BuildContext {
   url(path: string): string;
 }
 
-export type SurfaceFormat = "json" | "ndjson";
+/** json: one canonical document; ndjson: canonical lines; text: a string served as is (UTF-8). */
+export type SurfaceFormat = "json" | "ndjson" | "text";
 
 /**
  * One published document. Adding a surface means one builder file, one registry line and one
@@ -58,7 +64,7 @@ export interface Surface<S extends z.ZodType = z.ZodType> {
    * previous bytes instead of building, validating and serialising again.
    */
   reusable?: boolean;
-  /** json: the document; ndjson: the lines. */
+  /** json: the document; ndjson: the lines; text: the string. */
   build(ctx: BuildContext): unknown;
 }
 

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { hostname } from "node:os";
@@ -8,6 +8,7 @@ import { runReplay } from "../../cli/commands/replay.ts";
 import { runVerify } from "../../cli/commands/verify.ts";
 import { canonicalJson } from "../../core/canonical/jcs.ts";
 import { frameHashOf } from "../../core/frame.ts";
+import { SURFACES } from "../../core/surfaces/index.ts";
 import { nodeHasher } from "../../cli/runtime/node.ts";
 import { archiveWithFrames, at, git, replaceInTree, rewrite, showBlob } from "../helpers/archive.ts";
 import { demoCopy, editFile } from "../helpers/publication.ts";
@@ -31,7 +32,7 @@ describe("the archive", () => {
   it("serves JSON surfaces canonically, so sha256sum of each file is its integrity fingerprint", async () => {
     const { site } = await archiveWithFrames(1);
     const integrity = JSON.parse(readFileSync(`${site}/api/v1/integrity.json`, "utf8"));
-    expect(integrity.surfaces.length).toBe(6);
+    expect(integrity.surfaces.length).toBe(SURFACES.length - 1);
     for (const s of integrity.surfaces) {
       const bytes = readFileSync(`${site}${s.path}`);
       expect(sha256(bytes)).toBe(s.sha256);
@@ -112,7 +113,7 @@ describe("verify", () => {
     expect(readdirSync(`${clone}/.git/objects/pack`).some((n) => n.endsWith(".pack"))).toBe(true);
     const report = await runVerify({ archive: clone, json: true });
     expect(report.frames).toBe(3);
-    expect((await runReplay({ archive: clone, date: at(15), out: `${dir}/from-clone`, json: true })).written?.files).toBe(7);
+    expect((await runReplay({ archive: clone, date: at(15), out: `${dir}/from-clone`, json: true })).written?.files).toBe(SURFACES.length);
   });
 
   it("names the frame and path of a stored surface with one flipped byte", async () => {
@@ -219,7 +220,7 @@ describe("nothing is lost", () => {
     editFile(`${pub}/content/articles/fr/spread-btp-bund-2026.md`, (t) => t.replace(/^title: .*$/m, 'title: "Spread \\uD800 cassé"'));
     await expect(runAssemble({ site, archive, publication: pub, now: at(15), json: true })).rejects.toMatchObject({
       code: "E_CANONICAL",
-      message: expect.stringMatching(/Cannot serialise \/api\/v1\/catalog\.json at \$\.articles\[\d+\]\.title: a string holds a lone surrogate/),
+      message: expect.stringMatching(/Cannot serialise \/api\/v1\/catalog\.json at \$\.articles\[\d+\]\.\S*[tT]itle: a string holds a lone surrogate/),
     });
     expect(treeDigest(site)).toEqual(before.site);
     expect(treeDigest(archive)).toEqual(before.archive);
@@ -229,19 +230,28 @@ describe("nothing is lost", () => {
 describe("reuse of unchanged surfaces", () => {
   it("gives the same bytes as a full rebuild, and rebuilds when the inputs change", async () => {
     const pub = demoCopy();
-    const { site, archive, dir, summaries } = await archiveWithFrames(2, pub);
-    expect(summaries[1]!.reused).toEqual(["/agents.json", "/api/v1/catalog.json", "/api/v1/catalog.ndjson", "/openapi.json"]);
-    // A fresh archive at the same instant builds everything: the bytes must be the same.
-    const fresh = `${dir}/fresh`;
-    const full = await runAssemble({ site: `${fresh}/site`, archive: `${fresh}/archive`, publication: pub, now: at(15), json: true });
-    expect(full.reused).toEqual([]);
-    // The black box and integrity name their frame, which differs; everything else must match.
-    const own = (d: Record<string, string>) => Object.fromEntries(Object.entries(d).filter(([p]) => !/black-box|integrity/.test(p)));
-    expect(Object.keys(own(treeDigest(site)))).toHaveLength(5);
-    expect(own(treeDigest(site))).toEqual(own(treeDigest(`${fresh}/site`)));
+    const { site, archive, summaries } = await archiveWithFrames(2, pub);
+    const corpus = SURFACES.filter((s) => s.reusable).map((s) => s.path);
+    expect(summaries[1]!.reused).toEqual(corpus);
+    expect(corpus).toEqual(expect.arrayContaining(["/api/v1/catalog.json", "/api/v1/claims.json", "/api/v1/search-index.json", "/llms.txt"]));
+    // Without a site folder nothing can be reused: a full rebuild of the same inputs must give
+    // the same bytes, the corpus's indexing instant included.
+    const reusedCopy = `${site}-reused`;
+    cpSync(site, reusedCopy, { recursive: true });
+    rmSync(site, { recursive: true });
+    const rebuilt = await runAssemble({ site, archive, publication: pub, now: at(30), json: true });
+    expect(rebuilt.reused).toEqual([]);
+    expect(rebuilt.changed).toEqual(["/api/v1/black-box.json", "/api/v1/integrity.json", "/api/v1/risk.json"]);
+    const content = (dir: string, path: string) => {
+      const text = readFileSync(`${dir}${path}`, "utf8");
+      if (!path.endsWith(".json")) return text;
+      const { generated: _stamp, ...rest } = JSON.parse(text);
+      return rest;
+    };
+    for (const path of corpus) expect(content(site, path), path).toEqual(content(reusedCopy, path));
 
     editFile(`${pub}/content/articles/fr/spread-btp-bund-2026.md`, (t) => t.replace(/^title: .*$/m, 'title: "Un autre titre"'));
-    const edited = await runAssemble({ site, archive, publication: pub, now: at(30), json: true });
+    const edited = await runAssemble({ site, archive, publication: pub, now: at(45), json: true });
     expect(edited.reused).toEqual([]);
     expect(edited.changed).toContain("/api/v1/catalog.json");
     expect(readFileSync(`${site}/api/v1/catalog.json`, "utf8")).toContain("Un autre titre");

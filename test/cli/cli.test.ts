@@ -2,11 +2,12 @@ import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { VERSION } from "../../cli/version.ts";
 import { EXIT } from "../../cli/exit.ts";
+import { SURFACES } from "../../core/surfaces/index.ts";
 import { ROOT, runCli } from "../helpers/cli.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
 describe("the command line", () => {
-  for (const verb of ["assemble", "init", "replay", "verify"]) {
+  for (const verb of ["assemble", "init", "replay", "verify", "lint", "search"]) {
     it(`shows what ${verb} does, with an example, on --help`, () => {
       const r = runCli([verb, "--help"]);
       expect(r.status).toBe(0);
@@ -18,7 +19,7 @@ describe("the command line", () => {
   it("lists the commands and the exit codes on --help", () => {
     const r = runCli(["--help"]);
     expect(r.status).toBe(0);
-    for (const verb of ["assemble", "init", "replay", "verify"]) expect(r.stdout).toContain(verb);
+    for (const verb of ["assemble", "init", "replay", "verify", "lint", "search"]) expect(r.stdout).toContain(verb);
     expect(r.stdout).toContain("Exit codes: 0 ok");
   });
 
@@ -44,7 +45,7 @@ describe("the command line", () => {
     expect(first.stderr).toBe("");
     expect(first.status).toBe(0);
     const summary = JSON.parse(first.stdout);
-    expect(summary).toMatchObject({ ok: true, surfaces: 7, frameId: "000001-20261121T085500Z" });
+    expect(summary).toMatchObject({ ok: true, surfaces: SURFACES.length, frameId: "000001-20261121T085500Z" });
     expect(Object.keys(summary.phasesMs)).toEqual(["load", "build", "validate", "serialise", "write", "commit"]);
     expect(existsSync(`${cwd}/site/api/v1/catalog.json`)).toBe(true);
     expect(existsSync(`${cwd}/archive/HEAD`)).toBe(true);

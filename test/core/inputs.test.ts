@@ -61,13 +61,6 @@ describe("loadPublication", () => {
     expect(message).toContain('unknown topic "inconnu"');
   });
 
-  it("refuses a translation of a French article that does not exist", async () => {
-    const message = await loadError((dir) =>
-      editFile(`${dir}/content/articles/en/yen-carry-trade-boj.md`, (t) => t.replace(/^translationOf: .*$/m, "translationOf: nowhere")),
-    );
-    expect(message).toContain('(field translationOf): no French article "nowhere" exists');
-  });
-
   it("refuses an unknown instrument key in the configuration", async () => {
     const message = await loadError((dir) => editFile(`${dir}/risk.config.yaml`, (t) => t.replace(/^instruments:\n/m, "instruments:\n  btc:\n    label: {fr: a, en: b}\n")));
     expect(message).toMatch(/risk\.config\.yaml:\d+ \(field instruments\.btc\): unknown key "btc"/);

@@ -1,0 +1,85 @@
+/**
+ * Editorial findings that do not stop an assembly but that the publisher must see: reviews whose
+ * claim no longer exists, translations whose original is gone or was updated since, French
+ * articles with no claim. `assemble` prints them as warnings; `risk-cli lint` lists them all.
+ */
+import type { Publication } from "../inputs/publication.ts";
+import type { UrlOf } from "../surfaces/_corpus.ts";
+import { editorialOf } from "./analysis.ts";
+
+export interface Finding {
+  severity: "error" | "warning" | "note";
+  code: "orphan-review" | "missing-source" | "stale-translation" | "no-claim";
+  /** The file, relative to the publication folder. */
+  file: string;
+  field: string;
+  message: string;
+  /** Text to look for in the file to give a line number. */
+  needle: string;
+}
+
+const SEVERITY_ORDER = { error: 0, warning: 1, note: 2 } as const;
+
+export function editorialFindings(p: Publication, now: string, url: UrlOf): Finding[] {
+  const editorial = editorialOf(p, now, url);
+  const rel = (file: string) => (file.startsWith(`${p.root}/`) ? file.slice(p.root.length + 1) : file);
+  const findings: Finding[] = [];
+  for (const o of editorial.orphans) {
+    findings.push({
+      severity: "error",
+      code: "orphan-review",
+      file: "content/claim-reviews.yaml",
+      field: `entries[${o.index}].claimId`,
+      message: `the review of "${o.claimId}" matches no claim (${o.reason}); restore the <!-- claim-id: ${o.claimId.split("#")[1]} --> marker in the article or update the review's claimId`,
+      needle: o.claimId,
+    });
+  }
+  for (const doc of [...p.articles, ...p.guides]) {
+    if (doc.lang !== "en") continue;
+    const t = editorial.translation(doc);
+    if (t.translationStatus === "missing-source") {
+      findings.push({
+        severity: "error",
+        code: "missing-source",
+        file: rel(doc.file),
+        field: "translationOf",
+        message: `no French ${doc.kind} "${doc.meta.translationOf}" exists; the translation is published with translationStatus missing-source. Restore the original or fix translationOf`,
+        needle: "translationOf:",
+      });
+    } else if (t.translationStatus === "stale") {
+      findings.push({
+        severity: "warning",
+        code: "stale-translation",
+        file: rel(doc.file),
+        field: "translatedFrom",
+        message: `translated from the ${doc.meta.translatedFrom} version, but the French original was updated since; update the translation, then translatedFrom`,
+        needle: "translatedFrom:",
+      });
+    }
+  }
+  for (const a of editorial.articles) {
+    if (a.claims.length === 0) {
+      findings.push({
+        severity: "note",
+        code: "no-claim",
+        file: rel(a.doc.file),
+        field: "(body)",
+        message: "no sentence qualifies as a structural claim (a link to a source, a number or a date); none is invented",
+        needle: "",
+      });
+    }
+  }
+  return findings.sort(
+    (a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || (a.field < b.field ? -1 : a.field > b.field ? 1 : 0),
+  );
+}
+
+/** The 1-based line of the first occurrence of `needle` in `text`, or null. */
+export function lineOf(text: string | undefined, needle: string): number | null {
+  if (!text || !needle) return null;
+  const at = text.indexOf(needle);
+  if (at < 0) return null;
+  let line = 1;
+  for (let i = text.indexOf("\n"); i !== -1 && i < at; i = text.indexOf("\n", i + 1)) line++;
+  return line;
+}

@@ -1,0 +1,69 @@
+/**
+ * The bilingual search index: minisearch over articles, guides, glossary entries, methodologies
+ * and primary sources, in French and English. The same options build the index here and load it
+ * in `risk-cli search` or a browser page; they are published with the index so that a page can
+ * reproduce the term processing (lower case, accents folded).
+ */
+import MiniSearch, { type Options, type SearchResult } from "minisearch";
+
+export interface SearchDocument {
+  id: string;
+  type: "article" | "guide" | "glossary" | "methodology" | "primary-source";
+  lang: "fr" | "en";
+  slug: string;
+  title: string;
+  url: string;
+  description: string;
+  date: string | null;
+  /** Indexed, not stored: the words of the body. */
+  text: string;
+  tags: string;
+}
+
+/** Folds case and accents: `Élevé` and `eleve` are the same term. */
+export function foldTerm(term: string): string {
+  return term.normalize("NFD").replace(/\p{M}+/gu, "").toLowerCase();
+}
+
+export const SEARCH_FIELDS = ["title", "description", "text", "tags"] as const;
+export const STORED_FIELDS = ["lang", "type"] as const;
+
+export const INDEX_OPTIONS: Options<SearchDocument> = {
+  idField: "id",
+  fields: [...SEARCH_FIELDS],
+  storeFields: [...STORED_FIELDS],
+  processTerm: (term) => foldTerm(term),
+};
+
+export const SEARCH_DEFAULTS = { boost: { title: 3, tags: 2, description: 1.5 }, prefix: true, fuzzy: 0.2 } as const;
+
+export function buildSearchIndex(documents: readonly SearchDocument[]): MiniSearch<SearchDocument> {
+  const index = new MiniSearch<SearchDocument>(INDEX_OPTIONS);
+  index.addAll(documents as SearchDocument[]);
+  return index;
+}
+
+export interface SearchHit {
+  id: string;
+  score: number;
+  terms: string[];
+}
+
+/** Queries a serialised index, optionally in one language; best first, ties by id. */
+export function querySearchIndex(
+  serialised: ReturnType<MiniSearch["toJSON"]>,
+  query: string,
+  options: { lang?: "fr" | "en"; limit?: number } = {},
+): SearchHit[] {
+  const index = MiniSearch.loadJS<SearchDocument>(serialised, INDEX_OPTIONS);
+  const lang = options.lang;
+  const results: SearchResult[] = index.search(query, {
+    ...SEARCH_DEFAULTS,
+    boost: { ...SEARCH_DEFAULTS.boost },
+    ...(lang ? { filter: (r: SearchResult) => r.lang === lang } : {}),
+  });
+  return results
+    .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .slice(0, options.limit ?? 10)
+    .map((r) => ({ id: String(r.id), score: Math.round(r.score * 1000) / 1000, terms: [...r.terms].sort() }));
+}

@@ -1,0 +1,159 @@
+import { z } from "zod";
+import { markdownToPlain } from "../editorial/plain.ts";
+import { buildSearchIndex, SEARCH_DEFAULTS, SEARCH_FIELDS, STORED_FIELDS, type SearchDocument } from "../editorial/search.ts";
+import type { Publication } from "../inputs/publication.ts";
+import { IsoDate, IsoDateTime, Uri } from "../schemas/primitives.ts";
+import { defineSurface } from "./types.ts";
+import { CONTRACT_VERSION, byCodeUnits, docPath, type UrlOf } from "./_corpus.ts";
+
+const MINISEARCH_VERSION = "7.2.0";
+
+const DocumentType = z.enum(["article", "guide", "glossary", "methodology", "primary-source"]);
+
+export const SearchIndexDocument = z.strictObject({
+  id: z.string(),
+  type: DocumentType,
+  lang: z.enum(["fr", "en"]),
+  slug: z.string(),
+  title: z.string(),
+  url: Uri,
+  description: z.string(),
+  date: IsoDate.nullable(),
+});
+
+/** minisearch's serialised form (`MiniSearch#toJSON()`), loaded with `MiniSearch.loadJS`. */
+export const SerialisedMiniSearch = z.strictObject({
+  documentCount: z.int(),
+  nextId: z.int(),
+  documentIds: z.record(z.string(), z.string()),
+  fieldIds: z.record(z.string(), z.int()),
+  fieldLength: z.record(z.string(), z.array(z.int())),
+  averageFieldLength: z.array(z.number()),
+  storedFields: z.record(z.string(), z.strictObject({ lang: z.enum(["fr", "en"]), type: DocumentType })),
+  dirtCount: z.int().optional(),
+  index: z.array(z.tuple([z.string(), z.record(z.string(), z.record(z.string(), z.int()))])),
+  serializationVersion: z.int(),
+});
+
+export const SearchIndexSurface = z.strictObject({
+  schema: Uri,
+  version: z.string(),
+  generated: IsoDateTime,
+  counts: z.strictObject({ documents: z.int(), fr: z.int(), en: z.int(), terms: z.int() }),
+  engine: z.strictObject({
+    name: z.literal("minisearch"),
+    version: z.string(),
+    idField: z.literal("id"),
+    fields: z.array(z.string()),
+    storeFields: z.array(z.string()),
+    processTerm: z.string(),
+    searchOptions: z.strictObject({
+      boost: z.record(z.string(), z.number()),
+      prefix: z.boolean(),
+      fuzzy: z.number(),
+    }),
+    loading: z.string(),
+  }),
+  documents: z.array(SearchIndexDocument),
+  index: SerialisedMiniSearch,
+});
+
+/** Every searchable document of the publication, in a stable order (type, language, slug). */
+export function searchDocuments(p: Publication, url: UrlOf): SearchDocument[] {
+  const docs: SearchDocument[] = [];
+  for (const d of [...p.articles, ...p.guides]) {
+    docs.push({
+      id: `${d.kind}:${d.lang}:${d.slug}`,
+      type: d.kind,
+      lang: d.lang,
+      slug: d.slug,
+      title: d.meta.title,
+      url: url(docPath(d)),
+      description: d.meta.description,
+      date: d.meta.date,
+      text: markdownToPlain(`${d.meta.summary ?? ""}\n${d.body}`),
+      tags: [...(d.meta.tags ?? []), ...(d.meta.topics ?? [])].join(" "),
+    });
+  }
+  for (const g of p.glossary) {
+    docs.push({
+      id: `glossary:fr:${g.slug}`,
+      type: "glossary",
+      lang: "fr",
+      slug: g.slug,
+      title: g.sigle ? `${g.name} (${g.sigle})` : g.name,
+      url: url(`/glossaire/${g.slug}/`),
+      description: g.definition,
+      date: null,
+      text: g.atlas ? [g.atlas.intuition, g.atlas.formula, g.atlas.whyNow].filter(Boolean).join(" ") : "",
+      tags: g.category,
+    });
+  }
+  for (const m of p.methodologies) {
+    docs.push({
+      id: `methodology:fr:${m.slug}`,
+      type: "methodology",
+      lang: "fr",
+      slug: m.slug,
+      title: m.title,
+      url: url(`/methodologies/${m.slug}/`),
+      description: m.description,
+      date: m.updated,
+      text: `${m.question} ${(m.sources ?? []).map((s) => `${s.name} ${s.role}`).join(" ")}`,
+      tags: `${m.label} ${m.instrument}`,
+    });
+  }
+  for (const s of p.primarySources) {
+    docs.push({
+      id: `primary-source:fr:${s.slug}`,
+      type: "primary-source",
+      lang: "fr",
+      slug: s.slug,
+      title: s.name,
+      url: url(`/sources/${s.slug}/`),
+      description: s.description,
+      date: null,
+      text: (s.datasets ?? []).map((d) => `${d.name} ${d.role}`).join(" "),
+      tags: `${s.shortName ?? ""} ${s.category}`,
+    });
+  }
+  return docs.sort((a, b) => byCodeUnits(a.id, b.id));
+}
+
+export const searchIndex = defineSurface({
+  path: "/api/v1/search-index.json",
+  mediaType: "application/json",
+  format: "json",
+  reusable: true,
+  schema: SearchIndexSurface,
+  schemaName: "SearchIndexSurface",
+  summary: "Bilingual search index (French and English): the documents and a serialised minisearch index a browser page can load",
+  build({ publication: p, now, url }) {
+    const docs = searchDocuments(p, url);
+    const index = buildSearchIndex(docs);
+    return {
+      schema: url("/openapi.json#/components/schemas/SearchIndexSurface"),
+      version: CONTRACT_VERSION,
+      generated: now,
+      counts: {
+        documents: docs.length,
+        fr: docs.filter((d) => d.lang === "fr").length,
+        en: docs.filter((d) => d.lang === "en").length,
+        terms: index.termCount,
+      },
+      engine: {
+        name: "minisearch",
+        version: MINISEARCH_VERSION,
+        idField: "id",
+        fields: [...SEARCH_FIELDS],
+        storeFields: [...STORED_FIELDS],
+        processTerm: "term.normalize('NFD').replace(/\\p{M}+/gu, '').toLowerCase()",
+        searchOptions: { boost: { ...SEARCH_DEFAULTS.boost }, prefix: SEARCH_DEFAULTS.prefix, fuzzy: SEARCH_DEFAULTS.fuzzy },
+        loading:
+          "MiniSearch.loadJS(body.index, { idField: 'id', fields: body.engine.fields, storeFields: body.engine.storeFields, processTerm: (term) => term.normalize('NFD').replace(/\\p{M}+/gu, '').toLowerCase() }); filter results on the stored `lang` to search one language; join hits to `documents` by id.",
+      },
+      documents: docs.map(({ text: _text, tags: _tags, ...d }) => d),
+      index: index.toJSON(),
+    };
+  },
+});

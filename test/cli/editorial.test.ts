@@ -1,0 +1,88 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { EXIT } from "../../cli/exit.ts";
+import { runCli } from "../helpers/cli.ts";
+import { demoCopy, editFile } from "../helpers/publication.ts";
+import { tempDir } from "../helpers/tmp.ts";
+
+const ARTICLE = "content/articles/fr/carry-trade-yen-boj.md";
+
+/** A demo copy whose reviewed claim `hausse-taux-boj` lost its marker: its review is an orphan. */
+function orphanedReview(): string {
+  const pub = demoCopy();
+  editFile(`${pub}/${ARTICLE}`, (t) => t.replace("<!-- claim-id: hausse-taux-boj -->\n", ""));
+  return pub;
+}
+
+describe("risk-cli lint", () => {
+  it("passes the demo, listing its stale translation as a warning and writing nothing", () => {
+    const cwd = tempDir("risk-lint-");
+    const r = runCli(["lint", "--json"], { cwd });
+    expect(r.status).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report).toMatchObject({ ok: true, counts: { articles: 7, errors: 0, reviewedClaims: 3 } });
+    expect(report.surfacesChecked).toBeGreaterThanOrEqual(12);
+    const stale = report.findings.find((f: { code: string }) => f.code === "stale-translation");
+    expect(stale).toMatchObject({ severity: "warning", file: "content/articles/en/btp-bund-spread-2026.md", field: "translatedFrom" });
+    expect(stale.line).toBeGreaterThan(1);
+    expect(runCli(["lint"], { cwd }).stderr).toMatch(/^warning: content\/articles\/en\/btp-bund-spread-2026\.md:\d+ \(field translatedFrom\)/m);
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it("fails with exit 1 on a review whose claim is gone, naming the file, line and field", () => {
+    const pub = orphanedReview();
+    const r = runCli(["lint", "--publication", pub]);
+    expect(r.status).toBe(1);
+    const line = readFileSync(`${pub}/content/claim-reviews.yaml`, "utf8").split("\n").findIndex((l) => l.includes("carry-trade-yen-boj#hausse-taux-boj")) + 1;
+    expect(r.stderr).toContain(`error: content/claim-reviews.yaml:${line} (field entries[1].claimId): the review of "carry-trade-yen-boj#hausse-taux-boj" matches no claim`);
+  });
+
+  it("stops with the input exit code on a broken input file", () => {
+    const pub = demoCopy();
+    editFile(`${pub}/content/glossary.yaml`, (t) => t.replace(/^- slug: /m, "- slug: [oops\n"));
+    const r = runCli(["lint", "--publication", pub]);
+    expect(r.status).toBe(EXIT.E_INPUT);
+    expect(r.stderr).toMatch(/glossary\.yaml:\d+/);
+  });
+});
+
+describe("risk-cli assemble and orphan reviews", () => {
+  it("warns at every assembly, the steady-state one included, without stopping", () => {
+    const pub = orphanedReview();
+    const cwd = tempDir("risk-orphan-");
+    const first = runCli(["assemble", "--publication", pub, "--json"], { cwd, env: { SOURCE_DATE_EPOCH: "1795251300" } });
+    expect(first.status).toBe(0);
+    expect(first.stderr).toContain('warning: content/claim-reviews.yaml:');
+    expect(JSON.parse(first.stdout).warnings).toHaveLength(1);
+    const second = runCli(["assemble", "--publication", pub, "--json"], { cwd, env: { SOURCE_DATE_EPOCH: "1795252200" } });
+    expect(second.status).toBe(0);
+    expect(JSON.parse(second.stdout).warnings).toEqual(JSON.parse(first.stdout).warnings);
+    expect(second.stderr).toContain("carry-trade-yen-boj#hausse-taux-boj");
+  });
+});
+
+describe("risk-cli search", () => {
+  const cwd = tempDir("risk-search-");
+  it("queries the index the assembly published, in one language or both", () => {
+    expect(runCli(["assemble"], { cwd, env: { SOURCE_DATE_EPOCH: "1795251300" } }).status).toBe(0);
+    const fr = JSON.parse(runCli(["search", "plafond de la dette", "--lang", "fr", "--json"], { cwd }).stdout);
+    expect(fr.hits[0]).toMatchObject({ lang: "fr", type: "article", url: expect.stringContaining("/articles/dette-americaine-plafond-2026/") });
+    expect(fr.hits.every((h: { lang: string }) => h.lang === "fr")).toBe(true);
+    const en = JSON.parse(runCli(["search", "carry trade", "--lang", "en", "--limit", "2", "--json"], { cwd }).stdout);
+    expect(en.hits.length).toBeLessThanOrEqual(2);
+    expect(en.hits[0].lang).toBe("en");
+    const folded = JSON.parse(runCli(["search", "ELEVE", "--json"], { cwd }).stdout);
+    expect(folded.hits.length).toBeGreaterThan(0);
+    const text = runCli(["search", "yen"], { cwd });
+    expect(text.status).toBe(0);
+    expect(text.stdout).toMatch(/^\s+[\d.]+ {2}(fr|en) {2}\w/m);
+  });
+
+  it("says to assemble first when there is no index, and refuses an unknown language", () => {
+    const empty = tempDir("risk-search-empty-");
+    const r = runCli(["search", "dette"], { cwd: empty });
+    expect(r.status).toBe(EXIT.E_INPUT);
+    expect(r.stderr).toContain("run risk-cli assemble first");
+    expect(runCli(["search", "dette", "--lang", "de"], { cwd: empty }).status).toBe(EXIT.E_USAGE);
+  });
+});
