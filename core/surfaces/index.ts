@@ -7,8 +7,20 @@ import { agents } from "./agents.ts";
 import { catalog } from "./catalog.ts";
 import { catalogNdjson } from "./catalog-ndjson.ts";
 import { risk } from "./risk.ts";
+import { debtRisk } from "./debt-risk.ts";
+import { signalsCurrent } from "./signals-current.ts";
 import { openapi } from "./openapi.ts";
 import { blackBox } from "./black-box.ts";
 import { integrity } from "./integrity.ts";
 
-export const SURFACES: readonly Surface[] = [agents, catalog, catalogNdjson, risk, openapi, blackBox, integrity];
+export const SURFACES: readonly Surface[] = [
+  agents,
+  catalog,
+  catalogNdjson,
+  risk,
+  debtRisk,
+  signalsCurrent,
+  openapi,
+  blackBox,
+  integrity,
+];

@@ -31,7 +31,7 @@ describe("the archive", () => {
   it("serves JSON surfaces canonically, so sha256sum of each file is its integrity fingerprint", async () => {
     const { site } = await archiveWithFrames(1);
     const integrity = JSON.parse(readFileSync(`${site}/api/v1/integrity.json`, "utf8"));
-    expect(integrity.surfaces.length).toBe(6);
+    expect(integrity.surfaces.length).toBe(8);
     for (const s of integrity.surfaces) {
       const bytes = readFileSync(`${site}${s.path}`);
       expect(sha256(bytes)).toBe(s.sha256);
@@ -42,10 +42,16 @@ describe("the archive", () => {
 
   it("adds no new surface blob when nothing but the clock changed", async () => {
     const { summaries } = await archiveWithFrames(2);
-    // The frame itself, the replay index, and the three surfaces that must move: the risk
-    // snapshot (attempt times), the black box and integrity.
-    expect(summaries[1]!.changed).toEqual(["/api/v1/black-box.json", "/api/v1/integrity.json", "/api/v1/risk.json"]);
-    expect(summaries[1]!.blobsWritten).toBe(5);
+    // The frame itself, the replay index, and the five surfaces that must move: the three signal
+    // surfaces (attempt times), the black box and integrity.
+    expect(summaries[1]!.changed).toEqual([
+      "/api/v1/black-box.json",
+      "/api/v1/debt-risk.json",
+      "/api/v1/integrity.json",
+      "/api/v1/risk.json",
+      "/api/v1/signals/current.json",
+    ]);
+    expect(summaries[1]!.blobsWritten).toBe(7);
   });
 
   it("refuses an assembly whose clock is not after the last frame", async () => {
@@ -112,7 +118,7 @@ describe("verify", () => {
     expect(readdirSync(`${clone}/.git/objects/pack`).some((n) => n.endsWith(".pack"))).toBe(true);
     const report = await runVerify({ archive: clone, json: true });
     expect(report.frames).toBe(3);
-    expect((await runReplay({ archive: clone, date: at(15), out: `${dir}/from-clone`, json: true })).written?.files).toBe(7);
+    expect((await runReplay({ archive: clone, date: at(15), out: `${dir}/from-clone`, json: true })).written?.files).toBe(9);
   });
 
   it("names the frame and path of a stored surface with one flipped byte", async () => {
@@ -237,7 +243,7 @@ describe("reuse of unchanged surfaces", () => {
     expect(full.reused).toEqual([]);
     // The black box and integrity name their frame, which differs; everything else must match.
     const own = (d: Record<string, string>) => Object.fromEntries(Object.entries(d).filter(([p]) => !/black-box|integrity/.test(p)));
-    expect(Object.keys(own(treeDigest(site)))).toHaveLength(5);
+    expect(Object.keys(own(treeDigest(site)))).toHaveLength(7);
     expect(own(treeDigest(site))).toEqual(own(treeDigest(`${fresh}/site`)));
 
     editFile(`${pub}/content/articles/fr/spread-btp-bund-2026.md`, (t) => t.replace(/^title: .*$/m, 'title: "Un autre titre"'));

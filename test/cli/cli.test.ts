@@ -44,7 +44,7 @@ describe("the command line", () => {
     expect(first.stderr).toBe("");
     expect(first.status).toBe(0);
     const summary = JSON.parse(first.stdout);
-    expect(summary).toMatchObject({ ok: true, surfaces: 7, frameId: "000001-20261121T085500Z" });
+    expect(summary).toMatchObject({ ok: true, surfaces: 9, frameId: "000001-20261121T085500Z" });
     expect(Object.keys(summary.phasesMs)).toEqual(["load", "build", "validate", "serialise", "write", "commit"]);
     expect(existsSync(`${cwd}/site/api/v1/catalog.json`)).toBe(true);
     expect(existsSync(`${cwd}/archive/HEAD`)).toBe(true);
@@ -52,7 +52,7 @@ describe("the command line", () => {
     const second = runCli(["assemble"], { cwd, env: { SOURCE_DATE_EPOCH: "1795252200" } });
     expect(second.status).toBe(0);
     expect(second.stderr).toMatch(/^load\s+[\d.]+ ms$/m);
-    expect(second.stderr).toContain("changed since frame 000001-20261121T085500Z: ~/api/v1/black-box.json ~/api/v1/integrity.json ~/api/v1/risk.json");
+    expect(second.stderr).toContain("changed since frame 000001-20261121T085500Z: ~/api/v1/black-box.json ~/api/v1/debt-risk.json ~/api/v1/integrity.json ~/api/v1/risk.json ~/api/v1/signals/current.json");
 
     const replay = runCli(["replay", "--date", "2026-11-21T09:00:00Z", "--out", "then"], { cwd });
     expect(replay.status).toBe(0);
