@@ -22,6 +22,7 @@ import { runAssemble, type AssembleSummary } from "../cli/commands/assemble.ts";
 import { demoPublication } from "../cli/paths.ts";
 import { VERSION } from "../cli/version.ts";
 import { generatePublication, REAL_SCALE, type Generated } from "./generate.ts";
+import { benchCollection, collectionTable } from "./collect.ts";
 
 const PHASES = ["load", "build", "validate", "serialise", "write", "commit"] as const;
 type Phase = (typeof PHASES)[number];
@@ -591,6 +592,10 @@ async function main(): Promise<void> {
   let text = report(results);
   if (editorial) text += `\n\n${editorialReport(editorial)}`;
   if (startupMs !== null) text += `\nCLI start-up (node dist/cli/main.js --version, module loading included): ${startupMs} ms, part of every cold CLI total.`;
+  // Risk signals: upstream collection in parallel, against the slowest single fetch of the same run.
+  process.stderr.write("[collect] five upstreams answering after 200 ms...\n");
+  const collection = await benchCollection({ delayMs: 200, runs: opts.runs });
+  text += `\n\n${collectionTable(collection)}`;
   const summary = {
     tool: { name: "risk-cli", version: VERSION },
     machine: { node: process.version, platform: `${process.platform}-${process.arch}`, cpu: cpus()[0]?.model ?? "unknown", cores: cpus().length },
@@ -599,6 +604,7 @@ async function main(): Promise<void> {
     cliStartupMs: startupMs,
     scenarios: results,
     editorial,
+    collection,
   };
   const file = join(tmpdir(), "risk-cli-bench-results.json");
   fs.writeFileSync(file, `${JSON.stringify(summary, null, 2)}\n`);

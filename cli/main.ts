@@ -10,6 +10,7 @@ import { argument, command, constant, flag, option } from "@optique/core/primiti
 import { choice, integer, string } from "@optique/core/valueparser";
 import { run } from "@optique/run";
 import { runAssemble } from "./commands/assemble.ts";
+import { runCollect } from "./commands/collect.ts";
 import { runInit } from "./commands/init.ts";
 import { runLint } from "./commands/lint.ts";
 import { runReplay } from "./commands/replay.ts";
@@ -47,6 +48,21 @@ const parser = or(
       brief: message`Build every surface, write the site and commit one frame to the archive.`,
       description: message`Loads and validates the publication, builds and validates every surface, writes the site folder atomically and commits the frame to the archive. Reports each phase's duration on stderr.`,
       footer: examples("risk-cli assemble", "risk-cli assemble --publication ./my-publication --site ./public --archive ./archive", "SOURCE_DATE_EPOCH=1795000000 risk-cli assemble --json"),
+    },
+  ),
+  command(
+    "collect",
+    object({
+      command: constant("collect"),
+      publication: optional(option("--publication", string({ metavar: "DIR" }), { description: message`The publication folder (default: the built-in demo).` })),
+      archive,
+      now: optional(option("--now", string({ metavar: "DATE-TIME" }), { description: message`The instant ages are measured at (UTC); overrides SOURCE_DATE_EPOCH and the clock.` })),
+      json,
+    }),
+    {
+      brief: message`Collect every instrument and print its status, value, age and any fallback, without assembling.`,
+      description: message`Collects the upstream of every instrument in parallel, as assemble does, and prints what each would publish: its source status, quality, value, level, the age of the upstream publication, and why it falls back on the archive's last good value. Reads the archive's head frame for fallback values; writes nothing.`,
+      footer: examples("risk-cli collect", "risk-cli collect --publication ./my-publication --archive ./archive --json"),
     },
   ),
   command(
@@ -129,6 +145,9 @@ async function main(): Promise<number> {
     switch (args.command) {
       case "assemble":
         result = await runAssemble(args);
+        break;
+      case "collect":
+        result = await runCollect(args);
         break;
       case "init":
         result = runInit(args);

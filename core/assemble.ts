@@ -11,6 +11,7 @@ import type { Publication } from "./inputs/publication.ts";
 import type { UpstreamState } from "./inputs/upstream.ts";
 import { serialiseSurface, validateSurface } from "./render/encode.ts";
 import { SURFACES } from "./surfaces/index.ts";
+import { frameSignalOf, resolveSignals, type Signal } from "./signals.ts";
 import type { BuildContext, PreviousState, Produced, Surface } from "./surfaces/types.ts";
 
 export interface BuiltFile {
@@ -76,10 +77,10 @@ export function assemble(
   const base = publication.config.baseUrl;
   const produced: Produced[] = [];
   const files: BuiltFile[] = [];
-  const values = new Map<string, unknown>();
   const phases = { build: 0, validate: 0, serialise: 0 };
   const sameInputs = inputsUnchanged(previous, input.inputs, input.toolVersion);
   const indexedAt = sameInputs ? (previous!.frame.indexedAt ?? previous!.frame.at) : now;
+  const signals = resolveSignals(publication, input.upstream, previous?.frame ?? null);
   for (const surface of surfaces) {
     if (sameInputs && surface.reusable) {
       const t = timer();
@@ -99,6 +100,7 @@ export function assemble(
       now,
       indexedAt,
       upstream: input.upstream,
+      signals,
       previous,
       frame: frameRef,
       produced,
@@ -119,11 +121,10 @@ export function assemble(
     const sha256 = hash.sha256(served);
     const storedSha256 = stamped ? hash.sha256(stored) : sha256;
     phases.serialise += timer() - t;
-    values.set(surface.path, valid);
     produced.push({ path: surface.path, mediaType: surface.mediaType, sha256, bytes: served.byteLength });
     files.push({ path: surface.path, mediaType: surface.mediaType, served, stored, sha256, storedSha256, stamped });
   }
-  const frame = frameOf(input, frameRef, files, values, hash, indexedAt);
+  const frame = frameOf({ ...input, signals }, frameRef, files, hash, indexedAt);
   return { files, frame, phases };
 }
 
@@ -154,10 +155,9 @@ function reuse(surface: Surface, previous: PreviousState, input: AssembleInput, 
 }
 
 function frameOf(
-  input: AssembleInput,
+  input: AssembleInput & { signals: readonly Signal[] },
   ref: { frameId: string; seq: number; previousFrameHash: string | null },
   files: BuiltFile[],
-  values: Map<string, unknown>,
   hash: Hasher,
   indexedAt: string,
 ): Frame {
@@ -174,19 +174,7 @@ function frameOf(
   for (const list of Object.values(changes)) list.sort();
 
   const signals: Frame["signals"] = {};
-  const risk = values.get("/api/v1/risk.json") as { indices?: Record<string, Record<string, unknown>> } | undefined;
-  for (const [key, result] of Object.entries(input.upstream.instruments)) {
-    const index = risk?.indices?.[key];
-    signals[key as keyof Frame["signals"]] = {
-      value: (index?.value as number | undefined) ?? null,
-      level: (index?.level as string | undefined) ?? null,
-      tone: (index?.tone as string | undefined) ?? null,
-      sourceStatus: result?.ok ? "ok" : "error",
-      fallbackUsed: (index?.fallbackUsed as boolean | undefined) ?? false,
-      sourceUpdatedAt: result?.ok ? result.reading.publishedAt : null,
-      lastSuccessAt: (index?.lastSuccessAt as string | undefined) ?? null,
-    };
-  }
+  for (const signal of input.signals) signals[signal.instrument] = frameSignalOf(signal);
   const models = Object.fromEntries(
     [...input.publication.methodologies].sort((a, b) => (a.slug < b.slug ? -1 : 1)).map((m) => [m.slug, m.version]),
   );

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { canonicalJson } from "./canonical/jcs.ts";
 import type { Hasher } from "./ports.ts";
-import { InstrumentKey, IsoDateTime } from "./schemas/primitives.ts";
+import { InstrumentKey, IsoDate, IsoDateTime } from "./schemas/primitives.ts";
 
 const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 
@@ -15,6 +15,11 @@ export const FrameSurface = z.strictObject({
   storedSha256: Sha256,
 });
 
+/**
+ * A signal as the frame records it: what was published, and what the next assembly needs to fall
+ * back on it when its upstream fails (the value, its scale, raw value and dates). The fields after
+ * `lastSuccessAt` are optional so that frames written before they existed still read.
+ */
 export const FrameSignal = z.strictObject({
   value: z.number().nullable(),
   level: z.string().nullable(),
@@ -23,7 +28,18 @@ export const FrameSignal = z.strictObject({
   fallbackUsed: z.boolean(),
   sourceUpdatedAt: IsoDateTime.nullable(),
   lastSuccessAt: IsoDateTime.nullable(),
+  scale: z.number().positive().optional(),
+  rawValue: z.number().optional(),
+  rawUnit: z.string().optional(),
+  /** The upstream's observation: a date-time, or a full date when that is all the upstream gives. */
+  observedAt: z.union([IsoDateTime, IsoDate]).optional(),
+  qualityStatus: z.string().nullable().optional(),
+  sourceCheckedAt: IsoDateTime.nullable().optional(),
+  lastAttemptAt: IsoDateTime.optional(),
+  /** Why the last attempt failed, or why the reading is stale; null when nothing is wrong. */
+  reason: z.string().nullable().optional(),
 });
+export type FrameSignal = z.infer<typeof FrameSignal>;
 
 /**
  * The point-in-time record of one assembly. `frameHash` is the SHA-256 of the canonical frame

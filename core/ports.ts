@@ -31,3 +31,28 @@ export interface Ports {
   hash: Hasher;
   log: Logger;
 }
+
+/** One HTTP GET, without following redirects: `cli/runtime/http.ts` implements it over `fetch`. */
+export interface HttpRequest {
+  /** Milliseconds for the whole exchange, body included; past it the request is aborted. */
+  timeoutMs: number;
+  /** Largest body accepted, in bytes after content decoding (gzip, deflate, br). */
+  maxBytes: number;
+  /** The Accept header. */
+  accept: string;
+}
+
+export type HttpResult =
+  | {
+      kind: "response";
+      status: number;
+      /** Lowercased header names; only content-type and location are read. */
+      headers: Record<string, string>;
+      body: Uint8Array;
+      elapsedMs: number;
+    }
+  | { kind: "timeout" | "too-large" | "network"; message: string; elapsedMs: number };
+
+export interface Http {
+  get(url: string, request: HttpRequest): Promise<HttpResult>;
+}

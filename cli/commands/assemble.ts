@@ -3,7 +3,7 @@ import { dirname, resolve } from "node:path";
 import { assemble, inputsUnchanged, type BuiltFile } from "../../core/assemble.ts";
 import { isRiskError, RiskError } from "../../core/errors.ts";
 import { fingerprintInputs, parsePublication, readPublicationFiles } from "../../core/inputs/publication.ts";
-import { readUpstream } from "../../core/inputs/upstream.ts";
+import { collectUpstream, type CollectLimits } from "../../core/inputs/collect.ts";
 import { commitFrame } from "../../recorder/api/commit.ts";
 import { gitdirOf, type TreeCache } from "../../recorder/git/objects.ts";
 import { previousState } from "../../recorder/api/state.ts";
@@ -14,7 +14,7 @@ import { formatFinding } from "./lint.ts";
 import { resolveNow } from "../clock.ts";
 import { demoPublication } from "../paths.ts";
 import { nodeHasher, stderrLogger } from "../runtime/node.ts";
-import { runtimeFs } from "../runtime/select.ts";
+import { runtimeFs, runtimeHttp } from "../runtime/select.ts";
 import { VERSION } from "../version.ts";
 
 export interface AssembleOptions {
@@ -23,6 +23,8 @@ export interface AssembleOptions {
   archive: string;
   now?: string;
   json: boolean;
+  /** Collection limits over the publication's (in-process callers: tests, bench). */
+  limits?: Partial<CollectLimits>;
 }
 
 export interface AssembleSummary {
@@ -73,8 +75,8 @@ export async function runAssemble(opts: AssembleOptions): Promise<AssembleSummar
     let parsed = false;
     const whole = () => cachedPublication(archiveDir, inputs, pubDir) ?? ((parsed = true), parsePublication(files));
     let publication = lite ?? whole();
-    const upstream = await readUpstream(readFs, publication, now);
-    for (const [key, r] of Object.entries(upstream.instruments)) if (r && !r.ok) log.warn(`upstream ${key}: ${r.error}`);
+    const upstream = await collectUpstream(publication, { fs: readFs, http: runtimeHttp() }, { attemptedAt: now, limits: opts.limits });
+    for (const [key, r] of Object.entries(upstream.instruments)) if (r && !r.ok) log.warn(`upstream ${key}: ${r.status}: ${r.error}`);
     const load = timer() - t;
     const previousServed = (path: string) => {
       try {

@@ -1,4 +1,6 @@
-import type { ReadOnlyFs } from "../../core/ports.ts";
+import type { Http, ReadOnlyFs } from "../../core/ports.ts";
+import { VERSION } from "../version.ts";
+import { fetchHttp } from "./http.ts";
 
 /** The part of the Deno namespace this adapter uses (typed here so that tsc needs no Deno types). */
 interface DenoFs {
@@ -25,3 +27,6 @@ export function denoFs(deno: DenoFs): ReadOnlyFs {
     exists: (path) => deno.stat(path).then(() => true, () => false),
   };
 }
+
+/** HTTP(S) collection through Deno's global fetch (needs --allow-net for http: and https: sources). */
+export const denoHttp: Http = fetchHttp({ userAgent: `risk-cli/${VERSION}` });

@@ -26,14 +26,24 @@ export const Thresholds = z
     message: "thresholds must rise: moderate < elevated < crisis",
   });
 
+/** Where an upstream document is collected: a path relative to the publication, or a file:, http: or https: URL. */
+export const SourceLocation = z.string().min(1).refine((s) => !/^[a-z][a-z0-9+.-]*:/i.test(s) || /^(https?|file):/i.test(s) && URL.canParse(s), {
+  message: "a path relative to the publication, or an http:, https: or file: URL",
+});
+
+/** An ISO 8601 duration in weeks, days, hours, minutes or seconds (years and months have no fixed length). */
+export const FixedDuration = z.iso.duration().refine((d) => !/^P(?:[^T]*[YM])/.test(d), {
+  message: "an ISO 8601 duration without years or months, such as PT6H or P2D",
+});
+
 export const InstrumentConfig = z.strictObject({
   label: Bilingual,
-  source: z.string().min(1),
+  source: SourceLocation,
   dashboard: Uri,
   methodology: Slug,
   scale: z.number().positive().default(100),
   thresholds: Thresholds,
-  staleAfter: z.iso.duration(),
+  staleAfter: FixedDuration,
   seriesId: Slug,
   slug: Slug,
 });
@@ -60,6 +70,13 @@ export const Config = z.strictObject({
     .refine((i) => Object.keys(i).length > 0, { message: "at least one instrument" }),
   debtSource: z.strictObject({ url: Uri }),
   confluence: z.string().optional(),
+  /** Limits of upstream collection (README, "Risk signals"). */
+  collection: z
+    .strictObject({
+      timeoutSeconds: z.number().positive().max(120).optional(),
+      maxBytes: z.int().positive().max(100_000_000).optional(),
+    })
+    .optional(),
 });
 export type Config = z.infer<typeof Config>;
 
@@ -160,6 +177,24 @@ export const ClaimReviewsFile = z.strictObject({
 });
 export type ClaimReviewsFile = z.infer<typeof ClaimReviewsFile>;
 
+const NAIVE = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/;
+
+/**
+ * A date-time in an upstream document: it must carry a zone (Z or an offset) and is published in
+ * UTC with a Z. A naive date-time is an upstream error: its instant cannot be known.
+ */
+export const UpstreamDateTime = z
+  .string()
+  .refine((s) => !NAIVE.test(s), { message: "a date-time without a time zone; the upstream must give Z or an offset" })
+  .pipe(z.iso.datetime({ offset: true }))
+  .transform((s) => toUtc(s));
+
+function toUtc(s: string): string {
+  if (s.endsWith("Z")) return s;
+  const iso = new Date(Date.parse(s)).toISOString();
+  return iso.endsWith(".000Z") ? iso.replace(".000Z", "Z") : iso;
+}
+
 export const DashboardReading = z.strictObject({
   format: z.literal("risk-dashboard-reading/1"),
   instrument: InstrumentKey,
@@ -167,15 +202,15 @@ export const DashboardReading = z.strictObject({
   scale: z.number().positive(),
   rawValue: z.number().optional(),
   rawUnit: z.string().optional(),
-  observedAt: IsoDateTime.optional(),
-  publishedAt: IsoDateTime,
+  observedAt: UpstreamDateTime.optional(),
+  publishedAt: UpstreamDateTime,
   qualityStatus: z.enum(["nominal", "official-delayed"]),
 });
 export type DashboardReading = z.infer<typeof DashboardReading>;
 
 export const DebtLatest = z.strictObject({
   format: z.literal("debt-risk-latest/1"),
-  generatedAt: IsoDateTime,
+  generatedAt: UpstreamDateTime,
   observedAt: IsoDate.optional(),
   scoreRaw: z.number(),
   scale: z.number().positive(),
@@ -189,7 +224,7 @@ export const DebtLatest = z.strictObject({
   buckets: z.array(
     z.strictObject({ id: z.string(), label: z.string(), score: z.number(), weight: z.number(), imputed: z.boolean() }),
   ),
-  sources: z.array(z.strictObject({ name: z.string(), url: Uri, retrievedAt: IsoDateTime.optional() })),
+  sources: z.array(z.strictObject({ name: z.string(), url: Uri, retrievedAt: UpstreamDateTime.optional() })),
   topSignals: z.array(
     z.strictObject({
       id: z.string(),

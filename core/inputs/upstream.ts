@@ -1,9 +1,27 @@
-import type { ReadOnlyFs } from "../ports.ts";
-import type { InstrumentKey } from "../schemas/primitives.ts";
-import { parseWithSchema } from "./locate.ts";
-import { instrumentsOf, type Publication } from "./publication.ts";
-import { ConfluenceFile, DashboardReading, DebtLatest, type ConfluenceFile as Confluence } from "./schemas.ts";
 import type { z } from "zod";
+import type { InstrumentKey } from "../schemas/primitives.ts";
+import { RiskError } from "../errors.ts";
+import { parseWithSchema } from "./locate.ts";
+import { DashboardReading as DashboardSchema, DebtLatest as DebtSchema, type ConfluenceFile as Confluence } from "./schemas.ts";
+
+/**
+ * How the collection of one upstream ended. `ok` is the only value that yields a fresh reading;
+ * every other value is an upstream error, documented in the README ("Risk signals").
+ */
+export const SOURCE_STATUSES = [
+  "ok",
+  "unreachable",
+  "timeout",
+  "http-error",
+  "redirect-error",
+  "too-large",
+  "unexpected-content",
+  "invalid-json",
+  "invalid-document",
+  "out-of-range",
+] as const;
+export type SourceStatus = (typeof SOURCE_STATUSES)[number];
+export type UpstreamErrorStatus = Exclude<SourceStatus, "ok">;
 
 /** A normalised upstream reading of one instrument. */
 export interface Reading {
@@ -11,15 +29,19 @@ export interface Reading {
   scale: number;
   rawValue?: number;
   rawUnit?: string;
+  /** The upstream's economic observation: a date-time in UTC, or a full date when that is all it gives. */
   observedAt?: string;
+  /** When the upstream published this reading (UTC). */
   publishedAt: string;
   qualityStatus: "nominal" | "official-delayed";
-  debt?: z.infer<typeof DebtLatest>;
+  debt?: DebtLatest;
 }
+
+export type DebtLatest = z.infer<typeof DebtSchema>;
 
 export type UpstreamResult =
   | { ok: true; source: string; reading: Reading }
-  | { ok: false; source: string; error: string };
+  | { ok: false; source: string; status: UpstreamErrorStatus; error: string };
 
 export interface UpstreamState {
   /** When collection was attempted (the assembly instant). */
@@ -28,39 +50,45 @@ export interface UpstreamState {
   confluence: Confluence | null;
 }
 
-/**
- * Reads the upstream readings of the publication's instruments from files (a path relative to
- * the publication, or a file: URL). A failing upstream is recorded, never thrown: one upstream
- * never stops an assembly.
- */
-export async function readUpstream(fs: ReadOnlyFs, p: Publication, attemptedAt: string): Promise<UpstreamState> {
-  const instruments: UpstreamState["instruments"] = {};
-  await Promise.all(
-    instrumentsOf(p).map(async ([key, cfg]) => {
-      const source = cfg.source;
-      try {
-        const file = resolveLocal(p.root, source);
-        const text = await fs.readText(file);
-        const reading = key === "debt" ? fromDebt(parseWithSchema(file, text, DebtLatest, { json: true })) : fromDashboard(file, key, parseWithSchema(file, text, DashboardReading, { json: true }));
-        if (reading.value < 0 || reading.value > cfg.scale || !Number.isFinite(reading.value)) {
-          throw new Error(`value ${reading.value} is outside 0..${cfg.scale}`);
-        }
-        instruments[key] = { ok: true, source, reading };
-      } catch (e) {
-        instruments[key] = { ok: false, source, error: e instanceof Error ? e.message : String(e) };
-      }
-    }),
-  );
-  let confluence: Confluence | null = null;
-  if (p.config.confluence) {
-    const file = resolveLocal(p.root, p.config.confluence);
-    confluence = parseWithSchema(file, await fs.readText(file), ConfluenceFile, { json: true });
+/** An upstream error: the instrument falls back, the assembly goes on. */
+export class UpstreamError extends Error {
+  readonly status: UpstreamErrorStatus;
+  constructor(status: UpstreamErrorStatus, message: string) {
+    super(message);
+    this.name = "UpstreamError";
+    this.status = status;
   }
-  return { attemptedAt, instruments, confluence };
 }
 
-function fromDashboard(file: string, key: InstrumentKey, r: z.infer<typeof DashboardReading>): Reading {
-  if (r.instrument !== key) throw new Error(`${file} is a reading of "${r.instrument}", not "${key}"`);
+/**
+ * Reads an upstream document with the adapter of the instrument's format: the debt source's latest
+ * file for `debt`, the generic dashboard reading for the others. Throws UpstreamError.
+ */
+export function adaptDocument(key: InstrumentKey, where: string, text: string): Reading {
+  const reading = key === "debt" ? fromDebt(where, validate(where, text, DebtSchema)) : fromDashboard(where, key, validate(where, text, DashboardSchema));
+  checkRange(reading.value, reading.scale, "value");
+  if (reading.debt) for (const b of reading.debt.buckets) checkRange(b.score, reading.scale, `buckets.${b.id}.score`);
+  return reading;
+}
+
+function validate<S extends z.ZodType>(where: string, text: string, schema: S): z.infer<S> {
+  try {
+    return parseWithSchema(where, text, schema, { json: true });
+  } catch (e) {
+    if (!(e instanceof RiskError)) throw e;
+    const message = e.message.replace(/^Cannot read /, "");
+    throw new UpstreamError(/invalid JSON/.test(e.message) ? "invalid-json" : "invalid-document", message);
+  }
+}
+
+function checkRange(value: number, scale: number, field: string): void {
+  if (!Number.isFinite(value) || value < 0 || value > scale) {
+    throw new UpstreamError("out-of-range", `${field} ${value} is outside 0..${scale}`);
+  }
+}
+
+function fromDashboard(where: string, key: InstrumentKey, r: DashboardReading): Reading {
+  if (r.instrument !== key) throw new UpstreamError("invalid-document", `${where} is a reading of "${r.instrument}", not "${key}"`);
   return {
     value: r.value,
     scale: r.scale,
@@ -72,28 +100,34 @@ function fromDashboard(file: string, key: InstrumentKey, r: z.infer<typeof Dashb
   };
 }
 
-function fromDebt(d: z.infer<typeof DebtLatest>): Reading {
+type DashboardReading = z.infer<typeof DashboardSchema>;
+
+function fromDebt(where: string, d: DebtLatest): Reading {
+  if (!d.excludesBudgetOfficeProjections) {
+    // The published current stress excludes them (contract, rule 8); a score that includes them is another measure.
+    throw new UpstreamError("invalid-document", `${where}: excludesBudgetOfficeProjections is false; the current stress must exclude the budget office's projections`);
+  }
   return {
-    value: roundValue(d.scoreRaw),
+    value: d.scoreRaw,
     scale: d.scale,
     rawValue: d.scoreRaw,
-    observedAt: d.observedAt ? `${d.observedAt}T00:00:00Z` : undefined,
+    observedAt: d.observedAt,
     publishedAt: d.generatedAt,
     qualityStatus: "nominal",
     debt: d,
   };
 }
 
-function resolveLocal(root: string, source: string): string {
-  if (source.startsWith("file:")) return decodeURIComponent(new URL(source).pathname);
-  if (/^[a-z][a-z0-9+.-]*:/i.test(source)) {
-    throw new Error(`${source}: only local files and file: URLs are read by this version; network collection is not implemented yet`);
-  }
-  return source.startsWith("/") ? source : `${root}/${source}`;
-}
-
-/** The one rounding rule of the tool: published values have one decimal, half away from zero. */
+/**
+ * The one rounding rule of the tool: published values have one decimal, half away from zero.
+ * The tiny nudge makes 2.25 round to 2.3 although its binary value is 2.2499999….
+ */
 export function roundValue(x: number): number {
   const r = Math.round(Math.abs(x) * 10 + 1e-9) / 10;
   return x < 0 ? -r : r;
+}
+
+/** A reading's value on the instrument's published scale, rounded by the one rule. */
+export function normalisedValue(reading: Pick<Reading, "value" | "scale">, scale: number): number {
+  return roundValue(reading.scale === scale ? reading.value : (reading.value / reading.scale) * scale);
 }

@@ -12,6 +12,8 @@ import { sources } from "./sources.ts";
 import { searchIndex } from "./search-index.ts";
 import { llms, llmsFull, llmsFullEnglish } from "./llms.ts";
 import { risk } from "./risk.ts";
+import { debtRisk } from "./debt-risk.ts";
+import { signalsCurrent } from "./signals-current.ts";
 import { openapi } from "./openapi.ts";
 import { blackBox } from "./black-box.ts";
 import { integrity } from "./integrity.ts";
@@ -30,6 +32,8 @@ export const SURFACES: readonly Surface[] = [
   llmsFull,
   llmsFullEnglish,
   risk,
+  debtRisk,
+  signalsCurrent,
   openapi,
   blackBox,
   integrity,

@@ -1,10 +1,15 @@
 import { z } from "zod";
-import { levelOf } from "../levels.ts";
-import { instrumentsOf } from "../inputs/publication.ts";
-import { roundValue } from "../inputs/upstream.ts";
-import { EditorialPrecisionGuard, InstrumentKey, IsoDateTime, Level, RiskBandScaleCaveat, Tone, Uri } from "../schemas/primitives.ts";
+import { SOURCE_STATUSES } from "../inputs/upstream.ts";
+import { QUALITY_STATUSES, type PresentSignal, type Signal } from "../signals.ts";
+import { EditorialPrecisionGuard, InstrumentKey, IsoDate, IsoDateTime, Level, RiskBandScaleCaveat, Tone, Uri } from "../schemas/primitives.ts";
 import { defineSurface } from "./types.ts";
 import { CONTRACT_VERSION } from "./_corpus.ts";
+
+/** `sourceStatus` values: README, "Risk signals". */
+export const SourceStatusSchema = z.enum(SOURCE_STATUSES);
+export const QualityStatusSchema = z.enum(QUALITY_STATUSES);
+/** An upstream observation: a date-time in UTC, or a full date when that is all the upstream gives. */
+export const ObservedAt = z.union([IsoDateTime, IsoDate]);
 
 export const RiskIndex = z.strictObject({
   value: z.number(),
@@ -15,14 +20,22 @@ export const RiskIndex = z.strictObject({
   source: Uri,
   rawValue: z.number().optional(),
   rawUnit: z.string().optional(),
-  observedAt: IsoDateTime.optional(),
-  sourceStatus: z.string(),
-  qualityStatus: z.string(),
+  observedAt: ObservedAt.optional(),
+  sourceStatus: SourceStatusSchema,
+  qualityStatus: QualityStatusSchema,
   fallbackUsed: z.boolean(),
-  sourceUpdatedAt: IsoDateTime.nullable(),
-  sourceCheckedAt: IsoDateTime.nullable(),
+  sourceUpdatedAt: IsoDateTime,
+  sourceCheckedAt: IsoDateTime,
   lastAttemptAt: IsoDateTime,
-  lastSuccessAt: IsoDateTime.nullable(),
+  lastSuccessAt: IsoDateTime,
+});
+
+/** An instrument with no value to publish: its upstream failed and no earlier frame had a value. */
+export const MissingSignal = z.strictObject({
+  instrument: InstrumentKey,
+  sourceStatus: SourceStatusSchema.exclude(["ok"]),
+  reason: z.string(),
+  lastAttemptAt: IsoDateTime,
 });
 
 export const RiskSnapshot = z.strictObject({
@@ -31,7 +44,7 @@ export const RiskSnapshot = z.strictObject({
   snapshot: IsoDateTime,
   status: z.enum(["nominal", "degraded"]),
   indices: z.partialRecord(InstrumentKey, RiskIndex),
-  missing: z.array(z.strictObject({ instrument: InstrumentKey, reason: z.string() })),
+  missing: z.array(MissingSignal),
   scaleCaveat: RiskBandScaleCaveat,
   precisionGuard: EditorialPrecisionGuard,
   confluence: z
@@ -46,6 +59,33 @@ export const RiskSnapshot = z.strictObject({
   attribution: z.string(),
 });
 
+/** The fields of a present signal that risk.json publishes, in the contract's names. */
+export function indexOf(s: PresentSignal): z.input<typeof RiskIndex> {
+  return {
+    value: s.value,
+    scale: s.scale,
+    level: s.level,
+    tone: s.tone,
+    label: s.config.label.fr,
+    source: s.config.dashboard,
+    ...(s.rawValue !== undefined ? { rawValue: s.rawValue } : {}),
+    ...(s.rawUnit !== undefined ? { rawUnit: s.rawUnit } : {}),
+    ...(s.observedAt !== undefined ? { observedAt: s.observedAt } : {}),
+    sourceStatus: s.sourceStatus,
+    qualityStatus: s.qualityStatus,
+    fallbackUsed: s.fallbackUsed,
+    sourceUpdatedAt: s.sourceUpdatedAt,
+    sourceCheckedAt: s.sourceCheckedAt,
+    lastAttemptAt: s.lastAttemptAt,
+    lastSuccessAt: s.lastSuccessAt,
+  };
+}
+
+/** Nominal when every instrument was collected fresh, in time and at full quality. */
+export function overallStatus(signals: readonly Signal[]): "nominal" | "degraded" {
+  return signals.every((s) => s.present && s.sourceStatus === "ok" && (s.qualityStatus === "nominal" || s.qualityStatus === "official-delayed")) ? "nominal" : "degraded";
+}
+
 export const risk = defineSurface({
   path: "/api/v1/risk.json",
   mediaType: "application/json",
@@ -54,44 +94,24 @@ export const risk = defineSurface({
   schemaName: "RiskSnapshot",
   operationId: "riskSnapshot",
   summary: "Risk snapshot: one index per instrument measured by its own dashboard; no global aggregate",
-  build({ publication: p, now, upstream }) {
+  build({ publication: p, now, upstream, signals }) {
     const indices: Record<string, z.input<typeof RiskIndex>> = {};
-    const missing: { instrument: z.infer<typeof InstrumentKey>; reason: string }[] = [];
+    const missing: z.input<typeof MissingSignal>[] = [];
     let snapshot: string | null = null;
-    for (const [key, cfg] of instrumentsOf(p)) {
-      const result = upstream.instruments[key];
-      if (!result || !result.ok) {
-        missing.push({ instrument: key, reason: result ? result.error : "not collected" });
+    for (const s of signals) {
+      if (!s.present) {
+        missing.push({ instrument: s.instrument, sourceStatus: s.sourceStatus, reason: s.reason, lastAttemptAt: s.lastAttemptAt });
         continue;
       }
-      const r = result.reading;
-      const value = roundValue((r.value / r.scale) * cfg.scale);
-      const { level, tone } = levelOf(value, cfg.thresholds);
-      indices[key] = {
-        value,
-        scale: cfg.scale,
-        level,
-        tone,
-        label: cfg.label.fr,
-        source: cfg.dashboard,
-        rawValue: r.rawValue,
-        rawUnit: r.rawUnit,
-        observedAt: r.observedAt,
-        sourceStatus: "ok",
-        qualityStatus: r.qualityStatus,
-        fallbackUsed: false,
-        sourceUpdatedAt: r.publishedAt,
-        sourceCheckedAt: upstream.attemptedAt,
-        lastAttemptAt: upstream.attemptedAt,
-        lastSuccessAt: upstream.attemptedAt,
-      };
-      if (snapshot === null || r.publishedAt > snapshot) snapshot = r.publishedAt;
+      indices[s.instrument] = indexOf(s);
+      if (snapshot === null || s.sourceUpdatedAt > snapshot) snapshot = s.sourceUpdatedAt;
     }
     return {
       version: CONTRACT_VERSION,
       generated: now,
+      // The time of the data: the latest upstream publication among the values shown.
       snapshot: snapshot ?? now,
-      status: missing.length === 0 ? "nominal" : "degraded",
+      status: overallStatus(signals),
       indices,
       missing,
       scaleCaveat: p.config.riskBandScaleCaveat,

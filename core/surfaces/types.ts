@@ -3,6 +3,8 @@ import type { Publication } from "../inputs/publication.ts";
 import type { UpstreamState } from "../inputs/upstream.ts";
 import type { Frame } from "../frame.ts";
 import type { BlackBox } from "./black-box.ts";
+import type { DebtRiskSnapshot } from "./debt-risk.ts";
+import type { Signal } from "../signals.ts";
 
 /** What an earlier surface of the same assembly produced: its fingerprint as served. */
 export interface Produced {
@@ -16,6 +18,8 @@ export interface Produced {
 export interface PreviousState {
   frame: Frame;
   blackBox: BlackBox | null;
+  /** The head frame's debt-risk.json, for a debt value retained after an upstream failure. */
+  debtRisk?: DebtRiskSnapshot | null;
   commit: string;
   /** The root tree of that commit, so the next commit does not read the commit again. */
   tree: string;
@@ -31,6 +35,8 @@ export interface BuildContext {
    */
   indexedAt: string;
   upstream: UpstreamState;
+  /** Every configured instrument's signal: fresh, retained from the previous frame, or missing. */
+  signals: readonly Signal[];
   previous: PreviousState | null;
   /** Identity of the frame this assembly will commit (its hash is not known yet). */
   frame: { frameId: string; seq: number; previousFrameHash: string | null };

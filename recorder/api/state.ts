@@ -3,6 +3,7 @@ import { stamp } from "../../core/canonical/stamp.ts";
 import { RiskError } from "../../core/errors.ts";
 import { Frame } from "../../core/frame.ts";
 import { BlackBox } from "../../core/surfaces/black-box.ts";
+import { DebtRiskSnapshot } from "../../core/surfaces/debt-risk.ts";
 import type { PreviousState } from "../../core/surfaces/types.ts";
 import { headCommit, isRepository, oidAtPath, readBlob, readCommit, type CommitInfo, type TreeCache } from "../git/objects.ts";
 
@@ -40,7 +41,8 @@ export async function servedBytes(gitdir: string, tree: string, frame: Frame, pa
 }
 
 /**
- * What an assembly needs from the archive: the head frame and its black box, or null when empty.
+ * What an assembly needs from the archive: the head frame, its black box and its debt snapshot
+ * (for a retained debt value), or null when empty.
  * `cache` keeps the trees read, for the commit that follows.
  */
 export async function previousState(gitdir: string, cache?: TreeCache): Promise<PreviousState | null> {
@@ -54,7 +56,13 @@ export async function previousState(gitdir: string, cache?: TreeCache): Promise<
     const parsed = BlackBox.safeParse(JSON.parse(decoder.decode(await servedBytes(gitdir, tree, frame, path, cache))));
     if (parsed.success) blackBox = parsed.data;
   }
-  return { frame, blackBox, commit, tree };
+  let debtRisk: PreviousState["debtRisk"] = null;
+  const debtPath = "/api/v1/debt-risk.json";
+  if (frame.surfaces[debtPath]) {
+    const parsed = DebtRiskSnapshot.safeParse(JSON.parse(decoder.decode(await servedBytes(gitdir, tree, frame, debtPath, cache))));
+    if (parsed.success) debtRisk = parsed.data;
+  }
+  return { frame, blackBox, debtRisk, commit, tree };
 }
 
 export function frameBytes(frame: Frame): Uint8Array {

@@ -43,10 +43,16 @@ describe("the archive", () => {
 
   it("adds no new surface blob when nothing but the clock changed", async () => {
     const { summaries } = await archiveWithFrames(2);
-    // The frame itself, the replay index, and the three surfaces that must move: the risk
-    // snapshot (attempt times), the black box and integrity.
-    expect(summaries[1]!.changed).toEqual(["/api/v1/black-box.json", "/api/v1/integrity.json", "/api/v1/risk.json"]);
-    expect(summaries[1]!.blobsWritten).toBe(5);
+    // The frame itself, the replay index, and the five surfaces that must move: the three signal
+    // surfaces (attempt times), the black box and integrity.
+    expect(summaries[1]!.changed).toEqual([
+      "/api/v1/black-box.json",
+      "/api/v1/debt-risk.json",
+      "/api/v1/integrity.json",
+      "/api/v1/risk.json",
+      "/api/v1/signals/current.json",
+    ]);
+    expect(summaries[1]!.blobsWritten).toBe(7);
   });
 
   it("refuses an assembly whose clock is not after the last frame", async () => {

@@ -53,7 +53,7 @@ describe("the command line", () => {
     const second = runCli(["assemble"], { cwd, env: { SOURCE_DATE_EPOCH: "1795252200" } });
     expect(second.status).toBe(0);
     expect(second.stderr).toMatch(/^load\s+[\d.]+ ms$/m);
-    expect(second.stderr).toContain("changed since frame 000001-20261121T085500Z: ~/api/v1/black-box.json ~/api/v1/integrity.json ~/api/v1/risk.json");
+    expect(second.stderr).toContain("changed since frame 000001-20261121T085500Z: ~/api/v1/black-box.json ~/api/v1/debt-risk.json ~/api/v1/integrity.json ~/api/v1/risk.json ~/api/v1/signals/current.json");
 
     const replay = runCli(["replay", "--date", "2026-11-21T09:00:00Z", "--out", "then"], { cwd });
     expect(replay.status).toBe(0);

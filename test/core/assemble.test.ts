@@ -2,7 +2,7 @@ import { z } from "zod";
 import { describe, expect, it } from "vitest";
 import { assemble } from "../../core/assemble.ts";
 import { loadPublication } from "../../core/inputs/publication.ts";
-import { readUpstream } from "../../core/inputs/upstream.ts";
+import { collectUpstream } from "../../core/inputs/collect.ts";
 import { SURFACES } from "../../core/surfaces/index.ts";
 import { defineSurface } from "../../core/surfaces/types.ts";
 import { nodeFs, nodeHasher } from "../../cli/runtime/node.ts";
@@ -12,7 +12,7 @@ const NOW = "2026-11-21T10:00:00Z";
 
 async function demoInput() {
   const publication = await loadPublication(nodeFs, `${ROOT}demo`);
-  const upstream = await readUpstream(nodeFs, publication, NOW);
+  const upstream = await collectUpstream(publication, { fs: nodeFs }, { attemptedAt: NOW });
   return { publication, upstream, previous: null, now: NOW, toolVersion: "test" };
 }
 

@@ -1,0 +1,170 @@
+/**
+ * What an assembly publishes for each instrument: the fresh reading when its upstream answered,
+ * otherwise the last good value of the archive's previous frame, flagged so that it never looks
+ * fresh, otherwise nothing (missing). Nothing is ever made up. The README's "Risk signals" section
+ * documents every status and timestamp set here.
+ */
+import type { FrameSignal } from "./frame.ts";
+import { instrumentsOf, type Publication } from "./inputs/publication.ts";
+import type { InstrumentConfig } from "./inputs/schemas.ts";
+import { normalisedValue, roundValue, type DebtLatest, type SourceStatus, type UpstreamState } from "./inputs/upstream.ts";
+import { levelOf, type LevelLabel, type Tone } from "./levels.ts";
+import type { InstrumentKey } from "./schemas/primitives.ts";
+
+/**
+ * `nominal` and `official-delayed` come from the upstream; `stale` is a fresh reading whose
+ * upstream publication is older than the instrument's `staleAfter`; `degraded` is a value retained
+ * from an earlier assembly because this attempt failed.
+ */
+export const QUALITY_STATUSES = ["nominal", "official-delayed", "stale", "degraded"] as const;
+export type QualityStatus = (typeof QUALITY_STATUSES)[number];
+
+export interface PresentSignal {
+  instrument: InstrumentKey;
+  config: InstrumentConfig;
+  present: true;
+  value: number;
+  scale: number;
+  level: LevelLabel;
+  tone: Tone;
+  rawValue?: number;
+  rawUnit?: string;
+  observedAt?: string;
+  sourceStatus: SourceStatus;
+  qualityStatus: QualityStatus;
+  fallbackUsed: boolean;
+  /** When the upstream published the value shown. */
+  sourceUpdatedAt: string;
+  /** When the aggregator last read the upstream successfully and got the value shown. */
+  sourceCheckedAt: string;
+  /** This collection attempt. */
+  lastAttemptAt: string;
+  /** The last attempt that succeeded (this one, unless fallbackUsed). */
+  lastSuccessAt: string;
+  /** Why this attempt failed, when it did. */
+  reason: string | null;
+  /** The debt source's latest file when collected by this attempt. */
+  debt: DebtLatest | null;
+}
+
+export interface MissingSignal {
+  instrument: InstrumentKey;
+  config: InstrumentConfig;
+  present: false;
+  sourceStatus: Exclude<SourceStatus, "ok">;
+  reason: string;
+  lastAttemptAt: string;
+}
+
+export type Signal = PresentSignal | MissingSignal;
+
+/** One signal per configured instrument, in the registry's order. */
+export function resolveSignals(
+  p: Publication,
+  upstream: UpstreamState,
+  previous: { signals: Partial<Record<InstrumentKey, FrameSignal>> } | null,
+): Signal[] {
+  const now = upstream.attemptedAt;
+  return instrumentsOf(p).map(([key, config]): Signal => {
+    const result = upstream.instruments[key] ?? { ok: false as const, source: config.source, status: "unreachable" as const, error: "not collected" };
+    if (result.ok) {
+      const r = result.reading;
+      const value = normalisedValue(r, config.scale);
+      const stale = ageSeconds(r.publishedAt, now) > durationSeconds(config.staleAfter);
+      return {
+        instrument: key,
+        config,
+        present: true,
+        value,
+        scale: config.scale,
+        ...levelOf(value, config.thresholds),
+        ...(r.rawValue !== undefined ? { rawValue: r.rawValue } : {}),
+        ...(r.rawUnit !== undefined ? { rawUnit: r.rawUnit } : {}),
+        ...(r.observedAt !== undefined ? { observedAt: r.observedAt } : {}),
+        sourceStatus: "ok",
+        qualityStatus: stale ? "stale" : r.qualityStatus,
+        fallbackUsed: false,
+        sourceUpdatedAt: r.publishedAt,
+        sourceCheckedAt: now,
+        lastAttemptAt: now,
+        lastSuccessAt: now,
+        reason: stale ? `the upstream published this reading at ${r.publishedAt}, more than ${config.staleAfter} ago` : null,
+        debt: r.debt ?? null,
+      };
+    }
+    const before = previous?.signals[key];
+    if (!before || before.value === null || before.sourceUpdatedAt === null || before.lastSuccessAt === null) {
+      return { instrument: key, config, present: false, sourceStatus: result.status, reason: result.error, lastAttemptAt: now };
+    }
+    // The scale may have changed in the configuration since; the value follows it.
+    const value = before.scale === undefined || before.scale === config.scale ? before.value : roundValue((before.value / before.scale) * config.scale);
+    return {
+      instrument: key,
+      config,
+      present: true,
+      value,
+      scale: config.scale,
+      ...levelOf(value, config.thresholds),
+      ...(before.rawValue != null ? { rawValue: before.rawValue } : {}),
+      ...(before.rawUnit != null ? { rawUnit: before.rawUnit } : {}),
+      ...(before.observedAt != null ? { observedAt: before.observedAt } : {}),
+      sourceStatus: result.status,
+      qualityStatus: "degraded",
+      fallbackUsed: true,
+      sourceUpdatedAt: before.sourceUpdatedAt,
+      sourceCheckedAt: before.sourceCheckedAt ?? before.lastSuccessAt,
+      lastAttemptAt: now,
+      lastSuccessAt: before.lastSuccessAt,
+      reason: result.error,
+      debt: null,
+    };
+  });
+}
+
+/** What the frame records of a signal: enough for the next assembly to fall back on it. */
+export function frameSignalOf(s: Signal): FrameSignal {
+  if (!s.present) {
+    return {
+      value: null,
+      level: null,
+      tone: null,
+      sourceStatus: s.sourceStatus,
+      fallbackUsed: false,
+      sourceUpdatedAt: null,
+      lastSuccessAt: null,
+      qualityStatus: null,
+      lastAttemptAt: s.lastAttemptAt,
+      reason: s.reason,
+    };
+  }
+  return {
+    value: s.value,
+    scale: s.scale,
+    level: s.level,
+    tone: s.tone,
+    ...(s.rawValue !== undefined ? { rawValue: s.rawValue } : {}),
+    ...(s.rawUnit !== undefined ? { rawUnit: s.rawUnit } : {}),
+    ...(s.observedAt !== undefined ? { observedAt: s.observedAt } : {}),
+    sourceStatus: s.sourceStatus,
+    qualityStatus: s.qualityStatus,
+    fallbackUsed: s.fallbackUsed,
+    sourceUpdatedAt: s.sourceUpdatedAt,
+    sourceCheckedAt: s.sourceCheckedAt,
+    lastAttemptAt: s.lastAttemptAt,
+    lastSuccessAt: s.lastSuccessAt,
+    reason: s.reason,
+  };
+}
+
+/** Seconds from `from` to `to`, two ISO 8601 instants. */
+export function ageSeconds(from: string, to: string): number {
+  return (Date.parse(to) - Date.parse(from)) / 1000;
+}
+
+/** Seconds of an ISO 8601 duration in weeks, days, hours, minutes and seconds (PT6H, P2D, P1W). */
+export function durationSeconds(d: string): number {
+  const m = /^P(?:(\d+(?:\.\d+)?)W)?(?:(\d+(?:\.\d+)?)D)?(?:T(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?$/.exec(d);
+  if (!m) throw new Error(`Cannot read the duration "${d}": use weeks, days, hours, minutes or seconds (PT6H, P2D)`);
+  const [w, days, h, min, s] = m.slice(1).map((x) => (x === undefined ? 0 : Number(x)));
+  return (((w! * 7 + days!) * 24 + h!) * 60 + min!) * 60 + s!;
+}
