@@ -17,7 +17,7 @@
 import type { z } from "zod";
 import type { Claim, EvidenceReference } from "../schemas/contract.ts";
 import { classifySentence } from "./classify.ts";
-import { findDates, frenchDay, NO_OBSERVATION_LABEL, observationOf, type Observation } from "./dates.ts";
+import { findDatesFolded, frenchDay, NO_OBSERVATION_LABEL, observationAmong, type DateMention, type Observation } from "./dates.ts";
 import { parseBlocks, parseInline, type Block, type InlineLink } from "./markdown.ts";
 import { EXCLUDED_SECTIONS, MATERIAL_UNITS, NAVIGATION_PREFIXES } from "./markers.ts";
 import {
@@ -29,7 +29,7 @@ import {
   type ReferenceKind,
 } from "./references.ts";
 import { splitSentences } from "./sentences.ts";
-import { anyOf, bound, claimKey, fnv1a64, fold, wordSource } from "./text.ts";
+import { anyOf, bound, claimKey, fnv1a64, fold, WORD_CLASS, wordSource } from "./text.ts";
 
 export type ClaimRecord = z.infer<typeof Claim>;
 export type Reference = z.infer<typeof EvidenceReference>;
@@ -91,12 +91,23 @@ interface _Sentence {
   excluded: boolean;
   order: number;
   marker: string | null;
+  /** Computed once, on first use. */
+  folded?: string;
+  dates?: DateMention[];
+}
+
+function _folded(s: _Sentence): string {
+  return (s.folded ??= fold(s.text));
+}
+
+function _dates(s: _Sentence): DateMention[] {
+  return (s.dates ??= findDatesFolded(_folded(s)));
 }
 
 const _EXCLUDED = anyOf(EXCLUDED_SECTIONS);
-const _NAVIGATION = new RegExp(`^(?:${NAVIGATION_PREFIXES.map(wordSource).join("|")})`, "u");
-const _NUMBER = /(?<![\p{L}\p{N}])\d+(?:[ ]\d{3})*(?:[,.]\d+)?/gu;
-const _UNIT_AFTER = new RegExp(`^\\s*(?:${MATERIAL_UNITS.map(wordSource).join("|")})`, "u");
+const _NAVIGATION = new RegExp(`^(?:${NAVIGATION_PREFIXES.map(wordSource).join("|")})`);
+const _NUMBER = new RegExp(`(?<![${WORD_CLASS}])\\d+(?: \\d{3})*(?:[,.]\\d+)?`, "g");
+const _UNIT_AFTER = new RegExp(`^\\s*(?:${MATERIAL_UNITS.map(wordSource).join("|")})`);
 const _PROSE: ReadonlySet<string> = new Set(["paragraph", "listItem", "quote", "table", "heading"]);
 const _CANDIDATE_BLOCKS: ReadonlySet<string> = new Set(["paragraph", "listItem"]);
 
@@ -230,7 +241,7 @@ function _references(
       byHref.set(link, info);
       if (seen.has(info.href)) continue;
       seen.add(info.href);
-      observation ??= observationOf(s.text);
+      observation ??= observationAmong(_dates(s));
       references.push(_reference(link, info, s, observation, options.now));
     }
   }
@@ -239,8 +250,8 @@ function _references(
 
 function _score(s: _Sentence, byHref: Map<InlineLink, _LinkInfo>): number {
   if (s.excluded || s.text.length < 40 || s.text.split(" ").length < 6 || /\?\s*["»”)]*$/u.test(s.text)) return 0;
-  const folded = fold(s.text);
-  if (_NAVIGATION.test(folded.replace(/^[^\p{L}]+/u, ""))) return 0;
+  const folded = _folded(s);
+  if (_NAVIGATION.test(folded.replace(/^[^a-z]+/, ""))) return 0;
   let linkText = 0;
   let primary = false;
   let external = false;
@@ -251,13 +262,14 @@ function _score(s: _Sentence, byHref: Map<InlineLink, _LinkInfo>): number {
     if (info?.kind === "secondary-source") external = true;
   }
   if (linkText > 0.8 * s.text.length) return 0;
-  const dates = findDates(s.text);
+  const dates = _dates(s);
   let masked = folded;
   for (const d of dates) masked = masked.slice(0, d.index) + " ".repeat(d.length) + masked.slice(d.index + d.length);
   let numberScore = 0;
   _NUMBER.lastIndex = 0;
   for (let m = _NUMBER.exec(masked); m !== null && numberScore < 6; m = _NUMBER.exec(masked)) {
-    numberScore = Math.max(numberScore, _UNIT_AFTER.test(masked.slice(m.index + m[0].length)) ? 6 : 2);
+    const after = m.index + m[0].length;
+    numberScore = Math.max(numberScore, _UNIT_AFTER.test(masked.slice(after, after + 16)) ? 6 : 2);
   }
   let dateScore = 0;
   for (const d of dates) {
@@ -309,12 +321,11 @@ function _claims(
   // A repeated sentence gets -2, -3… by its rank among the identical sentences of the whole article,
   // so the id does not depend on which other sentences were chosen.
   const occurrence = new Map<_Sentence, number>();
-  const counts = new Map<string, number>();
-  for (const s of sentences) {
-    const key = claimKey(s.text);
-    const n = (counts.get(key) ?? 0) + 1;
-    counts.set(key, n);
-    occurrence.set(s, n);
+  for (const c of chosen) {
+    const key = claimKey(c.text);
+    // Spacing aside, an identical sentence has about the same length: only those are compared.
+    const near = sentences.filter((s) => s.order <= c.order && Math.abs(s.text.length - c.text.length) <= 8);
+    occurrence.set(c, near.filter((s) => claimKey(s.text) === key).length);
   }
   const used = new Set(chosen.filter((s) => s.marker !== null).map((s) => s.marker as string));
   const claimDateLabel = `publié le ${frenchDay(article.date)}`;
@@ -327,7 +338,7 @@ function _claims(
       for (let k = 2; used.has(localId); k++) localId = `${base}-${n}-${k}`;
       used.add(localId);
     }
-    const observation = observationOf(s.text);
+    const observation = observationAmong(_dates(s));
     const classification = classifySentence(s.text, "fr");
     const seen = new Set<string>();
     const references: Reference[] = [];

@@ -81,3 +81,20 @@ const _PUBLISHED = /(?<![\p{L}])(?:publiee?s?|parue?s?|mise?s? en ligne|publishe
 function _latest(dates: ReturnType<typeof findDates>): Observation {
   return dates.reduce((a, b) => (b.date > a.date ? b : a));
 }
+
+/** The hosts of primary sources as records of primary-sources.yaml give them: official site and datasets. */
+export function primaryHostsOf(
+  sources: readonly { slug: string; officialUrl: string; datasets?: readonly { url: string }[] }[],
+): PrimaryHost[] {
+  const hosts: PrimaryHost[] = [];
+  const seen = new Set<string>();
+  for (const s of sources) {
+    for (const url of [s.officialUrl, ...(s.datasets ?? []).map((d) => d.url)]) {
+      const host = new URL(url).hostname.toLowerCase();
+      if (seen.has(`${s.slug} ${host}`)) continue;
+      seen.add(`${s.slug} ${host}`);
+      hosts.push({ host, slug: s.slug });
+    }
+  }
+  return hosts;
+}
