@@ -55,7 +55,7 @@ const _MONTH_NUMBERS = new Map<string, number>([
 
 /** Folded month name (or English abbreviation) -> 1..12, 0 if unknown. */
 function _monthNumber(name: string): number {
-  return _MONTH_NUMBERS.get(fold(name).replace(/\.$/, "")) ?? 0;
+  return _MONTH_NUMBERS.get(name.endsWith(".") ? name.slice(0, -1) : name) ?? 0;
 }
 
 const _W = WORD_CLASS;
@@ -323,7 +323,7 @@ function _monthRange(m1: string, y1: string | undefined, m2: string, y2: string)
 function _partOfMonth(part: string, month: string, y: string): Observation | null {
   const year = Number(y);
   const m = _monthNumber(month);
-  const p = fold(part);
+  const p = part;
   const mid = p === "mi" || p === "mid";
   const end = p === "fin" || p === "end of" || p === "late";
   const d = mid ? 15 : end ? _daysIn(year, m) : 1;
@@ -338,7 +338,7 @@ function _month(y: string, month: string): Observation | null {
 }
 
 function _ordinal(word: string): number {
-  const w = fold(word);
+  const w = word;
   const table: Record<string, number> = {
     premier: 1, "1er": 1, first: 1, "1st": 1, deuxieme: 2, second: 2, "2e": 2, "2nd": 2,
     troisieme: 3, "3e": 3, third: 3, "3rd": 3, quatrieme: 4, "4e": 4, fourth: 4, "4th": 4,

@@ -21,7 +21,7 @@ import { findDatesFolded, frenchDay, NO_OBSERVATION_LABEL, observationAmong, typ
 import { parseBlocks, parseInline, type Block, type InlineLink } from "./markdown.ts";
 import { EXCLUDED_SECTIONS, MATERIAL_UNITS, NAVIGATION_PREFIXES } from "./markers.ts";
 import {
-  absoluteHref,
+  absoluteUrl,
   NO_SOURCE_DATE_LABEL,
   primarySourceOf,
   sourcePublicationOf,
@@ -192,18 +192,19 @@ function _isExcludedHeading(text: string): boolean {
 
 interface _LinkInfo {
   href: string;
+  host: string;
   kind: ReferenceKind;
   primarySlug: string | null;
 }
 
-function _resolve(link: InlineLink, article: ArticleInput, options: ExtractOptions): _LinkInfo | null {
-  const href = absoluteHref(link.href, options.baseUrl, article.url);
-  if (href === null) return null;
-  const host = new URL(href).hostname.toLowerCase();
-  const baseHost = new URL(options.baseUrl).hostname.toLowerCase();
+function _resolve(link: InlineLink, article: ArticleInput, options: ExtractOptions, baseHost: string): _LinkInfo | null {
+  const url = absoluteUrl(link.href, options.baseUrl, article.url);
+  if (url === null) return null;
+  const href = url.href;
+  const host = url.hostname.toLowerCase();
   const primarySlug = host === baseHost ? null : primarySourceOf(host, options.primaryHosts);
   const kind: ReferenceKind = host === baseHost ? "internal" : primarySlug !== null ? "primary-source" : "secondary-source";
-  return { href, kind, primarySlug };
+  return { href, host, kind, primarySlug };
 }
 
 function _reference(link: InlineLink, info: _LinkInfo, s: _Sentence, observation: Observation, now: string): Reference {
@@ -211,7 +212,7 @@ function _reference(link: InlineLink, info: _LinkInfo, s: _Sentence, observation
   return {
     label: link.label === "" ? info.href : link.label,
     href: info.href,
-    host: new URL(info.href).hostname.toLowerCase(),
+    host: info.host,
     kind: info.kind,
     date: observation.date,
     dateLabel: observation.label,
@@ -231,12 +232,13 @@ function _references(
   const references: Reference[] = [];
   const seen = new Set<string>();
   const byHref = new Map<InlineLink, _LinkInfo>();
+  const baseHost = new URL(options.baseUrl).hostname.toLowerCase();
   for (const s of sentences) {
     if (s.links.length === 0) continue;
     let observation: Observation | null = null;
     for (const link of s.links) {
       if (byHref.has(link)) continue;
-      const info = _resolve(link, article, options);
+      const info = _resolve(link, article, options, baseHost);
       if (info === null) continue;
       byHref.set(link, info);
       if (seen.has(info.href)) continue;
@@ -263,13 +265,14 @@ function _score(s: _Sentence, byHref: Map<InlineLink, _LinkInfo>): number {
   }
   if (linkText > 0.8 * s.text.length) return 0;
   const dates = _dates(s);
-  let masked = folded;
-  for (const d of dates) masked = masked.slice(0, d.index) + " ".repeat(d.length) + masked.slice(d.index + d.length);
   let numberScore = 0;
   _NUMBER.lastIndex = 0;
-  for (let m = _NUMBER.exec(masked); m !== null && numberScore < 6; m = _NUMBER.exec(masked)) {
-    const after = m.index + m[0].length;
-    numberScore = Math.max(numberScore, _UNIT_AFTER.test(masked.slice(after, after + 16)) ? 6 : 2);
+  for (let m = _NUMBER.exec(folded); m !== null && numberScore < 6; m = _NUMBER.exec(folded)) {
+    const at = m.index;
+    // The digits of a date are not a material number.
+    if (dates.some((d) => at < d.index + d.length && at + m![0].length > d.index)) continue;
+    const after = at + m[0].length;
+    numberScore = Math.max(numberScore, _UNIT_AFTER.test(folded.slice(after, after + 16)) ? 6 : 2);
   }
   let dateScore = 0;
   for (const d of dates) {
@@ -321,11 +324,16 @@ function _claims(
   // A repeated sentence gets -2, -3… by its rank among the identical sentences of the whole article,
   // so the id does not depend on which other sentences were chosen.
   const occurrence = new Map<_Sentence, number>();
+  const keys = new Map<_Sentence, string>();
+  const keyOf = (s: _Sentence) => {
+    let k = keys.get(s);
+    if (k === undefined) keys.set(s, (k = claimKey(s.text)));
+    return k;
+  };
   for (const c of chosen) {
-    const key = claimKey(c.text);
     // Spacing aside, an identical sentence has about the same length: only those are compared.
     const near = sentences.filter((s) => s.order <= c.order && Math.abs(s.text.length - c.text.length) <= 8);
-    occurrence.set(c, near.filter((s) => claimKey(s.text) === key).length);
+    occurrence.set(c, near.filter((s) => keyOf(s) === keyOf(c)).length);
   }
   const used = new Set(chosen.filter((s) => s.marker !== null).map((s) => s.marker as string));
   const claimDateLabel = `publié le ${frenchDay(article.date)}`;

@@ -20,6 +20,11 @@ export const NO_SOURCE_DATE_LABEL = "date de publication de la source non préci
  * anchors, mailto:, tel:, and hrefs that do not parse.
  */
 export function absoluteHref(href: string, baseUrl: string, pageUrl: string): string | null {
+  return absoluteUrl(href, baseUrl, pageUrl)?.href ?? null;
+}
+
+/** absoluteHref() as a parsed URL. */
+export function absoluteUrl(href: string, baseUrl: string, pageUrl: string): URL | null {
   const h = href.trim();
   if (h === "" || h.startsWith("#")) return null;
   let url: URL;
@@ -31,7 +36,7 @@ export function absoluteHref(href: string, baseUrl: string, pageUrl: string): st
   } catch {
     return null;
   }
-  return url.protocol === "http:" || url.protocol === "https:" ? url.href : null;
+  return url.protocol === "http:" || url.protocol === "https:" ? url : null;
 }
 
 /** A host without its `www.` label, lower case: `www.boj.or.jp` and `boj.or.jp` are one institution. */

@@ -1,6 +1,7 @@
 /** Text helpers shared by the claims engine: folding, whole-word patterns, normalisation, a hash. */
 
 const _foldCache = new Map<string, string>();
+const _NON_ASCII = /[^\x00-\x7f]/;
 
 /**
  * Lower case without diacritics, typographic apostrophes as `'`, non-breaking spaces as spaces.
@@ -8,6 +9,7 @@ const _foldCache = new Map<string, string>();
  */
 export function fold(text: string): string {
   const lower = text.toLowerCase();
+  if (!_NON_ASCII.test(lower)) return lower;
   // toLowerCase() keeps the length but for a few letters ("İ"); those take the slow path.
   if (lower.length === text.length) return lower.replace(/[^\x00-\x7f]/g, _foldChar);
   let out = "";
@@ -83,18 +85,29 @@ export function bound(text: string, max: number): string {
   return `${head}…`;
 }
 
-const _FNV_OFFSET = 0xcbf29ce484222325n;
-const _FNV_PRIME = 0x100000001b3n;
-const _MASK = 0xffffffffffffffffn;
-
 /**
  * FNV-1a 64 of the UTF-8 bytes of `text`, as 16 hex digits. Not cryptographic: it names claims,
- * and core has no crypto API it could use on both runtimes without an argument.
+ * and core has no crypto API it could use on both runtimes without an argument. The 64-bit state
+ * is four 16-bit limbs, so the arithmetic stays in exact small integers.
  */
 export function fnv1a64(text: string): string {
-  let h = _FNV_OFFSET;
+  // Offset basis 0xcbf29ce484222325, least significant limb first.
+  let h0 = 0x2325;
+  let h1 = 0x8422;
+  let h2 = 0x9ce4;
+  let h3 = 0xcbf2;
   const step = (byte: number) => {
-    h = ((h ^ BigInt(byte)) * _FNV_PRIME) & _MASK;
+    h0 ^= byte;
+    // Multiply by the prime 0x100000001b3 = 2^40 + 0x1b3, modulo 2^64.
+    const t0 = h0 * 0x1b3;
+    const t1 = h1 * 0x1b3 + (t0 >>> 16);
+    // h << 40 puts limb 0 at bit 8 of limb 2 (spilling into limb 3) and limb 1 at bit 8 of limb 3.
+    const t2 = h2 * 0x1b3 + (t1 >>> 16) + (h0 << 8);
+    const t3 = h3 * 0x1b3 + (t2 >>> 16) + (h1 << 8);
+    h0 = t0 & 0xffff;
+    h1 = t1 & 0xffff;
+    h2 = t2 & 0xffff;
+    h3 = t3 & 0xffff;
   };
   for (const ch of text) {
     const cp = ch.codePointAt(0)!;
@@ -113,5 +126,6 @@ export function fnv1a64(text: string): string {
       step(0x80 | (cp & 0x3f));
     }
   }
-  return h.toString(16).padStart(16, "0");
+  const hex = (n: number) => n.toString(16).padStart(4, "0");
+  return hex(h3) + hex(h2) + hex(h1) + hex(h0);
 }

@@ -11,6 +11,17 @@ describe("fnv1a64()", () => {
     expect(fnv1a64("foobar")).toBe("85944171f73967e8");
   });
 
+  it("agrees with a BigInt FNV-1a 64 over UTF-8 on French, symbols and astral characters", () => {
+    const reference = (text: string) => {
+      let h = 0xcbf29ce484222325n;
+      for (const byte of new TextEncoder().encode(text)) h = ((h ^ BigInt(byte)) * 0x100000001b3n) & 0xffffffffffffffffn;
+      return h.toString(16).padStart(16, "0");
+    };
+    for (const text of ["l’écart BTP-Bund à 10 ans", "5 400 milliards de yens", "€ ¥ £ – — «»", "𝔘𝔫𝔦𝔠𝔬𝔡𝔢 🙂", "x".repeat(1000)]) {
+      expect(fnv1a64(text)).toBe(reference(text));
+    }
+  });
+
   it("hashes the UTF-8 bytes of accented text", () => {
     expect(fnv1a64("é")).not.toBe(fnv1a64("e"));
     expect(fnv1a64("é")).toBe(fnv1a64("e\u0301".normalize("NFC")));
