@@ -42,7 +42,7 @@ function _compileRule(
     phrases: markers.phrases.length > 0 ? anyOf(markers.phrases) : null,
     phraseList: markers.phrases,
     pairs: markers.pairs.map((p) => ({
-      re: new RegExp(`${wordSource(p.first)}[\\s\\S]*?${wordSource(p.then)}`, "u"),
+      re: new RegExp(`${wordSource(p.first)}[\\s\\S]*?${wordSource(p.then)}`),
       label: `${p.first} … ${p.then}`,
     })),
   };
@@ -51,7 +51,7 @@ function _compileRule(
 function _compile(lang: MarkerLang): _CompiledLang {
   const m = MARKERS[lang];
   return {
-    mask: m.falseFriends.length > 0 ? anyOf(m.falseFriends, "gu") : null,
+    mask: m.falseFriends.length > 0 ? anyOf(m.falseFriends, "g") : null,
     rules: [
       _compileRule("scenario-marker", "scénario", m.scenario),
       _compileRule("estimate-marker", "estimation", m.estimate),

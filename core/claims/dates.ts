@@ -17,7 +17,7 @@
  * the claim is about 2027.
  */
 import { MATERIAL_UNITS } from "./markers.ts";
-import { fold, wordSource } from "./text.ts";
+import { fold, WORD_CLASS, wordSource } from "./text.ts";
 
 export type Precision = "day" | "month" | "quarter" | "year" | "range" | "unknown";
 
@@ -46,40 +46,47 @@ const _MONTHS_EN = [
 ];
 const _MONTHS_EN_SHORT = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sept?", "oct", "nov", "dec"];
 
-/** Folded month name (or English abbreviation) -> 1..12. */
+const _MONTH_NUMBERS = new Map<string, number>([
+  ..._MONTHS_FR.map((m, i) => [fold(m), i + 1] as const),
+  ..._MONTHS_EN.map((m, i) => [m, i + 1] as const),
+  ..._MONTHS_EN_SHORT.map((m, i) => [m.replace("?", ""), i + 1] as const),
+  ["sep", 9],
+]);
+
+/** Folded month name (or English abbreviation) -> 1..12, 0 if unknown. */
 function _monthNumber(name: string): number {
-  const n = fold(name).replace(/\.$/, "");
-  const fr = _MONTHS_FR.findIndex((m) => fold(m) === n);
-  if (fr >= 0) return fr + 1;
-  const en = _MONTHS_EN.findIndex((m) => m === n);
-  if (en >= 0) return en + 1;
-  return _MONTHS_EN_SHORT.findIndex((m) => new RegExp(`^${m}$`).test(n)) + 1;
+  return _MONTH_NUMBERS.get(name.endsWith(".") ? name.slice(0, -1) : name) ?? 0;
 }
 
-const _B = "(?<![\\p{L}\\p{N}])";
-const _E = "(?![\\p{L}\\p{N}])";
+const _W = WORD_CLASS;
+const _B = `(?<![${_W}])`;
+const _E = `(?![${_W}])`;
 const _MFR = `(${_MONTHS_FR.map(fold).join("|")})`;
 const _MEN = `(${_MONTHS_EN.join("|")}|(?:${_MONTHS_EN_SHORT.join("|")})\\.?)`;
 const _M = `(${_MONTHS_FR.map(fold).join("|")}|${_MONTHS_EN.join("|")})`;
-const _Y = "((?:19|20)\\d{2})(?![\\p{N}])";
+const _Y = "((?:19|20)\\d{2})(?!\\d)";
 const _DFR = "(1er|[0-3]?\\d)";
 const _DEN = "([0-3]?\\d)(?:st|nd|rd|th)?";
 const _S = "[\\s]+";
 
-type _Builder = (m: RegExpExecArray) => Observation | null;
+type _Builder = (m: readonly string[]) => Observation | null;
 
 interface _Pattern {
-  re: RegExp;
+  source: string;
+  /** Number of capture groups of `source`. */
+  groups: number;
   build: _Builder;
 }
 
 function _p(source: string, build: _Builder): _Pattern {
-  return { re: new RegExp(source, "gu"), build };
+  return { source, groups: new RegExp(`${source}|`).exec("")!.length - 1, build };
 }
 
-const _AMOUNT_AFTER = new RegExp(`^\\s*(?:${MATERIAL_UNITS.map(wordSource).join("|")})`, "u");
+const _AMOUNT_AFTER = new RegExp(`^\\s*(?:${MATERIAL_UNITS.map(wordSource).join("|")})`);
 
-// Order matters: each pass masks what it found, so a range's days are not read again as days.
+// One regular expression tries these in order at each position, and the leftmost match wins: a
+// range starts before its days ("entre le …"), a day before its month, a month before its year,
+// so the order below only settles ties at one position (a range of months before a month).
 const _PATTERNS: _Pattern[] = [
   // Ranges of ISO dates.
   _p(`${_B}(?:entre le|du|between|from)${_S}(\\d{4}-\\d{2}-\\d{2})${_S}(?:et le|et|au|and|to|until|through)${_S}(\\d{4}-\\d{2}-\\d{2})${_E}`, (m) =>
@@ -104,7 +111,7 @@ const _PATTERNS: _Pattern[] = [
     _monthRange(m[1], m[2], m[3], m[4]),
   ),
   // Days.
-  _p(`(?<![\\p{N}-])(\\d{4}-\\d{2}-\\d{2})(?![\\p{N}])`, (m) => _day(_iso(m[1]))),
+  _p(`(?<![\\d-])(\\d{4}-\\d{2}-\\d{2})(?!\\d)`, (m) => _day(_iso(m[1]))),
   _p(`${_B}${_DFR}${_S}${_MFR}${_S}${_Y}`, (m) => _day(_ymd(m[3], m[2], m[1]))),
   _p(`${_B}${_MEN}${_S}${_DEN},?${_S}${_Y}`, (m) => _day(_ymd(m[3], m[1], m[2]))),
   _p(`${_B}${_DEN}${_S}${_MEN},?${_S}${_Y}`, (m) => _day(_ymd(m[3], m[2], m[1]))),
@@ -125,35 +132,91 @@ const _PATTERNS: _Pattern[] = [
   _p(`${_B}(first|second)${_S}half${_S}(?:of${_S})?${_Y}`, (m) => _half(m[2], m[1])),
   _p(`${_B}[sh]([12])${_S}?${_Y}`, (m) => _half(m[2], m[1])),
   // Years.
-  _p(`(?<![\\p{L}\\p{N},.])${_Y}[-–/]${_Y}`, (m) => _yearRange(m[1], m[2])),
-  _p(`(?<![\\p{L}\\p{N},.])${_Y}(?![,.]\\p{N})`, (m) => _year(m[1])),
+  _p(`(?<![${_W},.])${_Y}[-–/]${_Y}`, (m) => _yearRange(m[1], m[2])),
+  _p(`(?<![${_W},.])${_Y}(?![,.]\\d)`, (m) => _year(m[1])),
 ];
+
+// Every date starts at a word boundary: one look-behind rejects the positions inside words
+// before any alternative is tried (each keeps its own, stricter, look-behind).
+const _ALL = new RegExp(`(?<![${_W}])(?:${_PATTERNS.map((p) => `(${p.source})`).join("|")})`, "g");
+const _YEAR_ANYWHERE = /(?:19|20)\d\d/;
 
 /** Every date the text mentions, in text order (URLs are not read). */
 export function findDates(text: string): DateMention[] {
-  let work = fold(text).replace(/(?:https?:\/\/|www\.)\S+/gu, (s) => " ".repeat(s.length));
+  // Every pattern holds a year: most sentences are ruled out without folding them.
+  return _YEAR_ANYWHERE.test(text) ? findDatesFolded(fold(text)) : [];
+}
+
+/** findDates() of text already folded by fold() (offsets are the same in both). */
+export function findDatesFolded(folded: string): DateMention[] {
+  if (!_YEAR_ANYWHERE.test(folded)) return [];
+  let work = folded;
+  if (work.includes("http") || work.includes("www.")) work = work.replace(/(?:https?:\/\/|www\.)\S+/gu, (s) => " ".repeat(s.length));
   const found: DateMention[] = [];
-  for (const { re, build } of _PATTERNS) {
+  // Only the text around years is read: the alternation costs ~100 ns at every word start, and a
+  // date never starts more than ~60 characters before its (last) year.
+  for (const [from, to] of _windows(work)) {
+    const text = work.slice(from, to);
+    // The shared instance, not a copy: V8 compiles a regular expression to native code only after
+    // it has run a few times, per instance (this loop does not call itself, so sharing is safe).
+    const re = _ALL;
     re.lastIndex = 0;
-    let next = work;
-    for (let m = re.exec(work); m !== null; m = re.exec(work)) {
-      const obs = build(m);
-      if (obs === null || obs.date === null) continue;
-      if (obs.precision === "year" && _AMOUNT_AFTER.test(work.slice(m.index + m[0].length))) continue;
-      found.push({ ...obs, date: obs.date, index: m.index, length: m[0].length });
-      next = next.slice(0, m.index) + " ".repeat(m[0].length) + next.slice(m.index + m[0].length);
+    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+      let at = 1;
+      let pattern = _PATTERNS[0];
+      for (const p of _PATTERNS) {
+        if (m[at] !== undefined) {
+          pattern = p;
+          break;
+        }
+        at += p.groups + 1;
+      }
+      const obs = pattern.build(m.slice(at, at + pattern.groups + 1));
+      const after = m.index + m[0].length;
+      const amount = obs !== null && obs.precision === "year" && _AMOUNT_AFTER.test(text.slice(after, after + 24));
+      if (obs === null || obs.date === null || amount) {
+        // Not a date after all ("31 février 2026"): let a shorter reading start further on.
+        re.lastIndex = m.index + 1;
+        continue;
+      }
+      found.push({ ...obs, date: obs.date, index: from + m.index, length: m[0].length });
     }
-    work = next;
   }
-  return found.sort((a, b) => a.index - b.index);
+  return found;
+}
+
+const _BEFORE_YEAR = 72;
+const _AFTER_YEAR = 40;
+const _YEARS = /(?:19|20)\d\d/g;
+const _WORD_CHAR = new RegExp(`[${_W}]`);
+
+/** Merged spans of `text` around its years, widened to word boundaries. */
+function _windows(text: string): [number, number][] {
+  const spans: [number, number][] = [];
+  _YEARS.lastIndex = 0;
+  for (let m = _YEARS.exec(text); m !== null; m = _YEARS.exec(text)) {
+    let from = Math.max(0, m.index - _BEFORE_YEAR);
+    while (from > 0 && _WORD_CHAR.test(text[from - 1])) from--;
+    let to = Math.min(text.length, m.index + 4 + _AFTER_YEAR);
+    while (to < text.length && _WORD_CHAR.test(text[to])) to++;
+    const last = spans[spans.length - 1];
+    if (last && from <= last[1]) last[1] = Math.max(last[1], to);
+    else spans.push([from, to]);
+  }
+  return spans;
 }
 
 const _RANK: Record<Precision, number> = { day: 0, range: 1, month: 2, quarter: 3, year: 4, unknown: 5 };
 
 /** The observation date of a sentence: the latest date it mentions (see the module comment). */
 export function observationOf(text: string): Observation {
+  return observationAmong(findDates(text));
+}
+
+/** The observation date among dates already found (the latest, see the module comment). */
+export function observationAmong(dates: readonly DateMention[]): Observation {
   let best: DateMention | null = null;
-  for (const d of findDates(text)) {
+  for (const d of dates) {
     if (best === null || d.date > best.date || (d.date === best.date && _RANK[d.precision] < _RANK[best.precision])) best = d;
   }
   if (best === null) return { date: null, label: NO_OBSERVATION_LABEL, start: null, end: null, precision: "unknown" };
@@ -260,7 +323,7 @@ function _monthRange(m1: string, y1: string | undefined, m2: string, y2: string)
 function _partOfMonth(part: string, month: string, y: string): Observation | null {
   const year = Number(y);
   const m = _monthNumber(month);
-  const p = fold(part);
+  const p = part;
   const mid = p === "mi" || p === "mid";
   const end = p === "fin" || p === "end of" || p === "late";
   const d = mid ? 15 : end ? _daysIn(year, m) : 1;
@@ -275,7 +338,7 @@ function _month(y: string, month: string): Observation | null {
 }
 
 function _ordinal(word: string): number {
-  const w = fold(word);
+  const w = word;
   const table: Record<string, number> = {
     premier: 1, "1er": 1, first: 1, "1st": 1, deuxieme: 2, second: 2, "2e": 2, "2nd": 2,
     troisieme: 3, "3e": 3, third: 3, "3rd": 3, quatrieme: 4, "4e": 4, fourth: 4, "4th": 4,

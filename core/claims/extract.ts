@@ -17,11 +17,11 @@
 import type { z } from "zod";
 import type { Claim, EvidenceReference } from "../schemas/contract.ts";
 import { classifySentence } from "./classify.ts";
-import { findDates, frenchDay, NO_OBSERVATION_LABEL, observationOf, type Observation } from "./dates.ts";
+import { findDatesFolded, frenchDay, NO_OBSERVATION_LABEL, observationAmong, type DateMention, type Observation } from "./dates.ts";
 import { parseBlocks, parseInline, type Block, type InlineLink } from "./markdown.ts";
 import { EXCLUDED_SECTIONS, MATERIAL_UNITS, NAVIGATION_PREFIXES } from "./markers.ts";
 import {
-  absoluteHref,
+  absoluteUrl,
   NO_SOURCE_DATE_LABEL,
   primarySourceOf,
   sourcePublicationOf,
@@ -29,7 +29,7 @@ import {
   type ReferenceKind,
 } from "./references.ts";
 import { splitSentences } from "./sentences.ts";
-import { anyOf, bound, claimKey, fnv1a64, fold, wordSource } from "./text.ts";
+import { anyOf, bound, claimKey, fnv1a64, fold, WORD_CLASS, wordSource } from "./text.ts";
 
 export type ClaimRecord = z.infer<typeof Claim>;
 export type Reference = z.infer<typeof EvidenceReference>;
@@ -91,12 +91,23 @@ interface _Sentence {
   excluded: boolean;
   order: number;
   marker: string | null;
+  /** Computed once, on first use. */
+  folded?: string;
+  dates?: DateMention[];
+}
+
+function _folded(s: _Sentence): string {
+  return (s.folded ??= fold(s.text));
+}
+
+function _dates(s: _Sentence): DateMention[] {
+  return (s.dates ??= findDatesFolded(_folded(s)));
 }
 
 const _EXCLUDED = anyOf(EXCLUDED_SECTIONS);
-const _NAVIGATION = new RegExp(`^(?:${NAVIGATION_PREFIXES.map(wordSource).join("|")})`, "u");
-const _NUMBER = /(?<![\p{L}\p{N}])\d+(?:[ ]\d{3})*(?:[,.]\d+)?/gu;
-const _UNIT_AFTER = new RegExp(`^\\s*(?:${MATERIAL_UNITS.map(wordSource).join("|")})`, "u");
+const _NAVIGATION = new RegExp(`^(?:${NAVIGATION_PREFIXES.map(wordSource).join("|")})`);
+const _NUMBER = new RegExp(`(?<![${WORD_CLASS}])\\d+(?: \\d{3})*(?:[,.]\\d+)?`, "g");
+const _UNIT_AFTER = new RegExp(`^\\s*(?:${MATERIAL_UNITS.map(wordSource).join("|")})`);
 const _PROSE: ReadonlySet<string> = new Set(["paragraph", "listItem", "quote", "table", "heading"]);
 const _CANDIDATE_BLOCKS: ReadonlySet<string> = new Set(["paragraph", "listItem"]);
 
@@ -181,18 +192,19 @@ function _isExcludedHeading(text: string): boolean {
 
 interface _LinkInfo {
   href: string;
+  host: string;
   kind: ReferenceKind;
   primarySlug: string | null;
 }
 
-function _resolve(link: InlineLink, article: ArticleInput, options: ExtractOptions): _LinkInfo | null {
-  const href = absoluteHref(link.href, options.baseUrl, article.url);
-  if (href === null) return null;
-  const host = new URL(href).hostname.toLowerCase();
-  const baseHost = new URL(options.baseUrl).hostname.toLowerCase();
+function _resolve(link: InlineLink, article: ArticleInput, options: ExtractOptions, baseHost: string): _LinkInfo | null {
+  const url = absoluteUrl(link.href, options.baseUrl, article.url);
+  if (url === null) return null;
+  const href = url.href;
+  const host = url.hostname.toLowerCase();
   const primarySlug = host === baseHost ? null : primarySourceOf(host, options.primaryHosts);
   const kind: ReferenceKind = host === baseHost ? "internal" : primarySlug !== null ? "primary-source" : "secondary-source";
-  return { href, kind, primarySlug };
+  return { href, host, kind, primarySlug };
 }
 
 function _reference(link: InlineLink, info: _LinkInfo, s: _Sentence, observation: Observation, now: string): Reference {
@@ -200,7 +212,7 @@ function _reference(link: InlineLink, info: _LinkInfo, s: _Sentence, observation
   return {
     label: link.label === "" ? info.href : link.label,
     href: info.href,
-    host: new URL(info.href).hostname.toLowerCase(),
+    host: info.host,
     kind: info.kind,
     date: observation.date,
     dateLabel: observation.label,
@@ -220,17 +232,18 @@ function _references(
   const references: Reference[] = [];
   const seen = new Set<string>();
   const byHref = new Map<InlineLink, _LinkInfo>();
+  const baseHost = new URL(options.baseUrl).hostname.toLowerCase();
   for (const s of sentences) {
     if (s.links.length === 0) continue;
     let observation: Observation | null = null;
     for (const link of s.links) {
       if (byHref.has(link)) continue;
-      const info = _resolve(link, article, options);
+      const info = _resolve(link, article, options, baseHost);
       if (info === null) continue;
       byHref.set(link, info);
       if (seen.has(info.href)) continue;
       seen.add(info.href);
-      observation ??= observationOf(s.text);
+      observation ??= observationAmong(_dates(s));
       references.push(_reference(link, info, s, observation, options.now));
     }
   }
@@ -239,8 +252,8 @@ function _references(
 
 function _score(s: _Sentence, byHref: Map<InlineLink, _LinkInfo>): number {
   if (s.excluded || s.text.length < 40 || s.text.split(" ").length < 6 || /\?\s*["»”)]*$/u.test(s.text)) return 0;
-  const folded = fold(s.text);
-  if (_NAVIGATION.test(folded.replace(/^[^\p{L}]+/u, ""))) return 0;
+  const folded = _folded(s);
+  if (_NAVIGATION.test(folded.replace(/^[^a-z]+/, ""))) return 0;
   let linkText = 0;
   let primary = false;
   let external = false;
@@ -251,13 +264,15 @@ function _score(s: _Sentence, byHref: Map<InlineLink, _LinkInfo>): number {
     if (info?.kind === "secondary-source") external = true;
   }
   if (linkText > 0.8 * s.text.length) return 0;
-  const dates = findDates(s.text);
-  let masked = folded;
-  for (const d of dates) masked = masked.slice(0, d.index) + " ".repeat(d.length) + masked.slice(d.index + d.length);
+  const dates = _dates(s);
   let numberScore = 0;
   _NUMBER.lastIndex = 0;
-  for (let m = _NUMBER.exec(masked); m !== null && numberScore < 6; m = _NUMBER.exec(masked)) {
-    numberScore = Math.max(numberScore, _UNIT_AFTER.test(masked.slice(m.index + m[0].length)) ? 6 : 2);
+  for (let m = _NUMBER.exec(folded); m !== null && numberScore < 6; m = _NUMBER.exec(folded)) {
+    const at = m.index;
+    // The digits of a date are not a material number.
+    if (dates.some((d) => at < d.index + d.length && at + m![0].length > d.index)) continue;
+    const after = at + m[0].length;
+    numberScore = Math.max(numberScore, _UNIT_AFTER.test(folded.slice(after, after + 16)) ? 6 : 2);
   }
   let dateScore = 0;
   for (const d of dates) {
@@ -309,12 +324,16 @@ function _claims(
   // A repeated sentence gets -2, -3… by its rank among the identical sentences of the whole article,
   // so the id does not depend on which other sentences were chosen.
   const occurrence = new Map<_Sentence, number>();
-  const counts = new Map<string, number>();
-  for (const s of sentences) {
-    const key = claimKey(s.text);
-    const n = (counts.get(key) ?? 0) + 1;
-    counts.set(key, n);
-    occurrence.set(s, n);
+  const keys = new Map<_Sentence, string>();
+  const keyOf = (s: _Sentence) => {
+    let k = keys.get(s);
+    if (k === undefined) keys.set(s, (k = claimKey(s.text)));
+    return k;
+  };
+  for (const c of chosen) {
+    // Spacing aside, an identical sentence has about the same length: only those are compared.
+    const near = sentences.filter((s) => s.order <= c.order && Math.abs(s.text.length - c.text.length) <= 8);
+    occurrence.set(c, near.filter((s) => keyOf(s) === keyOf(c)).length);
   }
   const used = new Set(chosen.filter((s) => s.marker !== null).map((s) => s.marker as string));
   const claimDateLabel = `publié le ${frenchDay(article.date)}`;
@@ -327,7 +346,7 @@ function _claims(
       for (let k = 2; used.has(localId); k++) localId = `${base}-${n}-${k}`;
       used.add(localId);
     }
-    const observation = observationOf(s.text);
+    const observation = observationAmong(_dates(s));
     const classification = classifySentence(s.text, "fr");
     const seen = new Set<string>();
     const references: Reference[] = [];

@@ -201,12 +201,10 @@ export function parseInline(raw: string, definitions: ReadonlyMap<string, string
   return out;
 }
 
+/** Appends `s` with runs of spaces and line breaks as one space (non-breaking spaces are kept). */
 function _append(out: Inline, s: string): void {
-  for (const ch of s) {
-    if (/\s/.test(ch) && ch !== "\u00a0" && ch !== "\u202f") {
-      if (out.text.length > 0 && !out.text.endsWith(" ")) out.text += " ";
-    } else out.text += ch;
-  }
+  const collapsed = /[\t\r\n\f\v]| {2}/.test(s) ? s.replace(/[ \t\r\n\f\v]+/g, " ") : s;
+  out.text += collapsed.startsWith(" ") && (out.text.length === 0 || out.text.endsWith(" ")) ? collapsed.slice(1) : collapsed;
 }
 
 /** The index of the `]` closing the `[` at `open`, or -1. */
@@ -358,7 +356,9 @@ function _inline(s: string, defs: ReadonlyMap<string, string>, out: Inline, allo
       }
     }
     if (c === "*" || c === "~" || c === "_") {
-      const run = new RegExp(`^\\${c}+`).exec(s.slice(i))![0];
+      let end = i + 1;
+      while (s[end] === c) end++;
+      const run = s.slice(i, end);
       const before = i > 0 ? s[i - 1] : " ";
       const after = s[i + run.length] ?? " ";
       const word = /[\p{L}\p{N}]/u;
@@ -378,7 +378,24 @@ function _inline(s: string, defs: ReadonlyMap<string, string>, out: Inline, allo
         continue;
       }
     }
-    _append(out, c);
-    i++;
+    // A run of ordinary text up to the next character that may open something, or a bare URL.
+    _PLAIN.lastIndex = i;
+    const plain = _PLAIN.exec(s);
+    let chunk = plain ? plain[0] : c;
+    const url = allowLinks ? _bareUrlAt(chunk) : -1;
+    if (url > 0) chunk = chunk.slice(0, url);
+    else if (url === 0) chunk = chunk.slice(0, 1);
+    _append(out, chunk);
+    i += chunk.length;
   }
+}
+
+const _PLAIN = /[^\\`<&![*~_]+/y;
+
+/** Where the first bare URL of `chunk` starts (not inside a word), or -1. */
+function _bareUrlAt(chunk: string): number {
+  for (let i = chunk.indexOf("http"); i >= 0; i = chunk.indexOf("http", i + 1)) {
+    if ((chunk.startsWith("https://", i) || chunk.startsWith("http://", i)) && (i === 0 || !/[\p{L}\p{N}]/u.test(chunk[i - 1]))) return i;
+  }
+  return -1;
 }

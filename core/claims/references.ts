@@ -20,6 +20,11 @@ export const NO_SOURCE_DATE_LABEL = "date de publication de la source non préci
  * anchors, mailto:, tel:, and hrefs that do not parse.
  */
 export function absoluteHref(href: string, baseUrl: string, pageUrl: string): string | null {
+  return absoluteUrl(href, baseUrl, pageUrl)?.href ?? null;
+}
+
+/** absoluteHref() as a parsed URL. */
+export function absoluteUrl(href: string, baseUrl: string, pageUrl: string): URL | null {
   const h = href.trim();
   if (h === "" || h.startsWith("#")) return null;
   let url: URL;
@@ -31,7 +36,7 @@ export function absoluteHref(href: string, baseUrl: string, pageUrl: string): st
   } catch {
     return null;
   }
-  return url.protocol === "http:" || url.protocol === "https:" ? url.href : null;
+  return url.protocol === "http:" || url.protocol === "https:" ? url : null;
 }
 
 /** A host without its `www.` label, lower case: `www.boj.or.jp` and `boj.or.jp` are one institution. */
@@ -80,4 +85,21 @@ const _PUBLISHED = /(?<![\p{L}])(?:publiee?s?|parue?s?|mise?s? en ligne|publishe
 
 function _latest(dates: ReturnType<typeof findDates>): Observation {
   return dates.reduce((a, b) => (b.date > a.date ? b : a));
+}
+
+/** The hosts of primary sources as records of primary-sources.yaml give them: official site and datasets. */
+export function primaryHostsOf(
+  sources: readonly { slug: string; officialUrl: string; datasets?: readonly { url: string }[] }[],
+): PrimaryHost[] {
+  const hosts: PrimaryHost[] = [];
+  const seen = new Set<string>();
+  for (const s of sources) {
+    for (const url of [s.officialUrl, ...(s.datasets ?? []).map((d) => d.url)]) {
+      const host = new URL(url).hostname.toLowerCase();
+      if (seen.has(`${s.slug} ${host}`)) continue;
+      seen.add(`${s.slug} ${host}`);
+      hosts.push({ host, slug: s.slug });
+    }
+  }
+  return hosts;
 }
