@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import MiniSearch from "minisearch";
 import { assemble } from "../../core/assemble.ts";
 import { loadPublication, type Publication } from "../../core/inputs/publication.ts";
-import { readUpstream } from "../../core/inputs/upstream.ts";
+import { collectUpstream } from "../../core/inputs/collect.ts";
 import { editorialOf, ownerOf } from "../../core/editorial/analysis.ts";
 import { foldTerm, querySearchIndex } from "../../core/editorial/search.ts";
 import { markdownToPlain } from "../../core/editorial/plain.ts";
@@ -17,7 +17,7 @@ const url = (p: Publication) => (path: string) => `${p.config.baseUrl}${path}`;
 
 async function demoSite(root = `${ROOT}demo`) {
   const publication = await loadPublication(nodeFs, root);
-  const upstream = await readUpstream(nodeFs, publication, NOW);
+  const upstream = await collectUpstream(publication, { fs: nodeFs }, { attemptedAt: NOW });
   const a = assemble({ publication, upstream, previous: null, now: NOW, toolVersion: "test", inputs: "test" }, nodeHasher);
   const text = (path: string) => new TextDecoder().decode(a.files.find((f) => f.path === path)!.served);
   const json = <T = any>(path: string): T => JSON.parse(text(path));
