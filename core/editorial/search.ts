@@ -25,6 +25,18 @@ export function foldTerm(term: string): string {
   return term.normalize("NFD").replace(/\p{M}+/gu, "").toLowerCase();
 }
 
+// A corpus has a few thousand distinct words and hundreds of thousands of occurrences.
+const folded = new Map<string, string>();
+function foldCached(term: string): string {
+  let f = folded.get(term);
+  if (f === undefined) {
+    f = foldTerm(term);
+    if (folded.size > 200_000) folded.clear();
+    folded.set(term, f);
+  }
+  return f;
+}
+
 export const SEARCH_FIELDS = ["title", "description", "text", "tags"] as const;
 export const STORED_FIELDS = ["lang", "type"] as const;
 
@@ -32,7 +44,7 @@ export const INDEX_OPTIONS: Options<SearchDocument> = {
   idField: "id",
   fields: [...SEARCH_FIELDS],
   storeFields: [...STORED_FIELDS],
-  processTerm: (term) => foldTerm(term),
+  processTerm: foldCached,
 };
 
 export const SEARCH_DEFAULTS = { boost: { title: 3, tags: 2, description: 1.5 }, prefix: true, fuzzy: 0.2 } as const;
@@ -49,13 +61,9 @@ export interface SearchHit {
   terms: string[];
 }
 
-/** Queries a serialised index, optionally in one language; best first, ties by id. */
-export function querySearchIndex(
-  serialised: ReturnType<MiniSearch["toJSON"]>,
-  query: string,
-  options: { lang?: "fr" | "en"; limit?: number } = {},
-): SearchHit[] {
-  const index = MiniSearch.loadJS<SearchDocument>(serialised, INDEX_OPTIONS);
+/** Queries a serialised index (`JSON.stringify(index)`), optionally in one language; best first, ties by id. */
+export function querySearchIndex(serialised: string, query: string, options: { lang?: "fr" | "en"; limit?: number } = {}): SearchHit[] {
+  const index = MiniSearch.loadJSON<SearchDocument>(serialised, INDEX_OPTIONS);
   const lang = options.lang;
   const results: SearchResult[] = index.search(query, {
     ...SEARCH_DEFAULTS,

@@ -21,20 +21,6 @@ export const SearchIndexDocument = z.strictObject({
   date: IsoDate.nullable(),
 });
 
-/** minisearch's serialised form (`MiniSearch#toJSON()`), loaded with `MiniSearch.loadJS`. */
-export const SerialisedMiniSearch = z.strictObject({
-  documentCount: z.int(),
-  nextId: z.int(),
-  documentIds: z.record(z.string(), z.string()),
-  fieldIds: z.record(z.string(), z.int()),
-  fieldLength: z.record(z.string(), z.array(z.int())),
-  averageFieldLength: z.array(z.number()),
-  storedFields: z.record(z.string(), z.strictObject({ lang: z.enum(["fr", "en"]), type: DocumentType })),
-  dirtCount: z.int().optional(),
-  index: z.array(z.tuple([z.string(), z.record(z.string(), z.record(z.string(), z.int()))])),
-  serializationVersion: z.int(),
-});
-
 export const SearchIndexSurface = z.strictObject({
   schema: Uri,
   version: z.string(),
@@ -55,7 +41,10 @@ export const SearchIndexSurface = z.strictObject({
     loading: z.string(),
   }),
   documents: z.array(SearchIndexDocument),
-  index: SerialisedMiniSearch,
+  index: z
+    .string()
+    .refine((s) => s.startsWith('{"documentCount":') && s.endsWith("}"), { message: "a serialised minisearch index (JSON text)" })
+    .describe("The minisearch index as JSON text (JSON.stringify of MiniSearch#toJSON()): load it with MiniSearch.loadJSON(index, options)."),
 });
 
 /** Every searchable document of the publication, in a stable order (type, language, slug). */
@@ -150,10 +139,12 @@ export const searchIndex = defineSurface({
         processTerm: "term.normalize('NFD').replace(/\\p{M}+/gu, '').toLowerCase()",
         searchOptions: { boost: { ...SEARCH_DEFAULTS.boost }, prefix: SEARCH_DEFAULTS.prefix, fuzzy: SEARCH_DEFAULTS.fuzzy },
         loading:
-          "MiniSearch.loadJS(body.index, { idField: 'id', fields: body.engine.fields, storeFields: body.engine.storeFields, processTerm: (term) => term.normalize('NFD').replace(/\\p{M}+/gu, '').toLowerCase() }); filter results on the stored `lang` to search one language; join hits to `documents` by id.",
+          "MiniSearch.loadJSON(body.index, { idField: 'id', fields: body.engine.fields, storeFields: body.engine.storeFields, processTerm: (term) => term.normalize('NFD').replace(/\\p{M}+/gu, '').toLowerCase() }); filter results on the stored `lang` to search one language; join hits to `documents` by id.",
       },
       documents: docs.map(({ text: _text, tags: _tags, ...d }) => d),
-      index: index.toJSON(),
+      // JSON text rather than an object: the browser hands it to MiniSearch.loadJSON as is, and
+      // the surface is validated and serialised as one string instead of ~100,000 small values.
+      index: JSON.stringify(index),
     };
   },
 });

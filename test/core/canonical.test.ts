@@ -21,6 +21,17 @@ describe("canonicalJson", () => {
     });
   }
 
+  it("orders integer-like keys by code units too, as the canonicalize library does", () => {
+    const docs: unknown[] = [
+      { "10": 1, "2": 2, a: 3 },
+      { "1": "x", "\r": "y" },
+      { "0": 0, b: { "9": 9, "10": 10 } },
+      { "7": 7, z: 1 },
+      [{ "3": 3 }, JSON.parse(`{"__proto__": 1, "b": 2}`)],
+    ];
+    for (const doc of docs) expect(canonicalJson(doc)).toBe(canonicalize(doc));
+  });
+
   it("agrees with the canonicalize library on mixed documents", () => {
     const doc = {
       z: [1, 1e21, 1e-7, -0, 0.1 + 0.2, "é", "\u0000\u001f\u007f", { "\u20ac": 1, "\ud83d\ude00": 2, a: null }],

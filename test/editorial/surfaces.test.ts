@@ -152,7 +152,7 @@ describe("evidence depth", () => {
 describe("the search index", () => {
   it("loads in minisearch as a browser page would, and finds both languages with accents folded", async () => {
     const surface = (await demoSite()).json("/api/v1/search-index.json");
-    const index = MiniSearch.loadJS(surface.index, {
+    const index = MiniSearch.loadJSON(surface.index, {
       idField: surface.engine.idField,
       fields: surface.engine.fields,
       storeFields: surface.engine.storeFields,
