@@ -109,7 +109,7 @@ export async function runAssemble(opts: AssembleOptions): Promise<AssembleSummar
       (publication === lite ? cachedWarnings(archiveDir, inputs) : null) ??
       editorialFindings(publication, assembly.frame.indexedAt ?? now, (path) => `${publication.config.baseUrl}${path}`)
         .filter((f) => f.severity === "error")
-        .map(({ needle, ...f }) => formatFinding({ ...f, line: lineOf(files.files.get(f.file), needle) }));
+        .map(({ needle, ...f }) => formatFinding({ ...f, line: f.line ?? lineOf(files.files.get(f.file), needle) }));
     for (const w of warnings) log.warn(w);
     if (parsed) savePublication(archiveDir, inputs, publication, warnings);
     const { frame } = assembly;

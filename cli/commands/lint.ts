@@ -10,7 +10,7 @@ import { nodeHasher, stderrLogger } from "../runtime/node.ts";
 import { runtimeFs } from "../runtime/select.ts";
 import { VERSION } from "../version.ts";
 
-export interface LintFinding extends Omit<Finding, "needle"> {
+export interface LintFinding extends Omit<Finding, "needle" | "line"> {
   line: number | null;
 }
 
@@ -39,7 +39,7 @@ export async function runLint(opts: { publication?: string; json: boolean }): Pr
   const surfaces = SURFACES.filter((s) => s.reusable);
   const upstream = { attemptedAt: now, instruments: {}, confluence: null };
   assemble({ publication, upstream, previous: null, now, toolVersion: VERSION, inputs: "lint" }, nodeHasher, { surfaces });
-  const findings = editorialFindings(publication, now, url).map(({ needle, ...f }) => ({ ...f, line: lineOf(files.files.get(f.file), needle) }));
+  const findings = editorialFindings(publication, now, url).map(({ needle, ...f }) => ({ ...f, line: f.line ?? lineOf(files.files.get(f.file), needle) }));
   const editorial = editorialOf(publication, now, url);
   const count = (s: Finding["severity"]) => findings.filter((f) => f.severity === s).length;
   const report: LintReport = {

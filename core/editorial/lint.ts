@@ -5,17 +5,20 @@
  */
 import type { Publication } from "../inputs/publication.ts";
 import type { UrlOf } from "../surfaces/_corpus.ts";
+import type { ExtractWarningCode } from "../claims/extract.ts";
 import { editorialOf } from "./analysis.ts";
 
 export interface Finding {
   severity: "error" | "warning" | "note";
-  code: "orphan-review" | "missing-source" | "stale-translation" | "no-claim";
+  code: "orphan-review" | "missing-source" | "stale-translation" | "no-claim" | ExtractWarningCode;
   /** The file, relative to the publication folder. */
   file: string;
   field: string;
   message: string;
   /** Text to look for in the file to give a line number. */
   needle: string;
+  /** The line, when the finding knows it already. */
+  line?: number;
 }
 
 const SEVERITY_ORDER = { error: 0, warning: 1, note: 2 } as const;
@@ -58,6 +61,9 @@ export function editorialFindings(p: Publication, now: string, url: UrlOf): Find
     }
   }
   for (const a of editorial.articles) {
+    for (const w of a.evidence.warnings) {
+      findings.push({ severity: "warning", code: w.code, file: rel(w.file), field: "claim-id", message: w.message, needle: "", line: w.line });
+    }
     if (a.claims.length === 0) {
       findings.push({
         severity: "note",

@@ -86,3 +86,16 @@ describe("risk-cli search", () => {
     expect(runCli(["search", "dette", "--lang", "de"], { cwd: empty }).status).toBe(EXIT.E_USAGE);
   });
 });
+
+describe("risk-cli lint and claim markers", () => {
+  it("warns about a marker that names no claim, with the article's file and line", () => {
+    const pub = demoCopy();
+    editFile(`${pub}/${ARTICLE}`, (t) => t.replace("## Voir aussi\n", "## Voir aussi\n\n<!-- claim-id: perdu -->\n"));
+    const r = runCli(["lint", "--publication", pub, "--json"]);
+    expect(r.status).toBe(0);
+    const finding = JSON.parse(r.stdout).findings.find((f: { code: string }) => f.code.startsWith("marker-"));
+    expect(finding).toMatchObject({ severity: "warning", file: ARTICLE, field: "claim-id" });
+    const line = readFileSync(`${pub}/${ARTICLE}`, "utf8").split("\n").findIndex((l) => l.includes("claim-id: perdu")) + 1;
+    expect(finding.line).toBe(line);
+  });
+});
