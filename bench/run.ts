@@ -12,6 +12,7 @@
  * scheduled job does: Node start-up, module loading and an unoptimised JIT included.
  */
 import { editorialReport, measureEditorial, type EditorialResult } from "./editorial.ts";
+import { measureYear, yearReport, YEAR_FRAMES } from "./year.ts";
 import * as fs from "node:fs";
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -43,6 +44,8 @@ interface Options {
   only: "demo" | "scale" | null;
   cpuProf: string | null;
   keep: boolean;
+  /** Frames of the year-of-frames archive; 0 skips it. */
+  yearFrames: number;
 }
 
 interface TimedRun {
@@ -123,7 +126,7 @@ interface ScenarioResult {
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { runs: 7, warmup: 1, coldRuns: 3, floorRuns: 7, gcFrames: 5, only: null, cpuProf: null, keep: false };
+  const o: Options = { runs: 7, warmup: 1, coldRuns: 3, floorRuns: 7, gcFrames: 5, only: null, cpuProf: null, keep: false, yearFrames: YEAR_FRAMES };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = () => {
@@ -142,6 +145,7 @@ function parseArgs(argv: string[]): Options {
       o.only = v;
     } else if (a === "--cpu-prof") o.cpuProf = value();
     else if (a === "--keep") o.keep = true;
+    else if (a === "--year-frames") o.yearFrames = nonNegative(a, value());
     else throw new Error(`unknown option ${a}`);
   }
   return o;
@@ -606,6 +610,12 @@ async function main(): Promise<void> {
     editorial,
     collection,
   };
+  if (opts.yearFrames > 0) {
+    process.stderr.write(`[year] building ${opts.yearFrames} frames...\n`);
+    const year = await measureYear({ frames: opts.yearFrames, runs: opts.runs });
+    text += `\n\n${yearReport(year)}`;
+    (summary as Record<string, unknown>).year = year;
+  }
   const file = join(tmpdir(), "risk-cli-bench-results.json");
   fs.writeFileSync(file, `${JSON.stringify(summary, null, 2)}\n`);
   process.stdout.write(`\n${summary.machine.cpu}, ${summary.machine.cores} cores, Node ${summary.machine.node}\n\n${text}\n\nJSON summary: ${file}\n`);

@@ -34,6 +34,21 @@ export function stamp(stored: string, at: string): string {
 }
 
 /**
+ * `stamp` on bytes, as the pieces to hash in order (views of `stored`, nothing copied): a check of
+ * served fingerprints hashes them without decoding, splicing or encoding the document.
+ */
+export function stampParts(stored: Uint8Array, at: string): Uint8Array[] {
+  const members = topLevelMembers(bytesView(stored));
+  if (members.some((m) => m.key === KEY)) throw new RiskError("E_ARCHIVE", "Cannot stamp: generated is already present");
+  const member = `${JSON.stringify(KEY)}:${JSON.stringify(at)}`;
+  if (members.length === 0) return [utf8.encode(`{${member}}`)];
+  const next = members.find((m) => m.key > KEY);
+  if (next) return [stored.subarray(0, next.start), utf8.encode(`${member},`), stored.subarray(next.start)];
+  const last = members[members.length - 1]!;
+  return [stored.subarray(0, last.end), utf8.encode(`,${member}`), stored.subarray(last.end)];
+}
+
+/**
  * Moves a served document from one assembly instant to another: one scan, one splice. The
  * caller has checked `served` against its fingerprint, so the member is known to be there.
  */

@@ -1,0 +1,227 @@
+/**
+ * A year of frames: builds an archive of 35,040 frames (one every 15 minutes) of the demo
+ * publication with synthetic upstream readings, then measures what must not grow with history.
+ *
+ * The fast path: one process, the publication parsed once, the upstream readings made up in
+ * memory instead of collected, the previous frame's served bytes kept in memory instead of read
+ * from a site folder, and no site folder written. Everything else is the assembly's own code:
+ * `previousState` reads the head from the archive, `assemble` builds and validates every
+ * surface, `commitFrame` writes the frame. So the archive is the one `risk-cli assemble` would
+ * have made from those readings, and `verify` checks it like any other.
+ *
+ *   node dist/bench/year.js [--frames N] [--keep]
+ */
+import * as fs from "node:fs";
+import { execFileSync } from "node:child_process";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { assemble } from "../core/assemble.ts";
+import type { UpstreamState } from "../core/inputs/upstream.ts";
+import { collectUpstream } from "../core/inputs/collect.ts";
+import { fingerprintInputs, parsePublication, readPublicationFiles } from "../core/inputs/publication.ts";
+import { commitFrame } from "../recorder/api/commit.ts";
+import { previousState } from "../recorder/api/state.ts";
+import type { TreeCache } from "../recorder/git/objects.ts";
+import { runAssemble } from "../cli/commands/assemble.ts";
+import { runReplay } from "../cli/commands/replay.ts";
+import { runVerify } from "../cli/commands/verify.ts";
+import { demoPublication } from "../cli/paths.ts";
+import { nodeFs, nodeHasher } from "../cli/runtime/node.ts";
+import { VERSION } from "../cli/version.ts";
+
+export const YEAR_FRAMES = 35_040;
+const STEP_MS = 15 * 60_000;
+const START = Date.UTC(2025, 10, 21, 0, 0, 0);
+const iso = (ms: number) => new Date(ms).toISOString().replace(".000Z", "Z");
+
+export interface YearResult {
+  frames: number;
+  buildSeconds: number;
+  buildMsPerFrame: number;
+  assemblyMs: { atFrame10: number; atFrameN: number; ratio: number; target: number };
+  replayMs: { date: string; frameId: string; packedClone: number | null; archive: number; target: number };
+  verify: { frames: number; seconds: number; framesPerSecond: number };
+  size: { looseBytes: number; bytesPerFrame: number; afterGcBytes: number | null; afterGcBytesPerFrame: number | null };
+}
+
+/** Deterministic made-up readings: a bounded random walk per instrument, published hourly. */
+function syntheticUpstream(base: UpstreamState, i: number, now: number): UpstreamState {
+  const instruments: UpstreamState["instruments"] = {};
+  let k = 0;
+  for (const [key, result] of Object.entries(base.instruments) as [keyof UpstreamState["instruments"], NonNullable<UpstreamState["instruments"]["us"]>][]) {
+    k++;
+    if (!result.ok) continue;
+    // One attempt in 500 fails, so the year holds fallbacks too.
+    if ((i * 7 + k * 13) % 500 === 0) {
+      instruments[key] = { ok: false, source: result.source, status: "timeout", error: "synthetic timeout" };
+      continue;
+    }
+    const hour = Math.floor(now / 3_600_000) * 3_600_000;
+    const phase = (hour / 3_600_000) * (0.013 + k * 0.007);
+    const value = Math.round((50 + 45 * Math.sin(phase) * Math.cos(phase / 7 + k)) * 100) / 100;
+    const scale = result.reading.scale;
+    const reading = { ...result.reading, value: (value / 100) * scale, publishedAt: iso(hour), observedAt: iso(hour - 3_600_000) };
+    if (reading.debt) {
+      reading.debt = { ...reading.debt, scoreRaw: value, generatedAt: iso(hour) };
+      reading.value = Math.round(value * 10) / 10;
+      reading.rawValue = value;
+      reading.observedAt = iso(hour).slice(0, 10);
+    }
+    instruments[key] = { ok: true, source: result.source, reading };
+  }
+  return { ...base, attemptedAt: iso(now), instruments };
+}
+
+/** Builds `frames` frames into `archive`; returns the last frame's instant and served files. */
+export async function buildArchive(archive: string, frames: number, publicationDir: string, progress = (_i: number) => {}) {
+  const files = await readPublicationFiles(nodeFs, publicationDir);
+  const publication = parsePublication(files);
+  const inputs = fingerprintInputs(files, nodeHasher, `risk-cli ${VERSION}`);
+  const base = await collectUpstream(publication, { fs: nodeFs }, { attemptedAt: iso(START) });
+  const identity = { name: publication.config.name, email: `risk-cli@${new URL(publication.config.baseUrl).hostname}` };
+  let served = new Map<string, Uint8Array>();
+  let at = START;
+  for (let i = 0; i < frames; i++) {
+    at = START + i * STEP_MS;
+    const trees: TreeCache = new Map();
+    const previous = await previousState(archive, trees);
+    const upstream = syntheticUpstream(base, i, at);
+    const assembly = assemble({ publication, upstream, previous, now: iso(at), toolVersion: VERSION, inputs, previousServed: (path) => served.get(path) ?? null }, nodeHasher);
+    await commitFrame(archive, assembly, previous, identity, trees);
+    served = new Map(assembly.files.map((f) => [f.path, f.served]));
+    if (i % 500 === 0) progress(i);
+  }
+  return { lastAt: at, served };
+}
+
+function writeSite(site: string, served: Map<string, Uint8Array>): void {
+  fs.rmSync(site, { recursive: true, force: true });
+  for (const [path, bytes] of served) {
+    fs.mkdirSync(join(site, path, ".."), { recursive: true });
+    fs.writeFileSync(join(site, path), bytes);
+  }
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+const round1 = (x: number) => Math.round(x * 10) / 10;
+
+/** Median wall time of `runs` steady-state assemblies after the archive's last frame. */
+async function assemblyTime(archive: string, site: string, publication: string, lastAt: number, runs: number): Promise<number> {
+  const times: number[] = [];
+  for (let r = 0; r <= runs; r++) {
+    const now = iso(lastAt + (r + 1) * STEP_MS);
+    (globalThis as { gc?: () => void }).gc?.();
+    const t = performance.now();
+    await runAssemble({ publication, site, archive, now, json: true });
+    if (r > 0) times.push(performance.now() - t);
+  }
+  return round1(median(times));
+}
+
+function duBytes(dir: string): number {
+  let n = 0;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    n += e.isDirectory() ? duBytes(p) : fs.statSync(p).size;
+  }
+  return n;
+}
+
+export async function measureYear(options: { frames?: number; runs?: number; keep?: boolean; log?: (m: string) => void } = {}): Promise<YearResult> {
+  const frames = options.frames ?? YEAR_FRAMES;
+  const runs = options.runs ?? 5;
+  const log = options.log ?? ((m: string) => process.stderr.write(`${m}\n`));
+  const dir = fs.mkdtempSync(join(tmpdir(), "risk-year-"));
+  const publication = join(dir, "pub");
+  fs.cpSync(demoPublication(), publication, { recursive: true });
+  try {
+    // Frame 10: a young archive, the baseline.
+    const young = join(dir, "young.git");
+    const y = await buildArchive(young, 10, publication);
+    writeSite(join(dir, "young-site"), y.served);
+    // A year.
+    const year = join(dir, "year.git");
+    const t = performance.now();
+    const built = await buildArchive(year, frames, publication, (i) => log(`[year] frame ${i} of ${frames}, ${Math.round((performance.now() - t) / 1000)} s`));
+    const buildSeconds = (performance.now() - t) / 1000;
+    log(`[year] ${frames} frames in ${buildSeconds.toFixed(0)} s`);
+    const looseBytes = duBytes(join(year, "objects"));
+
+    const atFrame10 = await assemblyTime(young, join(dir, "young-site"), publication, y.lastAt, runs);
+    writeSite(join(dir, "year-site"), built.served);
+    const atFrameN = await assemblyTime(year, join(dir, "year-site"), publication, built.lastAt, runs);
+    log(`[year] assembly at frame 10: ${atFrame10} ms, at frame ${frames}: ${atFrameN} ms`);
+
+    // Replay in the middle of the year, in the archive as written (loose objects) and in a clone.
+    const middle = iso(START + Math.floor(frames / 2) * STEP_MS + 7 * 60_000);
+    const replayRuns: number[] = [];
+    let frameId = "";
+    for (let r = 0; r < runs; r++) {
+      const t0 = performance.now();
+      const rep = await runReplay({ archive: year, date: middle, json: true });
+      replayRuns.push(performance.now() - t0);
+      frameId = (rep as { frameId?: string }).frameId ?? (rep as { frame?: { frameId?: string } }).frame?.frameId ?? frameId;
+    }
+    let packedClone: number | null = null;
+    let afterGcBytes: number | null = null;
+    try {
+      const clone = join(dir, "clone");
+      execFileSync("git", ["clone", "--quiet", "--bare", "--no-local", year, clone], { stdio: "ignore" });
+      const t0 = performance.now();
+      await runReplay({ archive: clone, date: middle, json: true });
+      packedClone = round1(performance.now() - t0);
+      afterGcBytes = duBytes(join(clone, "objects"));
+    } catch (e) {
+      log(`[year] git clone failed, no packed figures: ${(e as Error).message}`);
+    }
+
+    const tv = performance.now();
+    const report = await runVerify({ archive: year, json: true });
+    const verifySeconds = (performance.now() - tv) / 1000;
+    log(`[year] verify: ${report.frames} frames in ${verifySeconds.toFixed(1)} s`);
+    return {
+      frames,
+      buildSeconds: round1(buildSeconds),
+      buildMsPerFrame: round1((buildSeconds * 1000) / frames),
+      assemblyMs: { atFrame10, atFrameN, ratio: Math.round((atFrameN / atFrame10) * 100) / 100, target: 1.2 },
+      replayMs: { date: middle, frameId, packedClone, archive: round1(median(replayRuns)), target: 300 },
+      verify: { frames: report.frames, seconds: round1(verifySeconds), framesPerSecond: Math.round(report.frames / verifySeconds) },
+      size: {
+        looseBytes,
+        bytesPerFrame: Math.round(looseBytes / frames),
+        afterGcBytes,
+        afterGcBytesPerFrame: afterGcBytes === null ? null : Math.round(afterGcBytes / frames),
+      },
+    };
+  } finally {
+    if (!options.keep) fs.rmSync(dir, { recursive: true, force: true });
+    else log(`[year] kept ${dir}`);
+  }
+}
+
+export function yearReport(r: YearResult): string {
+  return [
+    `A year of frames (${r.frames} frames, one every 15 minutes; built through the fast path in ${r.buildSeconds} s, ${r.buildMsPerFrame} ms a frame):`,
+    `  assembly at frame 10: ${r.assemblyMs.atFrame10} ms; at frame ${r.frames}: ${r.assemblyMs.atFrameN} ms; ratio ${r.assemblyMs.ratio}x (target under ${r.assemblyMs.target}x: ${r.assemblyMs.ratio < r.assemblyMs.target ? "met" : "NOT met"})`,
+    `  replay --date ${r.replayMs.date} (${r.replayMs.frameId}): ${r.replayMs.archive} ms in the archive as written, ${r.replayMs.packedClone ?? "n/a"} ms in a fresh packed clone (target under ${r.replayMs.target} ms)`,
+    `  verify: ${r.verify.frames} frames in ${r.verify.seconds} s, ${r.verify.framesPerSecond} frames/s`,
+    `  size: ${r.size.looseBytes} bytes loose (${r.size.bytesPerFrame} B/frame); packed clone ${r.size.afterGcBytes ?? "n/a"} bytes (${r.size.afterGcBytesPerFrame ?? "n/a"} B/frame)`,
+  ].join("\n");
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const argv = process.argv.slice(2);
+  const framesAt = argv.indexOf("--frames");
+  const frames = framesAt >= 0 ? Number(argv[framesAt + 1]) : YEAR_FRAMES;
+  measureYear({ frames, keep: argv.includes("--keep") })
+    .then((r) => process.stdout.write(`${yearReport(r)}\n${JSON.stringify(r, null, 2)}\n`))
+    .catch((e: unknown) => {
+      process.stderr.write(`year bench failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+      process.exitCode = 1;
+    });
+}
