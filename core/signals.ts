@@ -145,6 +145,17 @@ export function frameSignalOf(s: Signal): FrameSignal {
     ...(s.rawValue !== undefined ? { rawValue: s.rawValue } : {}),
     ...(s.rawUnit !== undefined ? { rawUnit: s.rawUnit } : {}),
     ...(s.observedAt !== undefined ? { observedAt: s.observedAt } : {}),
+    ...freshnessFields(s),
+    reason: s.reason,
+  };
+}
+
+/**
+ * Rule 10's fields of a present signal, the same in the frame, risk.json and signals/current.json:
+ * what the upstream published, when it was last checked, and this aggregator's own attempts.
+ */
+export function freshnessFields(s: PresentSignal) {
+  return {
     sourceStatus: s.sourceStatus,
     qualityStatus: s.qualityStatus,
     fallbackUsed: s.fallbackUsed,
@@ -152,7 +163,6 @@ export function frameSignalOf(s: Signal): FrameSignal {
     sourceCheckedAt: s.sourceCheckedAt,
     lastAttemptAt: s.lastAttemptAt,
     lastSuccessAt: s.lastSuccessAt,
-    reason: s.reason,
   };
 }
 

@@ -1,11 +1,9 @@
 /** Schemas of the input files of a publication, as documented in docs/inputs.md. */
 import { z } from "zod";
-import { EditorialProtocol, PrimarySource, Topic } from "../schemas/contract.ts";
+import { ClaimReviewEntry, EditorialProtocol, PrimarySource, Topic } from "../schemas/contract.ts";
 import {
   ChangelogKind,
-  ClaimKind,
   Dataset,
-  EvidenceLocator,
   InstrumentKey,
   IsoDate,
   IsoDateTime,
@@ -162,18 +160,7 @@ export const ClaimReviewsFile = z.strictObject({
   version: z.string(),
   updated: IsoDate,
   policy: z.string(),
-  entries: z.array(
-    z.strictObject({
-      claimId: z.string().regex(/^[a-z0-9-]+#[a-z0-9-]+$/, "<article slug>#<claim id>"),
-      reviewedAt: IsoDateTime,
-      reviewedBy: z.string(),
-      note: z.string(),
-      kind: ClaimKind.optional(),
-      proofDepth: z.enum(["direct-proof", "reproduction"]).optional(),
-      evidenceLocator: EvidenceLocator.optional(),
-      reproductionArtifact: z.string().optional(),
-    }),
-  ),
+  entries: z.array(ClaimReviewEntry.extend({ claimId: z.string().regex(/^[a-z0-9-]+#[a-z0-9-]+$/, "<article slug>#<claim id>") })),
 });
 export type ClaimReviewsFile = z.infer<typeof ClaimReviewsFile>;
 

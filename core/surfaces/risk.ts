@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { SOURCE_STATUSES } from "../inputs/upstream.ts";
-import { QUALITY_STATUSES, type PresentSignal, type Signal } from "../signals.ts";
+import { QUALITY_STATUSES, freshnessFields, type PresentSignal, type Signal } from "../signals.ts";
 import { EditorialPrecisionGuard, InstrumentKey, IsoDate, IsoDateTime, Level, RiskBandScaleCaveat, Tone, Uri } from "../schemas/primitives.ts";
 import { defineSurface } from "./types.ts";
 import { CONTRACT_VERSION } from "./_corpus.ts";
@@ -71,13 +71,7 @@ export function indexOf(s: PresentSignal): z.input<typeof RiskIndex> {
     ...(s.rawValue !== undefined ? { rawValue: s.rawValue } : {}),
     ...(s.rawUnit !== undefined ? { rawUnit: s.rawUnit } : {}),
     ...(s.observedAt !== undefined ? { observedAt: s.observedAt } : {}),
-    sourceStatus: s.sourceStatus,
-    qualityStatus: s.qualityStatus,
-    fallbackUsed: s.fallbackUsed,
-    sourceUpdatedAt: s.sourceUpdatedAt,
-    sourceCheckedAt: s.sourceCheckedAt,
-    lastAttemptAt: s.lastAttemptAt,
-    lastSuccessAt: s.lastSuccessAt,
+    ...freshnessFields(s),
   };
 }
 

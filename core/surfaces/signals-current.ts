@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { PresentSignal } from "../signals.ts";
+import { freshnessFields, type PresentSignal } from "../signals.ts";
 import { InstrumentKey, IsoDate, IsoDateTime, Level, Tone, Uri } from "../schemas/primitives.ts";
 import { defineSurface } from "./types.ts";
 import { CONTRACT_VERSION } from "./_corpus.ts";
@@ -73,13 +73,7 @@ export const signalsCurrent = defineSurface({
       rawUnit: s.rawUnit ?? null,
       seriesDate,
       observedAt: s.observedAt ?? null,
-      sourceStatus: s.sourceStatus,
-      qualityStatus: s.qualityStatus,
-      fallbackUsed: s.fallbackUsed,
-      sourceUpdatedAt: s.sourceUpdatedAt,
-      sourceCheckedAt: s.sourceCheckedAt,
-      lastAttemptAt: s.lastAttemptAt,
-      lastSuccessAt: s.lastSuccessAt,
+      ...freshnessFields(s),
       staleAfter: s.config.staleAfter,
       reason: s.reason,
       evidenceTier: "current-snapshot",
