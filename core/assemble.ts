@@ -85,13 +85,17 @@ export function assemble(
   const indexedAt = sameInputs ? (previous!.frame.indexedAt ?? previous!.frame.at) : now;
   const signals = resolveSignals(publication, input.upstream, previous?.frame ?? null);
   const url = (path: string) => `${base}${path}`;
-  // Per-object hashes, for the changefeed; unchanged inputs have the previous frame's.
-  let objects: Assembly["objects"] = null;
-  if (!sameInputs) {
-    const manifest = objectManifest(publication, indexedAt, url, hash);
-    const bytes = manifestBytes(manifest);
-    objects = { manifest, bytes, sha256: hash.sha256(bytes) };
-  }
+  // Per-object hashes, for the changefeed; unchanged inputs have the previous frame's. Computed
+  // when first needed, so that a bad input is reported by the first surface that publishes it.
+  let objects: Assembly["objects"] | undefined = sameInputs ? null : undefined;
+  const objectsOf = (): Assembly["objects"] => {
+    if (objects === undefined) {
+      const manifest = objectManifest(publication, indexedAt, url, hash);
+      const bytes = manifestBytes(manifest);
+      objects = { manifest, bytes, sha256: hash.sha256(bytes) };
+    }
+    return objects;
+  };
   for (const surface of surfaces) {
     if (sameInputs && surface.reusable) {
       const t = timer();
@@ -115,7 +119,7 @@ export function assemble(
       previous,
       frame: frameRef,
       inputsUnchanged: sameInputs,
-      objects: objects?.manifest ?? null,
+      objects: () => objectsOf()?.manifest ?? null,
       produced,
       registry: surfaces,
       url,
@@ -137,9 +141,10 @@ export function assemble(
     produced.push({ path: surface.path, mediaType: surface.mediaType, sha256, bytes: served.byteLength });
     files.push({ path: surface.path, mediaType: surface.mediaType, served, stored, sha256, storedSha256, stamped });
   }
-  const recorded = objects ? { sha256: objects.sha256, count: objects.manifest.length } : previous?.frame.objects;
+  const stored = objectsOf();
+  const recorded = stored ? { sha256: stored.sha256, count: stored.manifest.length } : previous?.frame.objects;
   const frame = frameOf({ ...input, signals }, frameRef, files, hash, indexedAt, recorded);
-  return { files, frame, objects, phases };
+  return { files, frame, objects: stored, phases };
 }
 
 /** True when the previous frame was built by this tool version from the same input files. */

@@ -41,8 +41,9 @@ function build(ctx: BuildContext): Changefeed {
   // Same inputs, same objects: nothing to add (and the manifest was not even loaded).
   if (ctx.inputsUnchanged) return kept;
   // The previous frame recorded no manifest (an older tool): tracking starts here.
-  if (!previous.objects || !ctx.objects) return { ...kept, since: here };
-  const fresh = diffManifests(previous.objects, ctx.objects).map((c, i): z.input<typeof ChangeEntry> => {
+  const objects = ctx.objects?.() ?? null;
+  if (!previous.objects || !objects) return { ...kept, since: here };
+  const fresh = diffManifests(previous.objects, objects).map((c, i): z.input<typeof ChangeEntry> => {
     const o = (c.after ?? c.before)!;
     return {
       seq: kept.total + i + 1,

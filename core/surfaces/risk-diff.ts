@@ -40,8 +40,6 @@ const ContentRef = z.strictObject({ id: z.string(), title: z.string().nullable()
 export const RiskDiffWindow = z.strictObject({
   window: z.enum(["P1D", "P7D", "P30D"]),
   days: z.int().positive(),
-  from: IsoDateTime,
-  to: IsoDateTime,
   baseline: z
     .strictObject({ frameId: z.string(), at: IsoDateTime, frameHash: z.string().regex(/^[0-9a-f]{64}$/), commit: z.string().regex(/^[0-9a-f]{40}$/), lagSeconds: z.int().nonnegative() })
     .nullable(),
@@ -83,7 +81,7 @@ export const riskDiff = defineSurface({
       generated: now,
       policy: {
         baseline:
-          "Each window compares this assembly with the archive's last frame at or before its start (now minus 1, 7 or 30 days), found through the archive's day index; lagSeconds is how long before the start that frame was. Without such a frame the window has no baseline and says why.",
+          "A window runs from generated minus its days to generated. Each compares this assembly with the archive's last frame at or before the window start, found through the archive's day index; lagSeconds is how long before the start that frame was. Without such a frame the window has no baseline and says why.",
         signals: "change is to.value − from.value on the instrument's own scale; values of different instruments are not comparable. levelChanged compares the published levels.",
         content:
           "claims, articles: changefeed entries published after the baseline frame. added: new claims; reviewed: claim reviews added or revised; corrected: claims whose text, kind or references changed in meaning. complete is false when the bounded changefeed no longer reaches back to the baseline.",
@@ -105,17 +103,15 @@ function windowOf(ctx: BuildContext, days: number, feed: Changefeed, models: Rec
   const id = `P${days}D` as Window["window"];
   const found = previous?.windows?.now === now ? previous.windows.baselines[days] ?? null : null;
   if (!found) {
+    // The first frame says what the next ones will, so that the surface changes only with a baseline.
     const first = previous?.windows?.firstFrameAt ?? previous?.frame.at ?? now;
-    const reason = !previous
-      ? "this is the archive's first frame"
-      : !previous.windows || previous.windows.now !== now
+    const reason =
+      previous && (!previous.windows || previous.windows.now !== now)
         ? "the archive's frames were not consulted for this window"
         : `the archive is younger than ${days} day${days > 1 ? "s" : ""}: its first frame is at ${first}`;
     return {
       window: id,
       days,
-      from,
-      to: now,
       baseline: null,
       reason,
       signals: [],
@@ -176,8 +172,6 @@ function windowOf(ctx: BuildContext, days: number, feed: Changefeed, models: Rec
   return {
     window: id,
     days,
-    from,
-    to: now,
     baseline: { frameId: base.frameId, at: base.at, frameHash: base.frameHash, commit: found.commit, lagSeconds },
     reason: null,
     signals: moves,

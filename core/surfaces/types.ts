@@ -65,8 +65,8 @@ export interface BuildContext {
   frame: { frameId: string; seq: number; previousFrameHash: string | null };
   /** True when the previous frame was built by this tool from the same input files. */
   inputsUnchanged?: boolean;
-  /** The object manifest of these inputs; null when they are unchanged (nothing to diff). */
-  objects?: ObjectManifest | null;
+  /** The object manifest of these inputs, computed on first call; null when they are unchanged (nothing to diff). */
+  objects?: () => ObjectManifest | null;
   /** Surfaces built before this one, in registry order. */
   produced: readonly Produced[];
   /** Every surface of the registry (for manifests that describe the others). */
