@@ -11,6 +11,7 @@ import { choice, integer, string } from "@optique/core/valueparser";
 import { run } from "@optique/run";
 import { runAssemble } from "./commands/assemble.ts";
 import { runCollect } from "./commands/collect.ts";
+import { runDiff } from "./commands/diff.ts";
 import { runInit } from "./commands/init.ts";
 import { runLint } from "./commands/lint.ts";
 import { runReplay } from "./commands/replay.ts";
@@ -89,8 +90,23 @@ const parser = or(
     }),
     {
       brief: message`Give the publication as it stood at a past instant.`,
-      description: message`Finds the last frame at or before the date through the archive's day index. With --out, writes every surface of that frame byte for byte and checks each against the frame's fingerprints. A date before the first frame is an error.`,
+      description: message`Finds the last frame at or before the date through the archive's day index and prints it: scores, sources and statuses, models, freshness, hashes and changes. With --out, writes every surface of that frame byte for byte and checks each against the frame's fingerprints. A date before the first frame is an error.`,
       footer: examples("risk-cli replay --date 2026-11-20 --out ./as-of-2026-11-20", "risk-cli replay --date 2026-11-21T09:30:00Z --json"),
+    },
+  ),
+  command(
+    "diff",
+    object({
+      command: constant("diff"),
+      from: option("--from", string({ metavar: "DATE" }), { description: message`The earlier date (end of that UTC day) or exact date-time with a zone.` }),
+      to: option("--to", string({ metavar: "DATE" }), { description: message`The later date (end of that UTC day) or exact date-time with a zone.` }),
+      archive,
+      json,
+    }),
+    {
+      brief: message`List the surfaces that changed and the signal moves between the frames of two dates.`,
+      description: message`Finds the frame published at each date through the archive's day index, as replay does, then lists the surfaces whose content fingerprint changed, the value and level of every instrument from one frame to the other, methodology versions changed, and the objects (articles, claims, methodologies…) added, modified or removed. A date before the first frame is an error (exit 7).`,
+      footer: examples("risk-cli diff --from 2026-11-20 --to 2026-11-21", "risk-cli diff --from 2026-11-21T09:00:00Z --to 2026-11-21T12:00:00Z --archive ./archive --json"),
     },
   ),
   command(
@@ -154,6 +170,9 @@ async function main(): Promise<number> {
         break;
       case "replay":
         result = await runReplay(args);
+        break;
+      case "diff":
+        result = await runDiff(args);
         break;
       case "verify":
         result = await runVerify(args);

@@ -12,6 +12,7 @@ import type { UpstreamState } from "./inputs/upstream.ts";
 import { serialiseSurface, validateSurface } from "./render/encode.ts";
 import { SURFACES } from "./surfaces/index.ts";
 import { frameSignalOf, resolveSignals, type Signal } from "./signals.ts";
+import { manifestBytes, objectManifest, type ObjectManifest } from "./changes/objects.ts";
 import type { BuildContext, PreviousState, Produced, Surface } from "./surfaces/types.ts";
 
 export interface BuiltFile {
@@ -32,6 +33,8 @@ export interface BuiltFile {
 export interface Assembly {
   files: BuiltFile[];
   frame: Frame;
+  /** The object manifest to store beside the frame; null when the inputs are unchanged (the archive keeps the previous one). */
+  objects: { manifest: ObjectManifest; bytes: Uint8Array; sha256: string } | null;
   /** Milliseconds per phase, when a timer was given. */
   phases: { build: number; validate: number; serialise: number };
 }
@@ -81,6 +84,18 @@ export function assemble(
   const sameInputs = inputsUnchanged(previous, input.inputs, input.toolVersion);
   const indexedAt = sameInputs ? (previous!.frame.indexedAt ?? previous!.frame.at) : now;
   const signals = resolveSignals(publication, input.upstream, previous?.frame ?? null);
+  const url = (path: string) => `${base}${path}`;
+  // Per-object hashes, for the changefeed; unchanged inputs have the previous frame's. Computed
+  // when first needed, so that a bad input is reported by the first surface that publishes it.
+  let objects: Assembly["objects"] | undefined = sameInputs ? null : undefined;
+  const objectsOf = (): Assembly["objects"] => {
+    if (objects === undefined) {
+      const manifest = objectManifest(publication, indexedAt, url, hash);
+      const bytes = manifestBytes(manifest);
+      objects = { manifest, bytes, sha256: hash.sha256(bytes) };
+    }
+    return objects;
+  };
   for (const surface of surfaces) {
     if (sameInputs && surface.reusable) {
       const t = timer();
@@ -103,9 +118,11 @@ export function assemble(
       signals,
       previous,
       frame: frameRef,
+      inputsUnchanged: sameInputs,
+      objects: () => objectsOf()?.manifest ?? null,
       produced,
       registry: surfaces,
-      url: (path) => `${base}${path}`,
+      url,
     };
     let t = timer();
     const built = surface.build(ctx);
@@ -124,8 +141,10 @@ export function assemble(
     produced.push({ path: surface.path, mediaType: surface.mediaType, sha256, bytes: served.byteLength });
     files.push({ path: surface.path, mediaType: surface.mediaType, served, stored, sha256, storedSha256, stamped });
   }
-  const frame = frameOf({ ...input, signals }, frameRef, files, hash, indexedAt);
-  return { files, frame, phases };
+  const stored = objectsOf();
+  const recorded = stored ? { sha256: stored.sha256, count: stored.manifest.length } : previous?.frame.objects;
+  const frame = frameOf({ ...input, signals }, frameRef, files, hash, indexedAt, recorded);
+  return { files, frame, objects: stored, phases };
 }
 
 /** True when the previous frame was built by this tool version from the same input files. */
@@ -160,6 +179,7 @@ function frameOf(
   files: BuiltFile[],
   hash: Hasher,
   indexedAt: string,
+  objects: Frame["objects"],
 ): Frame {
   const before = input.previous?.frame.surfaces ?? {};
   const changes = { added: [] as string[], changed: [] as string[], removed: [] as string[] };
@@ -192,6 +212,7 @@ function frameOf(
     signals,
     models,
     changes,
+    ...(objects ? { objects } : {}),
   };
   return { ...body, frameHash: frameHashOf(body, hash) };
 }

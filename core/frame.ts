@@ -65,6 +65,11 @@ export const Frame = z.strictObject({
   signals: z.partialRecord(InstrumentKey, FrameSignal),
   models: z.record(z.string(), z.string()),
   changes: z.strictObject({ added: z.array(z.string()), changed: z.array(z.string()), removed: z.array(z.string()) }),
+  /**
+   * The object manifest stored beside the frame (objects.json: per-object content hashes, for the
+   * changefeed): its SHA-256 and how many objects. Absent in frames written before it existed.
+   */
+  objects: z.strictObject({ sha256: Sha256, count: z.int().nonnegative() }).optional(),
   frameHash: Sha256,
 });
 export type Frame = z.infer<typeof Frame>;

@@ -68,7 +68,7 @@ export async function runAssemble(opts: AssembleOptions): Promise<AssembleSummar
     const files = await readPublicationFiles(readFs, pubDir);
     const inputs = fingerprintInputs(files, nodeHasher, `risk-cli ${VERSION}`);
     const trees: TreeCache = new Map();
-    const previous = await previousState(archiveDir, trees);
+    const previous = await previousState(archiveDir, trees, { now, inputs, toolVersion: VERSION });
     // Inputs unchanged since the last frame: the reusable surfaces will be reused, so only the
     // lite part of the cached publication is needed (E_PARTIAL below if that turns out wrong).
     const lite = inputsUnchanged(previous, inputs, VERSION) ? cachedPublication(archiveDir, inputs, pubDir, "lite") : null;

@@ -3,6 +3,7 @@ import { gitdirOf } from "../../recorder/git/objects.ts";
 import { findFrameAt, materialise } from "../../recorder/api/replay.ts";
 import { parseInstant } from "../../recorder/models/instant.ts";
 import { nodeHasher, stderrLogger } from "../runtime/node.ts";
+import { frameFreshness, renderFrame } from "../format/frame.ts";
 
 export interface ReplayOptions {
   archive: string;
@@ -11,7 +12,7 @@ export interface ReplayOptions {
   json: boolean;
 }
 
-/** Finds the frame published at a date; with --out, writes that publication and checks every file. */
+/** Finds the frame published at a date and prints it; with --out, writes that publication and checks every file. */
 export async function runReplay(opts: ReplayOptions) {
   const log = stderrLogger(opts.json);
   const gitdir = gitdirOf(resolve(opts.archive));
@@ -23,5 +24,7 @@ export async function runReplay(opts: ReplayOptions) {
     written = await materialise(gitdir, found, resolve(opts.out), nodeHasher);
     log.info(`${written.files} files, ${written.bytes} bytes written to ${resolve(opts.out)}; every file matches the frame's fingerprints`);
   }
-  return { ok: true as const, date: opts.date, commit: found.commit, frame, out: opts.out ? resolve(opts.out) : null, written };
+  // The frame itself: scores, sources and statuses, models, freshness, hashes, changes.
+  if (!opts.json) process.stdout.write(`${renderFrame(frame, found.commit)}\n`);
+  return { ok: true as const, date: opts.date, commit: found.commit, frame, freshness: frameFreshness(frame), out: opts.out ? resolve(opts.out) : null, written };
 }

@@ -67,6 +67,8 @@ export const Config = z.strictObject({
     })
     .refine((i) => Object.keys(i).length > 0, { message: "at least one instrument" }),
   debtSource: z.strictObject({ url: Uri }),
+  /** The editorial corpus as a producer in freshness.json: stale when nothing was published for this long. */
+  editorial: z.strictObject({ staleAfter: FixedDuration }).optional(),
   confluence: z.string().optional(),
   /** Limits of upstream collection (README, "Risk signals"). */
   collection: z

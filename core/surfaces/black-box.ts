@@ -1,10 +1,12 @@
 import { z } from "zod";
-import { InstrumentKey, IsoDateTime } from "../schemas/primitives.ts";
-import { defineSurface } from "./types.ts";
+import { InstrumentKey, IsoDate, IsoDateTime } from "../schemas/primitives.ts";
+import { defineSurface, type PreviousState } from "./types.ts";
 import { CONTRACT_VERSION } from "./_corpus.ts";
 
 /** How many earlier frames the black box carries; older ones are reached by replay. */
 export const RECENT_FRAMES = 24;
+/** How many UTC days the per-day summary covers (today included). */
+export const SUMMARY_DAYS = 30;
 
 const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 
@@ -16,6 +18,19 @@ export const BlackBoxFrame = z.strictObject({
   commit: z.string().regex(/^[0-9a-f]{40}$/),
   changed: z.array(z.string()),
   scores: z.partialRecord(InstrumentKey, z.number().nullable()),
+});
+
+/** One UTC day of earlier frames: how many, and the last one (the one replay gives for that date). */
+export const BlackBoxDay = z.strictObject({
+  date: IsoDate,
+  frames: z.int().positive(),
+  firstFrameId: z.string(),
+  lastFrameId: z.string(),
+  lastFrameAt: IsoDateTime,
+  lastFrameHash: Sha256,
+  lastCommit: z.string().regex(/^[0-9a-f]{40}$/),
+  scores: z.partialRecord(InstrumentKey, z.number().nullable()),
+  levels: z.partialRecord(InstrumentKey, z.string().nullable()),
 });
 
 export const BlackBox = z.strictObject({
@@ -31,6 +46,8 @@ export const BlackBox = z.strictObject({
   }),
   chain: z.strictObject({ algorithm: z.literal("sha256"), frameHashRule: z.string(), length: z.int().positive() }),
   recentFrames: z.array(BlackBoxFrame).max(RECENT_FRAMES),
+  /** Newest first; absent in black boxes written before it existed. */
+  days: z.array(BlackBoxDay).max(SUMMARY_DAYS).optional(),
   replay: z.strictObject({
     firstFrameAt: IsoDateTime,
     lastFrameAt: IsoDateTime,
@@ -81,13 +98,37 @@ export const blackBox = defineSurface({
         length: frame.seq,
       },
       recentFrames: recent,
+      days: previous ? daysOf(previous, now) : [],
       replay: {
         firstFrameAt: previous?.blackBox?.replay.firstFrameAt ?? previous?.frame.at ?? now,
         lastFrameAt: now,
         rule: "A date means the end of that UTC day; a date-time is exact. Replay gives the last frame at or before it and checks every file against that frame's fingerprints.",
         command: "git clone <archive> && risk-cli replay --archive <archive> --date <date|date-time> --out <dir>",
-        index: "index/<YYYY>/<MM>/<DD>.json in the archive head tree lists every earlier frame of that UTC day with its commit",
+        index: "index/<YYYY>/<MM>/<DD>.json in the archive head tree lists every earlier frame of that UTC day with its commit; days summarises the last 30 UTC days: replay of an earlier date gives that day's lastFrameId",
       },
     };
   },
 });
+
+/**
+ * The previous black box's days with the previous frame counted in, limited to the last
+ * SUMMARY_DAYS UTC days before `now`: O(1) per assembly whatever the archive's length.
+ */
+function daysOf(previous: PreviousState, now: string): z.input<typeof BlackBoxDay>[] {
+  const f = previous.frame;
+  const date = f.at.slice(0, 10);
+  const entries = Object.entries(f.signals);
+  const last = {
+    lastFrameId: f.frameId,
+    lastFrameAt: f.at,
+    lastFrameHash: f.frameHash,
+    lastCommit: previous.commit,
+    scores: Object.fromEntries(entries.map(([k, s]) => [k, s?.value ?? null])),
+    levels: Object.fromEntries(entries.map(([k, s]) => [k, s?.level ?? null])),
+  };
+  const days = [...(previous.blackBox?.days ?? [])];
+  const today = days[0]?.date === date ? days.shift()! : null;
+  days.unshift({ date, frames: (today?.frames ?? 0) + 1, firstFrameId: today?.firstFrameId ?? f.frameId, ...last });
+  const oldest = new Date(Date.parse(`${now.slice(0, 10)}T00:00:00Z`) - (SUMMARY_DAYS - 1) * 86_400_000).toISOString().slice(0, 10);
+  return days.filter((d) => d.date >= oldest);
+}

@@ -14,6 +14,9 @@ import { llms, llmsFull, llmsFullEnglish } from "./llms.ts";
 import { risk } from "./risk.ts";
 import { debtRisk } from "./debt-risk.ts";
 import { signalsCurrent } from "./signals-current.ts";
+import { changes, changesNdjson } from "./changes.ts";
+import { riskDiff } from "./risk-diff.ts";
+import { freshness } from "./freshness.ts";
 import { openapi } from "./openapi.ts";
 import { blackBox } from "./black-box.ts";
 import { integrity } from "./integrity.ts";
@@ -34,6 +37,11 @@ export const SURFACES: readonly Surface[] = [
   risk,
   debtRisk,
   signalsCurrent,
+  // History from the archive: changefeed, risk diff, freshness.
+  changes,
+  changesNdjson,
+  riskDiff,
+  freshness,
   openapi,
   blackBox,
   integrity,

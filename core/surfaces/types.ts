@@ -5,6 +5,9 @@ import type { Frame } from "../frame.ts";
 import type { BlackBox } from "./black-box.ts";
 import type { DebtRiskSnapshot } from "./debt-risk.ts";
 import type { Signal } from "../signals.ts";
+import type { ObjectManifest } from "../changes/objects.ts";
+import type { ChangefeedSurface } from "./changes.ts";
+import type { FreshnessSurface } from "./freshness.ts";
 
 /** What an earlier surface of the same assembly produced: its fingerprint as served. */
 export interface Produced {
@@ -23,6 +26,26 @@ export interface PreviousState {
   commit: string;
   /** The root tree of that commit, so the next commit does not read the commit again. */
   tree: string;
+
+  // History from the archive (changefeed, risk diff, freshness): each read is O(1) or O(log n)
+  // in the number of frames (recorder/api/windows.ts).
+  /** The head frame's changes.json: the feed the next one extends. */
+  changes?: ChangefeedSurface | null;
+  /** The head frame's freshness.json: its corpus part is reused while the inputs are unchanged. */
+  freshness?: FreshnessSurface | null;
+  /** The head frame's object manifest; loaded only when the inputs changed (null: none recorded). */
+  objects?: ObjectManifest | null;
+  /** The frame at or before `now` minus each risk-diff window, found through the day index. */
+  windows?: WindowBaselines;
+}
+
+/** Baseline frames by window length in days; null when the archive holds no frame that old. */
+export interface WindowBaselines {
+  /** The instant the windows were measured from (the assembly's `now`). */
+  now: string;
+  /** The archive's first frame time (from the black box), for "archive younger than 7 days". */
+  firstFrameAt: string;
+  baselines: Record<number, { commit: string; frame: Frame } | null>;
 }
 
 export interface BuildContext {
@@ -40,6 +63,10 @@ export interface BuildContext {
   previous: PreviousState | null;
   /** Identity of the frame this assembly will commit (its hash is not known yet). */
   frame: { frameId: string; seq: number; previousFrameHash: string | null };
+  /** True when the previous frame was built by this tool from the same input files. */
+  inputsUnchanged?: boolean;
+  /** The object manifest of these inputs, computed on first call; null when they are unchanged (nothing to diff). */
+  objects?: () => ObjectManifest | null;
   /** Surfaces built before this one, in registry order. */
   produced: readonly Produced[];
   /** Every surface of the registry (for manifests that describe the others). */

@@ -15,6 +15,7 @@ import {
 import { editTree, flattenTree } from "../git/tree-edit.ts";
 import { IndexShard, shardPath, type IndexEntry } from "../models/date-index.ts";
 import { frameMessage } from "../models/message.ts";
+import { OBJECTS_FILE } from "../../core/changes/objects.ts";
 import { FRAME_FILE, SITE_PREFIX, frameBytes } from "./state.ts";
 
 export interface CommitResult {
@@ -54,6 +55,8 @@ export async function commitFrame(
     }
   }
   await write(FRAME_FILE, frameBytes(frame));
+  // The object manifest changes only with the inputs; otherwise the base tree keeps the previous one.
+  if (assembly.objects) await write(OBJECTS_FILE, assembly.objects.bytes);
   for (const f of assembly.files) {
     const kept = oldSite.get(f.path.slice(1));
     if (kept && previous?.frame.surfaces[f.path]?.storedSha256 === f.storedSha256) {

@@ -3,7 +3,7 @@ import { dirname } from "node:path";
 import { RiskError } from "../../core/errors.ts";
 import type { Frame } from "../../core/frame.ts";
 import type { Hasher } from "../../core/ports.ts";
-import { headCommit, isRepository, oidAtPath, readBlob, readTree } from "../git/objects.ts";
+import { headCommit, isRepository, oidAtPath, readBlob, readTree, type TreeCache } from "../git/objects.ts";
 import { IndexShard, type IndexEntry } from "../models/date-index.ts";
 import { readFrame, servedBytes } from "./state.ts";
 
@@ -38,17 +38,18 @@ export async function findFrameAt(gitdir: string, instant: number): Promise<Foun
   return { commit: entry.commit, ...found };
 }
 
-async function lastIndexedAtOrBefore(gitdir: string, root: string, instant: number): Promise<IndexEntry | null> {
+/** The last entry of the head tree's day index at or before `instant`: one shard, or a walk back over days without frames. */
+export async function lastIndexedAtOrBefore(gitdir: string, root: string, instant: number, cache?: TreeCache): Promise<IndexEntry | null> {
   const iso = new Date(instant).toISOString();
   const [y, m, d] = [iso.slice(0, 4), iso.slice(5, 7), iso.slice(8, 10)];
-  const index = await oidAtPath(gitdir, root, "index");
+  const index = await oidAtPath(gitdir, root, "index", cache);
   if (!index) return null;
-  const years = (await readTree(gitdir, index.oid)).filter((e) => e.path <= y).sort(byPathDesc);
+  const years = (await readTree(gitdir, index.oid, cache)).filter((e) => e.path <= y).sort(byPathDesc);
   for (const year of years) {
-    const months = (await readTree(gitdir, year.oid)).filter((e) => year.path < y || e.path <= m).sort(byPathDesc);
+    const months = (await readTree(gitdir, year.oid, cache)).filter((e) => year.path < y || e.path <= m).sort(byPathDesc);
     for (const month of months) {
       const sameMonth = year.path === y && month.path === m;
-      const days = (await readTree(gitdir, month.oid)).filter((e) => !sameMonth || e.path <= `${d}.json`).sort(byPathDesc);
+      const days = (await readTree(gitdir, month.oid, cache)).filter((e) => !sameMonth || e.path <= `${d}.json`).sort(byPathDesc);
       for (const day of days) {
         const entries = await readShard(gitdir, day.oid);
         const hit = entries.filter((e) => Date.parse(e.at) <= instant).pop();

@@ -4,6 +4,9 @@ import { RiskError } from "../../core/errors.ts";
 import { Frame } from "../../core/frame.ts";
 import { BlackBox } from "../../core/surfaces/black-box.ts";
 import { DebtRiskSnapshot } from "../../core/surfaces/debt-risk.ts";
+import { ChangefeedSurface } from "../../core/surfaces/changes.ts";
+import { FreshnessSurface } from "../../core/surfaces/freshness.ts";
+import { frameObjects, windowBaselines } from "./windows.ts";
 import type { PreviousState } from "../../core/surfaces/types.ts";
 import { headCommit, isRepository, oidAtPath, readBlob, readCommit, type CommitInfo, type TreeCache } from "../git/objects.ts";
 
@@ -45,7 +48,7 @@ export async function servedBytes(gitdir: string, tree: string, frame: Frame, pa
  * (for a retained debt value), or null when empty.
  * `cache` keeps the trees read, for the commit that follows.
  */
-export async function previousState(gitdir: string, cache?: TreeCache): Promise<PreviousState | null> {
+export async function previousState(gitdir: string, cache?: TreeCache, options: HistoryOptions = {}): Promise<PreviousState | null> {
   if (!isRepository(gitdir)) return null;
   const commit = await headCommit(gitdir);
   if (!commit) return null;
@@ -62,7 +65,36 @@ export async function previousState(gitdir: string, cache?: TreeCache): Promise<
     const parsed = DebtRiskSnapshot.safeParse(JSON.parse(decoder.decode(await servedBytes(gitdir, tree, frame, debtPath, cache))));
     if (parsed.success) debtRisk = parsed.data;
   }
-  return { frame, blackBox, debtRisk, commit, tree };
+  const state: PreviousState = { frame, blackBox, debtRisk, commit, tree };
+  await preloadHistory(gitdir, state, cache, options);
+  return state;
+}
+
+/**
+ * What the assembly's `now` and input fingerprint decide to read for the history surfaces
+ * (changefeed, risk diff, freshness). Without them, none of it is read.
+ */
+export interface HistoryOptions {
+  /** The assembly instant: the risk-diff windows' baselines are read for it. */
+  now?: string;
+  /** The input fingerprint and tool version: the head's object manifest is read only when they differ from the head frame's. */
+  inputs?: string;
+  toolVersion?: string;
+}
+
+async function preloadHistory(gitdir: string, state: PreviousState, cache: TreeCache | undefined, options: HistoryOptions): Promise<void> {
+  const { frame, tree } = state;
+  const surface = async <T>(path: string, schema: { safeParse(x: unknown): { success: true; data: T } | { success: false } }): Promise<T | null> => {
+    if (!frame.surfaces[path]) return null;
+    const parsed = schema.safeParse(JSON.parse(decoder.decode(await servedBytes(gitdir, tree, frame, path, cache))));
+    return parsed.success ? parsed.data : null;
+  };
+  state.changes = await surface("/api/v1/changes.json", ChangefeedSurface);
+  state.freshness = await surface("/api/v1/freshness.json", FreshnessSurface);
+  if (options.inputs !== undefined && (options.inputs !== frame.inputs || options.toolVersion !== frame.tool.version)) {
+    state.objects = await frameObjects(gitdir, tree, frame.objects, cache);
+  }
+  if (options.now !== undefined) state.windows = await windowBaselines(gitdir, state, options.now, cache);
 }
 
 export function frameBytes(frame: Frame): Uint8Array {

@@ -8,6 +8,7 @@ import { flattenTree } from "../git/tree-edit.ts";
 import { IndexShard, shardPath } from "../models/date-index.ts";
 import { parseFrameMessage } from "../models/message.ts";
 import { FRAME_FILE, SITE_PREFIX, readFrame } from "./state.ts";
+import { OBJECTS_FILE } from "../../core/changes/objects.ts";
 
 export interface VerifyReport {
   frames: number;
@@ -111,6 +112,7 @@ export async function verifyArchive(gitdir: string, hash: Hasher, onFrame?: (n: 
       if (path === INTEGRITY) checkIntegrity(frame, oid, JSON.parse(stamp(decoder.decode(bytes), frame.at)));
       surfacesChecked++;
     }
+    await checkObjects(gitdir, frame, oid, tree, hash, sha256OfBlob);
     previous = { frame, commit: oid };
     onFrame?.(i + 1);
   }
@@ -119,6 +121,22 @@ export async function verifyArchive(gitdir: string, hash: Hasher, onFrame?: (n: 
     surfacesChecked,
     head: previous ? { frameId: previous.frame.frameId, frameHash: previous.frame.frameHash, commit: previous.commit } : null,
   };
+}
+
+/** objects.json (the per-object hashes of the changefeed) is stored exactly when the frame records it, with its hash. */
+async function checkObjects(gitdir: string, frame: Frame, commit: string, tree: string, hash: Hasher, seen: Map<string, string>): Promise<void> {
+  const entry = await oidAtPath(gitdir, tree, OBJECTS_FILE);
+  if (!frame.objects) {
+    if (entry) fail(frame.frameId, commit, OBJECTS_FILE, "an object manifest is stored but the frame records none");
+    return;
+  }
+  if (!entry) fail(frame.frameId, commit, OBJECTS_FILE, "the object manifest the frame records is missing from the archive");
+  let sha = seen.get(entry.oid);
+  if (!sha) {
+    sha = hash.sha256(await readBlob(gitdir, entry.oid));
+    seen.set(entry.oid, sha);
+  }
+  if (sha !== frame.objects.sha256) fail(frame.frameId, commit, OBJECTS_FILE, `the object manifest hashes to ${sha}, not the recorded ${frame.objects.sha256}`);
 }
 
 function checkIntegrity(frame: Frame, commit: string, doc: unknown): void {

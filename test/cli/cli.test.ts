@@ -7,7 +7,7 @@ import { ROOT, runCli } from "../helpers/cli.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
 describe("the command line", () => {
-  for (const verb of ["assemble", "init", "replay", "verify", "lint", "search"]) {
+  for (const verb of ["assemble", "init", "replay", "diff", "verify", "lint", "search"]) {
     it(`shows what ${verb} does, with an example, on --help`, () => {
       const r = runCli([verb, "--help"]);
       expect(r.status).toBe(0);
@@ -19,7 +19,7 @@ describe("the command line", () => {
   it("lists the commands and the exit codes on --help", () => {
     const r = runCli(["--help"]);
     expect(r.status).toBe(0);
-    for (const verb of ["assemble", "init", "replay", "verify", "lint", "search"]) expect(r.stdout).toContain(verb);
+    for (const verb of ["assemble", "init", "replay", "diff", "verify", "lint", "search"]) expect(r.stdout).toContain(verb);
     expect(r.stdout).toContain("Exit codes: 0 ok");
   });
 

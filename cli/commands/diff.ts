@@ -1,0 +1,20 @@
+import { resolve } from "node:path";
+import { gitdirOf } from "../../recorder/git/objects.ts";
+import { diffFrames } from "../../recorder/api/diff.ts";
+import { parseInstant } from "../../recorder/models/instant.ts";
+import { renderDiff } from "../format/frame.ts";
+
+export interface DiffOptions {
+  archive: string;
+  from: string;
+  to: string;
+  json: boolean;
+}
+
+/** The surfaces that changed and the signal moves between the frames published at two dates. */
+export async function runDiff(opts: DiffOptions) {
+  const gitdir = gitdirOf(resolve(opts.archive));
+  const diff = await diffFrames(gitdir, parseInstant(opts.from), parseInstant(opts.to));
+  if (!opts.json) process.stdout.write(`${renderDiff(diff)}\n`);
+  return { ok: true as const, fromDate: opts.from, toDate: opts.to, ...diff };
+}

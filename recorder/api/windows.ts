@@ -1,0 +1,49 @@
+/**
+ * What the history surfaces read from the archive, each in O(1) or O(log n) of the number of
+ * frames: the baseline frames of the risk-diff windows (one day shard and one frame each, through
+ * the head tree's day index) and the head frame's object manifest (one blob).
+ */
+import { ObjectManifest, OBJECTS_FILE } from "../../core/changes/objects.ts";
+import { RISK_DIFF_WINDOWS } from "../../core/surfaces/risk-diff.ts";
+import type { PreviousState, WindowBaselines } from "../../core/surfaces/types.ts";
+import { oidAtPath, readBlob, type TreeCache } from "../git/objects.ts";
+import { lastIndexedAtOrBefore } from "./replay.ts";
+import { readFrame } from "./state.ts";
+
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
+/** The last frame at or before `now` minus each window; the head frame when it is old enough. */
+export async function windowBaselines(gitdir: string, previous: PreviousState, now: string, cache?: TreeCache): Promise<WindowBaselines> {
+  const baselines: WindowBaselines["baselines"] = {};
+  const byCommit = new Map<string, WindowBaselines["baselines"][number]>();
+  for (const days of RISK_DIFF_WINDOWS) {
+    const instant = Date.parse(now) - days * 86_400_000;
+    if (Date.parse(previous.frame.at) <= instant) {
+      baselines[days] = { commit: previous.commit, frame: previous.frame };
+      continue;
+    }
+    const entry = await lastIndexedAtOrBefore(gitdir, previous.tree, instant, cache);
+    if (!entry) {
+      baselines[days] = null;
+      continue;
+    }
+    let found = byCommit.get(entry.commit);
+    if (!found) {
+      const { frame } = await readFrame(gitdir, entry.commit, { cache });
+      // A replay index that names a frame with another hash is a damaged archive: no baseline.
+      found = frame.frameHash === entry.frameHash ? { commit: entry.commit, frame } : null;
+      byCommit.set(entry.commit, found);
+    }
+    baselines[days] = found;
+  }
+  return { now, firstFrameAt: previous.blackBox?.replay.firstFrameAt ?? previous.frame.at, baselines };
+}
+
+/** The object manifest stored with a frame, or null when that frame recorded none. */
+export async function frameObjects(gitdir: string, tree: string, recorded: { sha256: string } | undefined, cache?: TreeCache): Promise<ObjectManifest | null> {
+  if (!recorded) return null;
+  const entry = await oidAtPath(gitdir, tree, OBJECTS_FILE, cache);
+  if (!entry) return null;
+  const parsed = ObjectManifest.safeParse(JSON.parse(decoder.decode(await readBlob(gitdir, entry.oid))));
+  return parsed.success ? parsed.data : null;
+}
