@@ -124,17 +124,18 @@ export async function verifyArchive(gitdir: string, hash: Hasher, onFrame?: (n: 
 }
 
 /** objects.json (the per-object hashes of the changefeed) is stored exactly when the frame records it, with its hash. */
-async function checkObjects(gitdir: string, frame: Frame, commit: string, tree: string, hash: Hasher, seen: Map<string, string>): Promise<void> {
+async function checkObjects(gitdir: string, frame: Frame, commit: string, tree: string, hash: Hasher, seen: Map<string, { sha256: string; bytes: number }>): Promise<void> {
   const entry = await oidAtPath(gitdir, tree, OBJECTS_FILE);
   if (!frame.objects) {
     if (entry) fail(frame.frameId, commit, OBJECTS_FILE, "an object manifest is stored but the frame records none");
     return;
   }
   if (!entry) fail(frame.frameId, commit, OBJECTS_FILE, "the object manifest the frame records is missing from the archive");
-  let sha = seen.get(entry.oid);
+  let sha = seen.get(entry.oid)?.sha256;
   if (!sha) {
-    sha = hash.sha256(await readBlob(gitdir, entry.oid));
-    seen.set(entry.oid, sha);
+    const bytes = await readBlob(gitdir, entry.oid);
+    sha = hash.sha256(bytes);
+    seen.set(entry.oid, { sha256: sha, bytes: bytes.byteLength });
   }
   if (sha !== frame.objects.sha256) fail(frame.frameId, commit, OBJECTS_FILE, `the object manifest hashes to ${sha}, not the recorded ${frame.objects.sha256}`);
 }
