@@ -39,7 +39,7 @@ export interface YearResult {
   frames: number;
   buildSeconds: number;
   buildMsPerFrame: number;
-  assemblyMs: { atFrame10: number; atFrameN: number; ratio: number; target: number };
+  assemblyMs: { atFrame10: number; atFrameN: number; ratio: number; target: number; phases10: Record<string, number>; phasesN: Record<string, number> };
   replayMs: { date: string; frameId: string; packedClone: number | null; archive: number; target: number };
   verify: { frames: number; seconds: number; framesPerSecond: number };
   size: { looseBytes: number; bytesPerFrame: number; afterGcBytes: number | null; afterGcBytesPerFrame: number | null };
@@ -85,7 +85,7 @@ export async function buildArchive(archive: string, frames: number, publicationD
   for (let i = 0; i < frames; i++) {
     at = START + i * STEP_MS;
     const trees: TreeCache = new Map();
-    const previous = await previousState(archive, trees);
+    const previous = await previousState(archive, trees, { now: iso(at), inputs, toolVersion: VERSION });
     const upstream = syntheticUpstream(base, i, at);
     const assembly = assemble({ publication, upstream, previous, now: iso(at), toolVersion: VERSION, inputs, previousServed: (path) => served.get(path) ?? null }, nodeHasher);
     await commitFrame(archive, assembly, previous, identity, trees);
@@ -111,16 +111,19 @@ const median = (xs: number[]) => {
 const round1 = (x: number) => Math.round(x * 10) / 10;
 
 /** Median wall time of `runs` steady-state assemblies after the archive's last frame. */
-async function assemblyTime(archive: string, site: string, publication: string, lastAt: number, runs: number): Promise<number> {
+async function assemblyTime(archive: string, site: string, publication: string, lastAt: number, runs: number): Promise<{ ms: number; phases: Record<string, number> }> {
   const times: number[] = [];
+  const phases: Record<string, number[]> = {};
   for (let r = 0; r <= runs; r++) {
     const now = iso(lastAt + (r + 1) * STEP_MS);
     (globalThis as { gc?: () => void }).gc?.();
     const t = performance.now();
-    await runAssemble({ publication, site, archive, now, json: true });
-    if (r > 0) times.push(performance.now() - t);
+    const summary = await runAssemble({ publication, site, archive, now, json: true });
+    if (r === 0) continue;
+    times.push(performance.now() - t);
+    for (const [k, v] of Object.entries(summary.phasesMs)) (phases[k] ??= []).push(v);
   }
-  return round1(median(times));
+  return { ms: round1(median(times)), phases: Object.fromEntries(Object.entries(phases).map(([k, v]) => [k, round1(median(v))])) };
 }
 
 function duBytes(dir: string): number {
@@ -152,9 +155,11 @@ export async function measureYear(options: { frames?: number; runs?: number; kee
     log(`[year] ${frames} frames in ${buildSeconds.toFixed(0)} s`);
     const looseBytes = duBytes(join(year, "objects"));
 
-    const atFrame10 = await assemblyTime(young, join(dir, "young-site"), publication, y.lastAt, runs);
+    const young10 = await assemblyTime(young, join(dir, "young-site"), publication, y.lastAt, runs);
     writeSite(join(dir, "year-site"), built.served);
-    const atFrameN = await assemblyTime(year, join(dir, "year-site"), publication, built.lastAt, runs);
+    const yearN = await assemblyTime(year, join(dir, "year-site"), publication, built.lastAt, runs);
+    const atFrame10 = young10.ms;
+    const atFrameN = yearN.ms;
     log(`[year] assembly at frame 10: ${atFrame10} ms, at frame ${frames}: ${atFrameN} ms`);
 
     // Replay in the middle of the year, in the archive as written (loose objects) and in a clone.
@@ -188,7 +193,7 @@ export async function measureYear(options: { frames?: number; runs?: number; kee
       frames,
       buildSeconds: round1(buildSeconds),
       buildMsPerFrame: round1((buildSeconds * 1000) / frames),
-      assemblyMs: { atFrame10, atFrameN, ratio: Math.round((atFrameN / atFrame10) * 100) / 100, target: 1.2 },
+      assemblyMs: { atFrame10, atFrameN, ratio: Math.round((atFrameN / atFrame10) * 100) / 100, target: 1.2, phases10: young10.phases, phasesN: yearN.phases },
       replayMs: { date: middle, frameId, packedClone, archive: round1(median(replayRuns)), target: 300 },
       verify: { frames: report.frames, seconds: round1(verifySeconds), framesPerSecond: Math.round(report.frames / verifySeconds) },
       size: {
@@ -208,6 +213,7 @@ export function yearReport(r: YearResult): string {
   return [
     `A year of frames (${r.frames} frames, one every 15 minutes; built through the fast path in ${r.buildSeconds} s, ${r.buildMsPerFrame} ms a frame):`,
     `  assembly at frame 10: ${r.assemblyMs.atFrame10} ms; at frame ${r.frames}: ${r.assemblyMs.atFrameN} ms; ratio ${r.assemblyMs.ratio}x (target under ${r.assemblyMs.target}x: ${r.assemblyMs.ratio < r.assemblyMs.target ? "met" : "NOT met"})`,
+    `    phases at frame 10: ${JSON.stringify(r.assemblyMs.phases10)}; at frame ${r.frames}: ${JSON.stringify(r.assemblyMs.phasesN)}`,
     `  replay --date ${r.replayMs.date} (${r.replayMs.frameId}): ${r.replayMs.archive} ms in the archive as written, ${r.replayMs.packedClone ?? "n/a"} ms in a fresh packed clone (target under ${r.replayMs.target} ms)`,
     `  verify: ${r.verify.frames} frames in ${r.verify.seconds} s, ${r.verify.framesPerSecond} frames/s`,
     `  size: ${r.size.looseBytes} bytes loose (${r.size.bytesPerFrame} B/frame); packed clone ${r.size.afterGcBytes ?? "n/a"} bytes (${r.size.afterGcBytesPerFrame ?? "n/a"} B/frame)`,
