@@ -115,6 +115,11 @@ export class PackIndex {
     return this.buf.readUInt32BE(at) * 2 ** 32 + this.buf.readUInt32BE(at + 4);
   }
 
+  /** The checksum of the pack this index describes (the pack's last 20 bytes). */
+  packChecksum(): Buffer {
+    return this.buf.subarray(this.buf.length - 40, this.buf.length - 20);
+  }
+
   /** The i-th object id in sorted order, as hex. */
   oidAt(i: number): string {
     const at = this.oids + i * this.stride;
@@ -258,6 +263,12 @@ export class Pack {
       if (version !== 2 && version !== 3) throw new PackUnsupportedError(`pack ${this.packPath} is version ${version}`);
       const count = head.readUInt32BE(8);
       if (count !== this.index().count) throw new PackCorruptError(`pack ${this.packPath} holds ${count} objects, its index ${this.index().count}`);
+      // The index records the pack's trailing checksum: a pack and an index that do not belong
+      // together are refused rather than read at wrong offsets.
+      const trailer = Buffer.alloc(20);
+      if (fs.readSync(fd, trailer, 0, 20, size - 20) !== 20 || !trailer.equals(this.index().packChecksum())) {
+        throw new PackCorruptError(`pack ${this.packPath} does not match its index ${this.indexPath} (another checksum)`);
+      }
       this.end = size - 20;
     } catch (e) {
       fs.closeSync(fd);

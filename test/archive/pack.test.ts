@@ -394,6 +394,20 @@ describe("hand-built packs", () => {
   });
 });
 
+describe("a pack that does not match its index", () => {
+  it("is refused, not read at wrong offsets", () => {
+    const gitdir = join(tempDir("risk-mismatch-"), "repo.git");
+    execFileSync("git", ["init", "--quiet", "--bare", gitdir], { env: ENV });
+    const body = Buffer.from("a lone blob\n");
+    writePack(join(gitdir, "objects", "pack"), [{ kind: "blob", body }], [oidOf("blob", body)]);
+    const [pack] = packsOf(gitdir);
+    const bytes = readFileSync(pack!);
+    bytes.fill(0, bytes.length - 20);
+    writeFileSync(pack!, bytes);
+    expect(() => packStore(gitdir).read(oidOf("blob", body))).toThrow(/does not match its index/);
+  });
+});
+
 describe("under Deno", () => {
   it("replays a packed clone as under Node", async () => {
     const ROOT = fileURLToPath(new URL("../..", import.meta.url));
