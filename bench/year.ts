@@ -41,7 +41,7 @@ export interface YearResult {
   buildMsPerFrame: number;
   assemblyMs: { atFrame10: number; atFrameN: number; ratio: number; target: number; phases10: Record<string, number>; phasesN: Record<string, number> };
   replayMs: { date: string; frameId: string; packedClone: number | null; archive: number; target: number };
-  verify: { frames: number; seconds: number; framesPerSecond: number };
+  verify: { frames: number; seconds: number; framesPerSecond: number; packedCloneSeconds: number | null };
   size: { looseBytes: number; bytesPerFrame: number; afterGcBytes: number | null; afterGcBytesPerFrame: number | null };
 }
 
@@ -174,6 +174,7 @@ export async function measureYear(options: { frames?: number; runs?: number; kee
     }
     let packedClone: number | null = null;
     let afterGcBytes: number | null = null;
+    let clonePath: string | null = null;
     try {
       const clone = join(dir, "clone");
       execFileSync("git", ["clone", "--quiet", "--bare", "--no-local", year, clone], { stdio: "ignore" });
@@ -181,6 +182,7 @@ export async function measureYear(options: { frames?: number; runs?: number; kee
       await runReplay({ archive: clone, date: middle, json: true });
       packedClone = round1(performance.now() - t0);
       afterGcBytes = duBytes(join(clone, "objects"));
+      clonePath = clone;
     } catch (e) {
       log(`[year] git clone failed, no packed figures: ${(e as Error).message}`);
     }
@@ -189,13 +191,25 @@ export async function measureYear(options: { frames?: number; runs?: number; kee
     const report = await runVerify({ archive: year, json: true });
     const verifySeconds = (performance.now() - tv) / 1000;
     log(`[year] verify: ${report.frames} frames in ${verifySeconds.toFixed(1)} s`);
+    let cloneVerifySeconds: number | null = null;
+    if (clonePath) {
+      const tc = performance.now();
+      await runVerify({ archive: clonePath, json: true });
+      cloneVerifySeconds = (performance.now() - tc) / 1000;
+      log(`[year] verify of the packed clone: ${cloneVerifySeconds.toFixed(1)} s`);
+    }
     return {
       frames,
       buildSeconds: round1(buildSeconds),
       buildMsPerFrame: round1((buildSeconds * 1000) / frames),
       assemblyMs: { atFrame10, atFrameN, ratio: Math.round((atFrameN / atFrame10) * 100) / 100, target: 1.2, phases10: young10.phases, phasesN: yearN.phases },
       replayMs: { date: middle, frameId, packedClone, archive: round1(median(replayRuns)), target: 300 },
-      verify: { frames: report.frames, seconds: round1(verifySeconds), framesPerSecond: Math.round(report.frames / verifySeconds) },
+      verify: {
+        frames: report.frames,
+        seconds: round1(verifySeconds),
+        framesPerSecond: Math.round(report.frames / verifySeconds),
+        packedCloneSeconds: cloneVerifySeconds === null ? null : round1(cloneVerifySeconds),
+      },
       size: {
         looseBytes,
         bytesPerFrame: Math.round(looseBytes / frames),
@@ -215,7 +229,7 @@ export function yearReport(r: YearResult): string {
     `  assembly at frame 10: ${r.assemblyMs.atFrame10} ms; at frame ${r.frames}: ${r.assemblyMs.atFrameN} ms; ratio ${r.assemblyMs.ratio}x (target under ${r.assemblyMs.target}x: ${r.assemblyMs.ratio < r.assemblyMs.target ? "met" : "NOT met"})`,
     `    phases at frame 10: ${JSON.stringify(r.assemblyMs.phases10)}; at frame ${r.frames}: ${JSON.stringify(r.assemblyMs.phasesN)}`,
     `  replay --date ${r.replayMs.date} (${r.replayMs.frameId}): ${r.replayMs.archive} ms in the archive as written, ${r.replayMs.packedClone ?? "n/a"} ms in a fresh packed clone (target under ${r.replayMs.target} ms)`,
-    `  verify: ${r.verify.frames} frames in ${r.verify.seconds} s, ${r.verify.framesPerSecond} frames/s`,
+    `  verify: ${r.verify.frames} frames in ${r.verify.seconds} s, ${r.verify.framesPerSecond} frames/s; on the packed clone ${r.verify.packedCloneSeconds ?? "n/a"} s`,
     `  size: ${r.size.looseBytes} bytes loose (${r.size.bytesPerFrame} B/frame); packed clone ${r.size.afterGcBytes ?? "n/a"} bytes (${r.size.afterGcBytesPerFrame ?? "n/a"} B/frame)`,
   ].join("\n");
 }
