@@ -7,6 +7,7 @@ import { collectUpstream, type CollectLimits } from "../../core/inputs/collect.t
 import { commitFrame } from "../../recorder/api/commit.ts";
 import { gitdirOf, type TreeCache } from "../../recorder/git/objects.ts";
 import { previousState } from "../../recorder/api/state.ts";
+import { moveAppendOnly, type Moved } from "../site-append.ts";
 import { acquireLock } from "../../recorder/lock.ts";
 import { cachedPublication, cachedWarnings, savePublication } from "../cache.ts";
 import { editorialFindings, lineOf } from "../../core/editorial/lint.ts";
@@ -62,6 +63,8 @@ export async function runAssemble(opts: AssembleOptions): Promise<AssembleSummar
   const timer = () => performance.now();
   const lock = acquireLock(archiveDir, new Date(), log.warn);
   const tmpSite = `${siteDir}.tmp-${process.pid}`;
+  // History (issue 5): append-only files moved from the old site, put back if the run fails.
+  let moved: Moved[] = [];
   try {
     let t = timer();
     const { fs: readFs } = runtimeFs();
@@ -95,7 +98,8 @@ export async function runAssemble(opts: AssembleOptions): Promise<AssembleSummar
       assembly = run();
     }
     t = timer();
-    writeSiteFolder(tmpSite, assembly.files);
+    writeSiteFolder(tmpSite, assembly.files.filter((f) => f.appendTo === undefined));
+    moved = await moveAppendOnly(assembly.files, { siteDir, tmpSite, archiveDir, previous, hash: nodeHasher });
     const writeMs = timer() - t;
     t = timer();
     const host = new URL(publication.config.baseUrl).hostname;
@@ -129,9 +133,9 @@ export async function runAssemble(opts: AssembleOptions): Promise<AssembleSummar
       commit,
       at: frame.at,
       surfaces: assembly.files.length,
-      bytes: assembly.files.reduce((n, f) => n + f.served.byteLength, 0),
+      bytes: assembly.files.reduce((n, f) => n + (f.appendTo ?? 0) + f.served.byteLength, 0),
       blobsWritten,
-      reused: assembly.files.filter((f) => f.stored === null).map((f) => f.path),
+      reused: assembly.files.filter((f) => f.stored === null && f.appendTo === undefined).map((f) => f.path),
       warnings,
       changed: frame.changes.changed,
       added: frame.changes.added,
@@ -146,6 +150,7 @@ export async function runAssemble(opts: AssembleOptions): Promise<AssembleSummar
     log.info(previous ? `changed since frame ${previous.frame.frameId}: ${changes.length ? changes.join(" ") : "nothing"}` : "first frame of the archive");
     return summary;
   } catch (e) {
+    for (const m of moved) m.restore();
     fs.rmSync(tmpSite, { recursive: true, force: true });
     throw e;
   } finally {

@@ -5,6 +5,7 @@ import type { Frame } from "../frame.ts";
 import type { BlackBox } from "./black-box.ts";
 import type { DebtRiskSnapshot } from "./debt-risk.ts";
 import type { Signal } from "../signals.ts";
+import type { HistoryState } from "../history/model.ts";
 
 /** What an earlier surface of the same assembly produced: its fingerprint as served. */
 export interface Produced {
@@ -12,6 +13,8 @@ export interface Produced {
   mediaType: string;
   sha256: string;
   bytes: number;
+  /** SHA-256 of the stored form (the served bytes less a stamped `generated`). */
+  storedSha256?: string;
 }
 
 /** The archive's state before this assembly: the head frame and the head black box. */
@@ -23,6 +26,11 @@ export interface PreviousState {
   commit: string;
   /** The root tree of that commit, so the next commit does not read the commit again. */
   tree: string;
+  /**
+   * History (issue 5): the archive's daily points and level changes, preloaded from their
+   * shards. Absent means none (an archive from before the history, or a caller that has none).
+   */
+  history?: HistoryState | null;
 }
 
 export interface BuildContext {
@@ -45,6 +53,9 @@ export interface BuildContext {
   /** Every surface of the registry (for manifests that describe the others). */
   registry: readonly Surface[];
   url(path: string): string;
+  /** History (issue 5): the fingerprint of the input files and the tool version, for reuse keys. */
+  inputs?: string;
+  toolVersion?: string;
 }
 
 /** json: one canonical document; ndjson: canonical lines; text: a string served as is (UTF-8). */
@@ -72,6 +83,19 @@ export interface Surface<S extends z.ZodType = z.ZodType> {
   reusable?: boolean;
   /** json: the document; ndjson: the lines; text: the string. */
   build(ctx: BuildContext): unknown;
+  /**
+   * History (issue 5). An ndjson surface that only grows: `build` returns the lines this assembly
+   * appends, the served document is the previous one followed by them, and its SHA-256 is carried
+   * from frame to frame (frame.journal), so the cost does not grow with the document.
+   */
+  appendOnly?: boolean;
+  /**
+   * History (issue 5). A key of everything the output depends on besides the clock; when the
+   * previous frame recorded the same key for this path, its bytes are reused (restamped).
+   */
+  reuseKey?(ctx: BuildContext): string;
+  /** History (issue 5). A template that stands for one surface per configured series. */
+  expand?(publication: Publication): Surface[];
 }
 
 export function defineSurface<S extends z.ZodType>(surface: Surface<S>): Surface<S> {

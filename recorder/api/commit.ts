@@ -16,6 +16,8 @@ import { editTree, flattenTree } from "../git/tree-edit.ts";
 import { IndexShard, shardPath, type IndexEntry } from "../models/date-index.ts";
 import { frameMessage } from "../models/message.ts";
 import { FRAME_FILE, SITE_PREFIX, frameBytes } from "./state.ts";
+import { journalShard } from "./journal.ts";
+import { historyShards } from "./history.ts";
 
 export interface CommitResult {
   commit: string;
@@ -55,6 +57,13 @@ export async function commitFrame(
   }
   await write(FRAME_FILE, frameBytes(frame));
   for (const f of assembly.files) {
+    // History (issue 5): an append-only surface is stored as day shards, not under site/.
+    if (f.appendTo !== undefined) {
+      const shard = await journalShard(gitdir, base, f, frame.at, cache);
+      await write(shard.path, shard.bytes);
+      if (oldSite.has(f.path.slice(1))) edits.set(`${SITE_PREFIX}${f.path}`, null);
+      continue;
+    }
     const kept = oldSite.get(f.path.slice(1));
     if (kept && previous?.frame.surfaces[f.path]?.storedSha256 === f.storedSha256) {
       edits.set(`${SITE_PREFIX}${f.path}`, kept);
@@ -79,6 +88,8 @@ export async function commitFrame(
     });
     await write(shard, new TextEncoder().encode(canonicalJson(entries, shard)));
   }
+  // History (issue 5): the day that closes and the level changes found, appended to their shards.
+  for (const shard of await historyShards(gitdir, base, previous, frame, cache)) await write(shard.path, shard.bytes);
   const tree = await editTree(gitdir, base, edits, cache);
   const commit = await writeCommit(gitdir, {
     tree: tree!,

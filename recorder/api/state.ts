@@ -6,6 +6,8 @@ import { BlackBox } from "../../core/surfaces/black-box.ts";
 import { DebtRiskSnapshot } from "../../core/surfaces/debt-risk.ts";
 import type { PreviousState } from "../../core/surfaces/types.ts";
 import { headCommit, isRepository, oidAtPath, readBlob, readCommit, type CommitInfo, type TreeCache } from "../git/objects.ts";
+import { JOURNAL_PATH, servedJournal } from "./journal.ts";
+import { loadHistory } from "./history.ts";
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
@@ -33,6 +35,8 @@ export async function readFrame(
 
 /** The served bytes of `path` as recorded in a frame: the stored blob, restamped when needed. */
 export async function servedBytes(gitdir: string, tree: string, frame: Frame, path: string, cache?: TreeCache): Promise<Uint8Array> {
+  // History (issue 5): the journal is kept as day shards, served as their concatenation.
+  if (path === JOURNAL_PATH && frame.journal) return servedJournal(gitdir, tree, cache);
   const entry = await oidAtPath(gitdir, tree, `${SITE_PREFIX}${path}`, cache);
   if (!entry) throw new RiskError("E_ARCHIVE", `Frame ${frame.frameId} lacks the stored surface ${path}`, { frame: frame.frameId, path });
   const stored = await readBlob(gitdir, entry.oid);
@@ -62,7 +66,9 @@ export async function previousState(gitdir: string, cache?: TreeCache): Promise<
     const parsed = DebtRiskSnapshot.safeParse(JSON.parse(decoder.decode(await servedBytes(gitdir, tree, frame, debtPath, cache))));
     if (parsed.success) debtRisk = parsed.data;
   }
-  return { frame, blackBox, debtRisk, commit, tree };
+  // History (issue 5): daily points and level changes, O(days + changes).
+  const history = await loadHistory(gitdir, tree, cache);
+  return { frame, blackBox, debtRisk, commit, tree, history };
 }
 
 export function frameBytes(frame: Frame): Uint8Array {
