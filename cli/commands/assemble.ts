@@ -8,6 +8,7 @@ import { commitFrame } from "../../recorder/api/commit.ts";
 import { gitdirOf, type TreeCache } from "../../recorder/git/objects.ts";
 import { previousState } from "../../recorder/api/state.ts";
 import { moveAppendOnly, type Moved } from "../site-append.ts";
+import { loadHistory } from "../../recorder/api/history.ts";
 import { acquireLock } from "../../recorder/lock.ts";
 import { cachedPublication, cachedWarnings, savePublication } from "../cache.ts";
 import { editorialFindings, lineOf } from "../../core/editorial/lint.ts";
@@ -71,7 +72,8 @@ export async function runAssemble(opts: AssembleOptions): Promise<AssembleSummar
     const files = await readPublicationFiles(readFs, pubDir);
     const inputs = fingerprintInputs(files, nodeHasher, `risk-cli ${VERSION}`);
     const trees: TreeCache = new Map();
-    const previous = await previousState(archiveDir, trees);
+    // History (issue 5): loaded only if a history surface must be rebuilt (E_HISTORY below).
+    const previous = await previousState(archiveDir, trees, { history: false });
     // Inputs unchanged since the last frame: the reusable surfaces will be reused, so only the
     // lite part of the cached publication is needed (E_PARTIAL below if that turns out wrong).
     const lite = inputsUnchanged(previous, inputs, VERSION) ? cachedPublication(archiveDir, inputs, pubDir, "lite") : null;
@@ -90,12 +92,15 @@ export async function runAssemble(opts: AssembleOptions): Promise<AssembleSummar
     };
     const run = () => assemble({ publication, upstream, previous, now, toolVersion: VERSION, inputs, previousServed, partial: lite !== null && publication === lite }, nodeHasher, { timer });
     let assembly;
-    try {
-      assembly = run();
-    } catch (e) {
-      if (!(isRiskError(e) && e.code === "E_PARTIAL")) throw e;
-      publication = whole();
-      assembly = run();
+    for (;;) {
+      try {
+        assembly = run();
+        break;
+      } catch (e) {
+        if (isRiskError(e) && e.code === "E_PARTIAL" && publication === lite) publication = whole();
+        else if (isRiskError(e) && e.code === "E_HISTORY" && previous && previous.history === undefined) previous.history = await loadHistory(archiveDir, previous.tree, trees);
+        else throw e;
+      }
     }
     t = timer();
     writeSiteFolder(tmpSite, assembly.files.filter((f) => f.appendTo === undefined));

@@ -7,6 +7,7 @@ import { instrumentsOf, type Publication } from "../inputs/publication.ts";
 import { InstrumentKey, IsoDate, IsoDateTime, Level, Tone } from "../schemas/primitives.ts";
 import { frameSignalOf } from "../signals.ts";
 import type { Frame } from "../frame.ts";
+import { RiskError } from "../errors.ts";
 import type { BuildContext } from "../surfaces/types.ts";
 import { closedDayPoint, dayOf, levelChangesBetween, type DailyPoint, type HistoryState, type LevelChange } from "./model.ts";
 
@@ -74,6 +75,10 @@ export type LevelChangeRow = z.infer<typeof LevelChangeRow>;
 /** The history after this assembly: the archive's, plus the day that closes now and the level changes found now. */
 export function historyOf(ctx: BuildContext): HistoryState {
   const { previous, now } = ctx;
+  if (previous && previous.history === undefined) {
+    // The caller preloads the history only when a surface needs it (it is O(days) to read).
+    throw new RiskError("E_HISTORY", "The history must be rebuilt: load the archive's daily points and level changes (previousState with history) and assemble again");
+  }
   const kept = previous?.history ?? { daily: [], levelChanges: [] };
   const closed = closedDayPoint(previous, now);
   return { daily: closed ? [...kept.daily, closed] : kept.daily, levelChanges: [...kept.levelChanges, ...newLevelChanges(ctx)] };
@@ -87,20 +92,20 @@ export function newLevelChanges(ctx: BuildContext): LevelChange[] {
   return levelChangesBetween(previous.frame.signals, current, { frameId: frame.frameId, previousFrameId: previous.frame.frameId, at: now });
 }
 
+/** The surface whose recorded key carries the last level change forward from frame to frame. */
+export const HISTORY_KEY_PATH = "/api/v1/signals/history.json";
+
 /**
- * Everything the history surfaces depend on besides the clock: the tool, the input files, the
- * open day, and the last daily point and level change. Equal keys mean equal bytes, so an
- * assembly within the same day and without a level change reuses them (O(1), not O(days)).
+ * Everything the history surfaces depend on besides the clock, computed without reading the
+ * history: the tool, the input files, the open day (daily points change only when a day closes)
+ * and the last frame that found a level change (carried forward in the previous frame's key).
+ * Equal keys mean equal bytes, so an assembly within the same day and without a level change
+ * reuses them: O(1), not O(days).
  */
 export function historyKey(ctx: BuildContext): string {
-  const kept = ctx.previous?.history ?? { daily: [], levelChanges: [] };
-  const closed = closedDayPoint(ctx.previous, ctx.now);
-  const fresh = newLevelChanges(ctx);
-  const days = kept.daily.length + (closed ? 1 : 0);
-  const lastDay = closed?.frameId ?? kept.daily.at(-1)?.frameId ?? "-";
-  const changes = kept.levelChanges.length + fresh.length;
-  const lastChange = fresh.at(-1)?.id ?? kept.levelChanges.at(-1)?.id ?? "-";
-  return `history/1 ${ctx.toolVersion ?? "?"} ${ctx.inputs ?? "?"} ${dayOf(ctx.now)} d${days}:${lastDay} l${changes}:${lastChange}`;
+  const before = ctx.previous?.frame.surfaces[HISTORY_KEY_PATH]?.reuseKey?.split(" ")[4];
+  const lastChange = newLevelChanges(ctx).length > 0 ? ctx.frame.frameId : (before ?? "-");
+  return `history/2 ${ctx.toolVersion ?? "?"} ${ctx.inputs ?? "?"} ${dayOf(ctx.now)} ${lastChange}`;
 }
 
 function seriesIds(p: Publication): Map<string, string> {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { instrumentsOf } from "../inputs/publication.ts";
-import { newLevelChanges } from "../history/rows.ts";
+import { historyKey, newLevelChanges } from "../history/rows.ts";
+import { RiskError } from "../errors.ts";
 import type { LevelChange } from "../history/model.ts";
 import { xmlText } from "../history/text.ts";
 import { defineSurface, type BuildContext } from "./types.ts";
@@ -22,10 +23,12 @@ export const riskAtom = defineSurface({
   schema: AtomText,
   schemaName: "RiskLevelFeed",
   summary: "Atom feed (RFC 4287) of signal level changes, newest first, for alerting bots",
+  reuseKey: historyKey,
   build(ctx: BuildContext) {
     const { publication: p, url, now } = ctx;
     const host = new URL(p.config.baseUrl).hostname;
     const labels = new Map(instrumentsOf(p).map(([key, c]) => [key, c.label]));
+    if (ctx.previous && ctx.previous.history === undefined) throw new RiskError("E_HISTORY", "The level-change feed must be rebuilt: load the archive's history and assemble again");
     const kept = ctx.previous?.history?.levelChanges ?? [];
     const entries = [...kept.slice(-FEED_ENTRIES), ...newLevelChanges(ctx)].slice(-FEED_ENTRIES).reverse();
     // Without an entry, the feed dates from the archive's first frame, so it does not change at every assembly.

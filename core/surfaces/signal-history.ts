@@ -63,10 +63,14 @@ export const BacktestPolicy = z.strictObject({
 
 export const EvidenceTierDoc = z.strictObject({ id: EvidenceTier, meaning: z.string() });
 
+/**
+ * No `generated`: the document changes only with its content (a day closes, a level change), so
+ * it is byte-identical across a day's frames and the archive and `verify` handle it once a day.
+ * `coverage.openDay` dates it.
+ */
 export const SignalHistorySurface = z.strictObject({
   schema: z.string(),
   version: z.string(),
-  generated: IsoDateTime,
   coverage: HistoryCoverage,
   policy: HistoryPolicy,
   current: HistoryCurrent,
@@ -153,7 +157,6 @@ export const signalHistory = defineSurface({
     return {
       schema: url("/openapi.json#/components/schemas/SignalHistorySurface"),
       version: CONTRACT_VERSION,
-      generated: now,
       coverage: coverageOf(p, now, h, observations, url),
       policy: HISTORY_POLICY,
       current: currentOf(now, url),

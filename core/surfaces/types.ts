@@ -28,7 +28,9 @@ export interface PreviousState {
   tree: string;
   /**
    * History (issue 5): the archive's daily points and level changes, preloaded from their
-   * shards. Absent means none (an archive from before the history, or a caller that has none).
+   * shards; null when there are none. Undefined means not loaded (it is O(days) to read): a
+   * surface that must be rebuilt from it then throws E_HISTORY, and the caller loads it and
+   * assembles again (cli/commands/assemble.ts).
    */
   history?: HistoryState | null;
 }

@@ -49,7 +49,7 @@ export async function servedBytes(gitdir: string, tree: string, frame: Frame, pa
  * (for a retained debt value), or null when empty.
  * `cache` keeps the trees read, for the commit that follows.
  */
-export async function previousState(gitdir: string, cache?: TreeCache): Promise<PreviousState | null> {
+export async function previousState(gitdir: string, cache?: TreeCache, options: { history?: boolean } = {}): Promise<PreviousState | null> {
   if (!isRepository(gitdir)) return null;
   const commit = await headCommit(gitdir);
   if (!commit) return null;
@@ -66,7 +66,9 @@ export async function previousState(gitdir: string, cache?: TreeCache): Promise<
     const parsed = DebtRiskSnapshot.safeParse(JSON.parse(decoder.decode(await servedBytes(gitdir, tree, frame, debtPath, cache))));
     if (parsed.success) debtRisk = parsed.data;
   }
-  // History (issue 5): daily points and level changes, O(days + changes).
+  // History (issue 5): daily points and level changes, O(days + changes). With history: false
+  // they are left unloaded (undefined); an assembly that needs them throws E_HISTORY.
+  if (options.history === false) return { frame, blackBox, debtRisk, commit, tree };
   const history = await loadHistory(gitdir, tree, cache);
   return { frame, blackBox, debtRisk, commit, tree, history };
 }
