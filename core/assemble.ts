@@ -10,10 +10,11 @@ import type { Hasher } from "./ports.ts";
 import type { Publication } from "./inputs/publication.ts";
 import type { UpstreamState } from "./inputs/upstream.ts";
 import { serialiseSurface, validateSurface } from "./render/encode.ts";
-import { SURFACES } from "./surfaces/index.ts";
+import { SURFACES, surfacesFor } from "./surfaces/index.ts";
 import { frameSignalOf, resolveSignals, type Signal } from "./signals.ts";
 import { manifestBytes, objectManifest, type ObjectManifest } from "./changes/objects.ts";
 import type { BuildContext, PreviousState, Produced, Surface } from "./surfaces/types.ts";
+import { decodeSha256State, encodeSha256State, sha256Digest, sha256Start, sha256Update } from "./history/sha256.ts";
 
 export interface BuiltFile {
   path: string;
@@ -28,6 +29,17 @@ export interface BuiltFile {
   sha256: string;
   storedSha256: string;
   stamped: boolean;
+  /**
+   * History (issue 5), append-only surfaces: `served` holds only the bytes this assembly appends
+   * to the previous served document, which was `appendTo` bytes long; `state` is the SHA-256
+   * state after the whole document and `records` its line count. The archive keeps such a
+   * surface in shards (recorder/api/journal.ts), not under site/.
+   */
+  appendTo?: number;
+  state?: string;
+  records?: number;
+  /** History (issue 5): the reuse key recorded with this surface in the frame. */
+  reuseKey?: string;
 }
 
 export interface Assembly {
@@ -66,7 +78,7 @@ export function assemble(
   options: { surfaces?: readonly Surface[]; timer?: () => number } = {},
 ): Assembly {
   const { publication, previous, now } = input;
-  const surfaces = options.surfaces ?? SURFACES;
+  const surfaces = surfacesFor(publication, options.surfaces ?? SURFACES);
   const timer = options.timer ?? (() => 0);
   if (previous && now <= previous.frame.at) {
     throw new RiskError(
@@ -97,19 +109,6 @@ export function assemble(
     return objects;
   };
   for (const surface of surfaces) {
-    if (sameInputs && surface.reusable) {
-      const t = timer();
-      const reused = reuse(surface, previous!, input, hash);
-      phases.serialise += timer() - t;
-      if (reused) {
-        produced.push({ path: surface.path, mediaType: surface.mediaType, sha256: reused.sha256, bytes: reused.served.byteLength });
-        files.push(reused);
-        continue;
-      }
-    }
-    if (input.partial && surface.reusable) {
-      throw new RiskError("E_PARTIAL", `Cannot reuse ${surface.path}; it must be built from the whole publication`, { path: surface.path });
-    }
     const ctx: BuildContext = {
       publication,
       now,
@@ -123,7 +122,32 @@ export function assemble(
       produced,
       registry: surfaces,
       url,
+      inputs: input.inputs,
+      toolVersion: input.toolVersion,
     };
+    const reuseKey = surface.reuseKey?.(ctx);
+    const keyed = reuseKey !== undefined && previous?.frame.surfaces[surface.path]?.reuseKey === reuseKey;
+    if ((sameInputs && surface.reusable) || keyed) {
+      const t = timer();
+      const reused = reuse(surface, previous!, input, hash);
+      phases.serialise += timer() - t;
+      if (reused) {
+        produced.push({ path: surface.path, mediaType: surface.mediaType, sha256: reused.sha256, bytes: reused.served.byteLength, storedSha256: reused.storedSha256 });
+        files.push(reuseKey === undefined ? reused : { ...reused, reuseKey });
+        continue;
+      }
+    }
+    if (input.partial && surface.reusable) {
+      throw new RiskError("E_PARTIAL", `Cannot reuse ${surface.path}; it must be built from the whole publication`, { path: surface.path });
+    }
+    if (surface.appendOnly) {
+      const t = timer();
+      const file = appendLines(surface, surface.build(ctx), previous, hash);
+      phases.build += timer() - t;
+      produced.push({ path: surface.path, mediaType: surface.mediaType, sha256: file.sha256, bytes: file.appendTo! + file.served.byteLength, storedSha256: file.sha256 });
+      files.push(file);
+      continue;
+    }
     let t = timer();
     const built = surface.build(ctx);
     phases.build += timer() - t;
@@ -138,8 +162,8 @@ export function assemble(
     const sha256 = hash.sha256(served);
     const storedSha256 = stamped ? hash.sha256(stored) : sha256;
     phases.serialise += timer() - t;
-    produced.push({ path: surface.path, mediaType: surface.mediaType, sha256, bytes: served.byteLength });
-    files.push({ path: surface.path, mediaType: surface.mediaType, served, stored, sha256, storedSha256, stamped });
+    produced.push({ path: surface.path, mediaType: surface.mediaType, sha256, bytes: served.byteLength, storedSha256 });
+    files.push({ path: surface.path, mediaType: surface.mediaType, served, stored, sha256, storedSha256, stamped, ...(reuseKey !== undefined ? { reuseKey } : {}) });
   }
   const stored = objectsOf();
   const recorded = stored ? { sha256: stored.sha256, count: stored.manifest.length } : previous?.frame.objects;
@@ -150,6 +174,30 @@ export function assemble(
 /** True when the previous frame was built by this tool version from the same input files. */
 export function inputsUnchanged(previous: PreviousState | null, inputs: string, toolVersion: string): boolean {
   return previous !== null && previous.frame.inputs === inputs && previous.frame.tool.version === toolVersion;
+}
+
+/**
+ * History (issue 5): the lines an append-only surface adds, hashed from the SHA-256 state the
+ * previous frame recorded, so the cost is that of the new lines whatever the document's length.
+ */
+function appendLines(surface: Surface, lines: unknown, previous: PreviousState | null, hash: Hasher): BuiltFile {
+  const valid = validateSurface(surface, lines) as unknown[];
+  const served = encoder.encode(serialiseSurface(surface, valid));
+  const before = previous?.frame.journal && previous.frame.surfaces[surface.path] ? previous.frame.journal : null;
+  const state = sha256Update(before ? decodeSha256State(before.state) : sha256Start(), served);
+  const sha256 = state.length === served.byteLength ? hash.sha256(served) : sha256Digest(state);
+  return {
+    path: surface.path,
+    mediaType: surface.mediaType,
+    served,
+    stored: null,
+    sha256,
+    storedSha256: sha256,
+    stamped: false,
+    appendTo: state.length - served.byteLength,
+    state: encodeSha256State(state),
+    records: (before?.records ?? 0) + valid.length,
+  };
 }
 
 /**
@@ -185,7 +233,14 @@ function frameOf(
   const changes = { added: [] as string[], changed: [] as string[], removed: [] as string[] };
   const surfaces: Frame["surfaces"] = {};
   for (const f of files) {
-    surfaces[f.path] = { mediaType: f.mediaType, sha256: f.sha256, bytes: f.served.byteLength, stamped: f.stamped, storedSha256: f.storedSha256 };
+    surfaces[f.path] = {
+      mediaType: f.mediaType,
+      sha256: f.sha256,
+      bytes: (f.appendTo ?? 0) + f.served.byteLength,
+      stamped: f.stamped,
+      storedSha256: f.storedSha256,
+      ...(f.reuseKey !== undefined ? { reuseKey: f.reuseKey } : {}),
+    };
     const old = before[f.path];
     if (!old) changes.added.push(f.path);
     else if (old.storedSha256 !== f.storedSha256) changes.changed.push(f.path);
@@ -213,6 +268,13 @@ function frameOf(
     models,
     changes,
     ...(objects ? { objects } : {}),
+    ...journalOf(files),
   };
   return { ...body, frameHash: frameHashOf(body, hash) };
+}
+
+/** History (issue 5): the append-only journal's record count and SHA-256 state, for the frame. */
+function journalOf(files: BuiltFile[]): { journal?: { records: number; state: string } } {
+  const f = files.find((x) => x.appendTo !== undefined);
+  return f ? { journal: { records: f.records!, state: f.state! } } : {};
 }

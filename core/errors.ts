@@ -15,7 +15,9 @@ export type ErrorCode =
   | "E_REPLAY_MISMATCH"
   | "E_IO"
   /** Internal: a partial publication met a surface that must be rebuilt; retried, never shown. */
-  | "E_PARTIAL";
+  | "E_PARTIAL"
+  // History (issue 5): a history surface must be rebuilt from the archive's history, not loaded.
+  | "E_HISTORY";
 
 export class RiskError extends Error {
   readonly code: ErrorCode;

@@ -7,6 +7,8 @@ import { collectUpstream, type CollectLimits } from "../../core/inputs/collect.t
 import { commitFrame } from "../../recorder/api/commit.ts";
 import { gitdirOf, type TreeCache } from "../../recorder/git/objects.ts";
 import { previousState } from "../../recorder/api/state.ts";
+import { moveAppendOnly, type Moved } from "../site-append.ts";
+import { loadHistory } from "../../recorder/api/history.ts";
 import { acquireLock } from "../../recorder/lock.ts";
 import { cachedPublication, cachedWarnings, savePublication } from "../cache.ts";
 import { editorialFindings, lineOf } from "../../core/editorial/lint.ts";
@@ -62,13 +64,17 @@ export async function runAssemble(opts: AssembleOptions): Promise<AssembleSummar
   const timer = () => performance.now();
   const lock = acquireLock(archiveDir, new Date(), log.warn);
   const tmpSite = `${siteDir}.tmp-${process.pid}`;
+  // History (issue 5): append-only files moved from the old site, put back if the run fails.
+  let moved: Moved[] = [];
   try {
     let t = timer();
     const { fs: readFs } = runtimeFs();
     const files = await readPublicationFiles(readFs, pubDir);
     const inputs = fingerprintInputs(files, nodeHasher, `risk-cli ${VERSION}`);
     const trees: TreeCache = new Map();
-    const previous = await previousState(archiveDir, trees, { now, inputs, toolVersion: VERSION });
+    // History (issue 5): daily points and level changes are loaded only if a history surface must
+    // be rebuilt (E_HISTORY below).
+    const previous = await previousState(archiveDir, trees, { now, inputs, toolVersion: VERSION, history: false });
     // Inputs unchanged since the last frame: the reusable surfaces will be reused, so only the
     // lite part of the cached publication is needed (E_PARTIAL below if that turns out wrong).
     const lite = inputsUnchanged(previous, inputs, VERSION) ? cachedPublication(archiveDir, inputs, pubDir, "lite") : null;
@@ -87,15 +93,19 @@ export async function runAssemble(opts: AssembleOptions): Promise<AssembleSummar
     };
     const run = () => assemble({ publication, upstream, previous, now, toolVersion: VERSION, inputs, previousServed, partial: lite !== null && publication === lite }, nodeHasher, { timer });
     let assembly;
-    try {
-      assembly = run();
-    } catch (e) {
-      if (!(isRiskError(e) && e.code === "E_PARTIAL")) throw e;
-      publication = whole();
-      assembly = run();
+    for (;;) {
+      try {
+        assembly = run();
+        break;
+      } catch (e) {
+        if (isRiskError(e) && e.code === "E_PARTIAL" && publication === lite) publication = whole();
+        else if (isRiskError(e) && e.code === "E_HISTORY" && previous && previous.history === undefined) previous.history = await loadHistory(archiveDir, previous.tree, trees);
+        else throw e;
+      }
     }
     t = timer();
-    writeSiteFolder(tmpSite, assembly.files);
+    writeSiteFolder(tmpSite, assembly.files.filter((f) => f.appendTo === undefined));
+    moved = await moveAppendOnly(assembly.files, { siteDir, tmpSite, archiveDir, previous, hash: nodeHasher });
     const writeMs = timer() - t;
     t = timer();
     const host = new URL(publication.config.baseUrl).hostname;
@@ -129,9 +139,9 @@ export async function runAssemble(opts: AssembleOptions): Promise<AssembleSummar
       commit,
       at: frame.at,
       surfaces: assembly.files.length,
-      bytes: assembly.files.reduce((n, f) => n + f.served.byteLength, 0),
+      bytes: assembly.files.reduce((n, f) => n + (f.appendTo ?? 0) + f.served.byteLength, 0),
       blobsWritten,
-      reused: assembly.files.filter((f) => f.stored === null).map((f) => f.path),
+      reused: assembly.files.filter((f) => f.stored === null && f.appendTo === undefined).map((f) => f.path),
       warnings,
       changed: frame.changes.changed,
       added: frame.changes.added,
@@ -146,6 +156,7 @@ export async function runAssemble(opts: AssembleOptions): Promise<AssembleSummar
     log.info(previous ? `changed since frame ${previous.frame.frameId}: ${changes.length ? changes.join(" ") : "nothing"}` : "first frame of the archive");
     return summary;
   } catch (e) {
+    for (const m of moved) m.restore();
     fs.rmSync(tmpSite, { recursive: true, force: true });
     throw e;
   } finally {

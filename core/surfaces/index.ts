@@ -3,6 +3,7 @@
  * the black box comes before integrity, which fingerprints every other surface.
  */
 import type { Surface } from "./types.ts";
+import type { Publication } from "../inputs/publication.ts";
 import { agents } from "./agents.ts";
 import { catalog } from "./catalog.ts";
 import { catalogNdjson } from "./catalog-ndjson.ts";
@@ -20,6 +21,12 @@ import { freshness } from "./freshness.ts";
 import { openapi } from "./openapi.ts";
 import { blackBox } from "./black-box.ts";
 import { integrity } from "./integrity.ts";
+// History (issue 5)
+import { signalHistory, signalHistoryNdjson } from "./signal-history.ts";
+import { signalHistoryCsv, seriesHistoryCsv } from "./signal-history-csv.ts";
+import { signalSchema } from "./signal-schema.ts";
+import { riskAtom } from "./risk-atom.ts";
+import { journal } from "./journal.ts";
 
 export const SURFACES: readonly Surface[] = [
   agents,
@@ -42,7 +49,22 @@ export const SURFACES: readonly Surface[] = [
   changesNdjson,
   riskDiff,
   freshness,
+  signalHistory,
+  signalHistoryNdjson,
+  signalHistoryCsv,
+  seriesHistoryCsv,
+  signalSchema,
+  riskAtom,
   openapi,
   blackBox,
+  journal,
   integrity,
 ];
+
+/**
+ * History (issue 5): the registry with each template expanded for a publication (one per-series
+ * CSV per configured series): the surfaces an assembly of that publication builds, in order.
+ */
+export function surfacesFor(publication: Publication, registry: readonly Surface[] = SURFACES): Surface[] {
+  return registry.flatMap((s) => (s.expand ? s.expand(publication) : [s]));
+}

@@ -2,6 +2,7 @@ import { z } from "zod";
 import * as C from "../schemas/contract.ts";
 import { defineSurface, type Surface } from "./types.ts";
 import { OPENAPI_VERSION } from "./_corpus.ts";
+import { JsonValue } from "./signal-schema.ts";
 
 /** Structural schema of the OpenAPI document itself; the full check is a real validator in tests. */
 export const OpenApiDocument = z.strictObject({
@@ -37,6 +38,8 @@ const SHARED_COMPONENTS: Record<string, z.ZodType> = {
   AgentProofPolicy: C.AgentProofPolicy,
   EditorialProtocol: C.EditorialProtocol,
   EditorialChangelogItem: C.EditorialChangelogItem,
+  // History (issue 5): the JSON Schema document of the signal lines holds arbitrary JSON.
+  JsonValue,
 };
 
 const SELF = "/openapi.json";

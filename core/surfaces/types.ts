@@ -8,6 +8,7 @@ import type { Signal } from "../signals.ts";
 import type { ObjectManifest } from "../changes/objects.ts";
 import type { ChangefeedSurface } from "./changes.ts";
 import type { FreshnessSurface } from "./freshness.ts";
+import type { HistoryState } from "../history/model.ts";
 
 /** What an earlier surface of the same assembly produced: its fingerprint as served. */
 export interface Produced {
@@ -15,6 +16,8 @@ export interface Produced {
   mediaType: string;
   sha256: string;
   bytes: number;
+  /** SHA-256 of the stored form (the served bytes less a stamped `generated`). */
+  storedSha256?: string;
 }
 
 /** The archive's state before this assembly: the head frame and the head black box. */
@@ -37,6 +40,13 @@ export interface PreviousState {
   objects?: ObjectManifest | null;
   /** The frame at or before `now` minus each risk-diff window, found through the day index. */
   windows?: WindowBaselines;
+  /**
+   * History (issue 5): the archive's daily points and level changes, preloaded from their
+   * shards; null when there are none. Undefined means not loaded (it is O(days) to read): a
+   * surface that must be rebuilt from it then throws E_HISTORY, and the caller loads it and
+   * assembles again (cli/commands/assemble.ts).
+   */
+  history?: HistoryState | null;
 }
 
 /** Baseline frames by window length in days; null when the archive holds no frame that old. */
@@ -72,6 +82,9 @@ export interface BuildContext {
   /** Every surface of the registry (for manifests that describe the others). */
   registry: readonly Surface[];
   url(path: string): string;
+  /** History (issue 5): the fingerprint of the input files and the tool version, for reuse keys. */
+  inputs?: string;
+  toolVersion?: string;
 }
 
 /** json: one canonical document; ndjson: canonical lines; text: a string served as is (UTF-8). */
@@ -99,6 +112,19 @@ export interface Surface<S extends z.ZodType = z.ZodType> {
   reusable?: boolean;
   /** json: the document; ndjson: the lines; text: the string. */
   build(ctx: BuildContext): unknown;
+  /**
+   * History (issue 5). An ndjson surface that only grows: `build` returns the lines this assembly
+   * appends, the served document is the previous one followed by them, and its SHA-256 is carried
+   * from frame to frame (frame.journal), so the cost does not grow with the document.
+   */
+  appendOnly?: boolean;
+  /**
+   * History (issue 5). A key of everything the output depends on besides the clock; when the
+   * previous frame recorded the same key for this path, its bytes are reused (restamped).
+   */
+  reuseKey?(ctx: BuildContext): string;
+  /** History (issue 5). A template that stands for one surface per configured series. */
+  expand?(publication: Publication): Surface[];
 }
 
 export function defineSurface<S extends z.ZodType>(surface: Surface<S>): Surface<S> {

@@ -17,6 +17,8 @@ import { IndexShard, shardPath, type IndexEntry } from "../models/date-index.ts"
 import { frameMessage } from "../models/message.ts";
 import { OBJECTS_FILE } from "../../core/changes/objects.ts";
 import { FRAME_FILE, SITE_PREFIX, frameBytes } from "./state.ts";
+import { journalShard } from "./journal.ts";
+import { historyShards } from "./history.ts";
 
 export interface CommitResult {
   commit: string;
@@ -58,6 +60,13 @@ export async function commitFrame(
   // The object manifest changes only with the inputs; otherwise the base tree keeps the previous one.
   if (assembly.objects) await write(OBJECTS_FILE, assembly.objects.bytes);
   for (const f of assembly.files) {
+    // History (issue 5): an append-only surface is stored as day shards, not under site/.
+    if (f.appendTo !== undefined) {
+      const shard = await journalShard(gitdir, base, f, frame.at, cache);
+      await write(shard.path, shard.bytes);
+      if (oldSite.has(f.path.slice(1))) edits.set(`${SITE_PREFIX}${f.path}`, null);
+      continue;
+    }
     const kept = oldSite.get(f.path.slice(1));
     if (kept && previous?.frame.surfaces[f.path]?.storedSha256 === f.storedSha256) {
       edits.set(`${SITE_PREFIX}${f.path}`, kept);
@@ -82,6 +91,8 @@ export async function commitFrame(
     });
     await write(shard, new TextEncoder().encode(canonicalJson(entries, shard)));
   }
+  // History (issue 5): the day that closes and the level changes found, appended to their shards.
+  for (const shard of await historyShards(gitdir, base, previous, frame, cache)) await write(shard.path, shard.bytes);
   const tree = await editTree(gitdir, base, edits, cache);
   const commit = await writeCommit(gitdir, {
     tree: tree!,

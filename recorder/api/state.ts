@@ -9,6 +9,8 @@ import { FreshnessSurface } from "../../core/surfaces/freshness.ts";
 import { frameObjects, windowBaselines } from "./windows.ts";
 import type { PreviousState } from "../../core/surfaces/types.ts";
 import { headCommit, isRepository, oidAtPath, readBlob, readCommit, type CommitInfo, type TreeCache } from "../git/objects.ts";
+import { JOURNAL_PATH, servedJournal } from "./journal.ts";
+import { loadHistory } from "./history.ts";
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
@@ -36,6 +38,8 @@ export async function readFrame(
 
 /** The served bytes of `path` as recorded in a frame: the stored blob, restamped when needed. */
 export async function servedBytes(gitdir: string, tree: string, frame: Frame, path: string, cache?: TreeCache): Promise<Uint8Array> {
+  // History (issue 5): the journal is kept as day shards, served as their concatenation.
+  if (path === JOURNAL_PATH && frame.journal) return servedJournal(gitdir, tree, cache);
   const entry = await oidAtPath(gitdir, tree, `${SITE_PREFIX}${path}`, cache);
   if (!entry) throw new RiskError("E_ARCHIVE", `Frame ${frame.frameId} lacks the stored surface ${path}`, { frame: frame.frameId, path });
   const stored = await readBlob(gitdir, entry.oid);
@@ -67,6 +71,9 @@ export async function previousState(gitdir: string, cache?: TreeCache, options: 
   }
   const state: PreviousState = { frame, blackBox, debtRisk, commit, tree };
   await preloadHistory(gitdir, state, cache, options);
+  // History (issue 5): daily points and level changes, O(days + changes). With history: false
+  // they are left unloaded (undefined); an assembly that needs them throws E_HISTORY.
+  if (options.history !== false) state.history = await loadHistory(gitdir, tree, cache);
   return state;
 }
 
@@ -80,6 +87,8 @@ export interface HistoryOptions {
   /** The input fingerprint and tool version: the head's object manifest is read only when they differ from the head frame's. */
   inputs?: string;
   toolVersion?: string;
+  /** False leaves the daily points and level changes unloaded (see PreviousState.history). */
+  history?: boolean;
 }
 
 async function preloadHistory(gitdir: string, state: PreviousState, cache: TreeCache | undefined, options: HistoryOptions): Promise<void> {

@@ -9,6 +9,8 @@ import { IndexShard, shardPath } from "../models/date-index.ts";
 import { parseFrameMessage } from "../models/message.ts";
 import { FRAME_FILE, SITE_PREFIX, readFrame } from "./state.ts";
 import { OBJECTS_FILE } from "../../core/changes/objects.ts";
+import { JOURNAL_PATH, verifyJournalHead, verifyJournalStep } from "./journal.ts";
+import { verifyHistoryStep } from "./history.ts";
 
 export interface VerifyReport {
   frames: number;
@@ -45,7 +47,7 @@ export async function verifyArchive(gitdir: string, hash: Hasher, onFrame?: (n: 
     recent.set(blob, bytes);
     if (recent.size > 64) recent.delete(recent.keys().next().value!);
   };
-  let previous: { frame: Frame; commit: string } | null = null;
+  let previous: { frame: Frame; commit: string; tree: string } | null = null;
   let surfacesChecked = 0;
   for (const [i, commit] of chain.entries()) {
     const oid = commit.oid;
@@ -81,7 +83,15 @@ export async function verifyArchive(gitdir: string, hash: Hasher, onFrame?: (n: 
     const site = await oidAtPath(gitdir, tree, SITE_PREFIX);
     const stored = site ? await flattenTree(gitdir, site.oid) : new Map<string, string>();
     for (const path of stored.keys()) if (!frame.surfaces[`/${path}`]) fail(where, oid, `/${path}`, "a stored file is not recorded in the frame");
+    // History (issue 5): the journal (day shards, rolling hash) and the history shards, O(1) per frame.
+    const failHere = (path: string, problem: string): never => fail(where, oid, path, problem);
+    await verifyJournalStep(gitdir, previous, { frame, tree }, failHere);
+    await verifyHistoryStep(gitdir, previous, { frame, tree }, failHere);
     for (const [path, rec] of Object.entries(frame.surfaces)) {
+      if (path === JOURNAL_PATH && frame.journal) {
+        surfacesChecked++;
+        continue;
+      }
       const blob = stored.get(path.slice(1));
       if (!blob) fail(where, oid, path, "a recorded surface is missing from the archive");
       // A blob already checked in an earlier frame, served as stored: nothing left to check.
@@ -113,9 +123,10 @@ export async function verifyArchive(gitdir: string, hash: Hasher, onFrame?: (n: 
       surfacesChecked++;
     }
     await checkObjects(gitdir, frame, oid, tree, hash, sha256OfBlob);
-    previous = { frame, commit: oid };
+    previous = { frame, commit: oid, tree };
     onFrame?.(i + 1);
   }
+  if (previous) await verifyJournalHead(gitdir, previous, hash, (path, problem) => fail(previous!.frame.frameId, previous!.commit, path, problem));
   return {
     frames: chain.length,
     surfacesChecked,

@@ -8,11 +8,14 @@ import { runReplay } from "../../cli/commands/replay.ts";
 import { runVerify } from "../../cli/commands/verify.ts";
 import { canonicalJson } from "../../core/canonical/jcs.ts";
 import { frameHashOf } from "../../core/frame.ts";
-import { SURFACES } from "../../core/surfaces/index.ts";
+import { demoSurfaces } from "../helpers/publication.ts";
 import { nodeHasher } from "../../cli/runtime/node.ts";
 import { archiveWithFrames, at, git, replaceInTree, rewrite, showBlob } from "../helpers/archive.ts";
 import { demoCopy, editFile } from "../helpers/publication.ts";
 import { tempDir, treeDigest } from "../helpers/tmp.ts";
+
+/** The surfaces an assembly of the demo builds (per-series CSVs expanded). */
+const SURFACES = await demoSurfaces();
 
 const sha256 = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
 
@@ -43,16 +46,18 @@ describe("the archive", () => {
 
   it("adds no new surface blob when nothing but the clock changed", async () => {
     const { summaries } = await archiveWithFrames(2);
-    // The frame itself, the replay index, and the five surfaces that must move: the three signal
-    // surfaces (attempt times), the black box and integrity.
+    // The frame itself, the replay index, the journal's day shard, and the five surfaces that
+    // must move: the three signal surfaces (attempt times), the black box and integrity. The
+    // journal changes (one record more) but is stored as its day shard, not under site/.
     expect(summaries[1]!.changed).toEqual([
       "/api/v1/black-box.json",
       "/api/v1/debt-risk.json",
+      "/api/v1/history.ndjson",
       "/api/v1/integrity.json",
       "/api/v1/risk.json",
       "/api/v1/signals/current.json",
     ]);
-    expect(summaries[1]!.blobsWritten).toBe(7);
+    expect(summaries[1]!.blobsWritten).toBe(8);
   });
 
   it("refuses an assembly whose clock is not after the last frame", async () => {
@@ -238,7 +243,10 @@ describe("reuse of unchanged surfaces", () => {
     const pub = demoCopy();
     const { site, archive, summaries } = await archiveWithFrames(2, pub);
     const corpus = SURFACES.filter((s) => s.reusable).map((s) => s.path);
-    expect(summaries[1]!.reused).toEqual(corpus);
+    // The history surfaces are reused too, by key: same day, no level change.
+    const keyed = SURFACES.filter((s) => s.reuseKey).map((s) => s.path);
+    expect(keyed).toContain("/api/v1/signals/history.json");
+    expect(summaries[1]!.reused).toEqual(SURFACES.filter((s) => s.reusable || s.reuseKey).map((s) => s.path));
     expect(corpus).toEqual(expect.arrayContaining(["/api/v1/catalog.json", "/api/v1/claims.json", "/api/v1/search-index.json", "/llms.txt"]));
     // Without a site folder nothing can be reused: a full rebuild of the same inputs must give
     // the same bytes, the corpus's indexing instant included.
@@ -247,11 +255,12 @@ describe("reuse of unchanged surfaces", () => {
     rmSync(site, { recursive: true });
     const rebuilt = await runAssemble({ site, archive, publication: pub, now: at(30), json: true });
     expect(rebuilt.reused).toEqual([]);
-    // Only the surfaces that read the clock or the upstream readings change; freshness and the
-    // risk diff read the clock too, but move only when a producer expires or a window finds a
-    // new baseline frame, which this half hour does not bring.
-    const steady = ["/api/v1/freshness.json", "/api/v1/risk-diff.json"];
-    expect(rebuilt.changed).toEqual(SURFACES.filter((s) => !s.reusable && !steady.includes(s.path)).map((s) => s.path).sort());
+    // Only the surfaces that read the clock or the upstream readings change. Freshness and the
+    // risk diff read the clock too, but move only when a producer expires or a window finds a new
+    // baseline frame, which this half hour does not bring; the history surfaces are rebuilt to the
+    // same bytes (same day, no level change).
+    const steady = ["/api/v1/freshness.json", "/api/v1/risk-diff.json", "/api/v1/risk.xml"];
+    expect(rebuilt.changed).toEqual(SURFACES.filter((s) => !s.reusable && !s.reuseKey && !steady.includes(s.path)).map((s) => s.path).sort());
     const content = (dir: string, path: string) => {
       const text = readFileSync(`${dir}${path}`, "utf8");
       if (!path.endsWith(".json")) return text;

@@ -2,9 +2,12 @@ import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { VERSION } from "../../cli/version.ts";
 import { EXIT } from "../../cli/exit.ts";
-import { SURFACES } from "../../core/surfaces/index.ts";
+import { demoSurfaces } from "../helpers/publication.ts";
 import { ROOT, runCli } from "../helpers/cli.ts";
 import { tempDir } from "../helpers/tmp.ts";
+
+/** The surfaces an assembly of the demo builds (per-series CSVs expanded). */
+const SURFACES = await demoSurfaces();
 
 describe("the command line", () => {
   for (const verb of ["assemble", "init", "replay", "diff", "verify", "lint", "search"]) {
@@ -53,7 +56,7 @@ describe("the command line", () => {
     const second = runCli(["assemble"], { cwd, env: { SOURCE_DATE_EPOCH: "1795252200" } });
     expect(second.status).toBe(0);
     expect(second.stderr).toMatch(/^load\s+[\d.]+ ms$/m);
-    expect(second.stderr).toContain("changed since frame 000001-20261121T085500Z: ~/api/v1/black-box.json ~/api/v1/debt-risk.json ~/api/v1/integrity.json ~/api/v1/risk.json ~/api/v1/signals/current.json");
+    expect(second.stderr).toContain("changed since frame 000001-20261121T085500Z: ~/api/v1/black-box.json ~/api/v1/debt-risk.json ~/api/v1/history.ndjson ~/api/v1/integrity.json ~/api/v1/risk.json ~/api/v1/signals/current.json");
 
     const replay = runCli(["replay", "--date", "2026-11-21T09:00:00Z", "--out", "then"], { cwd });
     expect(replay.status).toBe(0);

@@ -3,10 +3,13 @@ import { describe, expect, it } from "vitest";
 import { assemble } from "../../core/assemble.ts";
 import { loadPublication } from "../../core/inputs/publication.ts";
 import { collectUpstream } from "../../core/inputs/collect.ts";
-import { SURFACES } from "../../core/surfaces/index.ts";
+import { demoSurfaces } from "../helpers/publication.ts";
 import { defineSurface } from "../../core/surfaces/types.ts";
 import { nodeFs, nodeHasher } from "../../cli/runtime/node.ts";
 import { ROOT } from "../helpers/cli.ts";
+
+/** The surfaces an assembly of the demo builds (per-series CSVs expanded). */
+const SURFACES = await demoSurfaces();
 
 const NOW = "2026-11-21T10:00:00Z";
 

@@ -12,3 +12,11 @@ export function demoCopy(): string {
 export function editFile(file: string, edit: (text: string) => string): void {
   writeFileSync(file, edit(readFileSync(file, "utf8")));
 }
+
+/** The surfaces an assembly of the demo publication builds (the registry with per-series templates expanded). */
+export async function demoSurfaces() {
+  const { loadPublication } = await import("../../core/inputs/publication.ts");
+  const { nodeFs } = await import("../../cli/runtime/node.ts");
+  const { surfacesFor } = await import("../../core/surfaces/index.ts");
+  return surfacesFor(await loadPublication(nodeFs, `${ROOT}demo`));
+}

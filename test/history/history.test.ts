@@ -1,293 +1,330 @@
 /**
- * Issue 5, items 4-7: the changefeed, the risk diff, freshness, the bounded black box, replay's
- * frame print and `diff`, over series of assemblies on simulated days with upstream files and
- * corpus edited between frames.
+ * Issue 5, history from the archive: a series of assemblies whose `us` reading crosses the
+ * elevated threshold, skips a day, and comes back down. Everything published about the history
+ * (journal, fused history, CSVs, Atom) is read from the site and the archive as a user would.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { runAssemble } from "../../cli/commands/assemble.ts";
-import { runDiff } from "../../cli/commands/diff.ts";
 import { runReplay } from "../../cli/commands/replay.ts";
 import { runVerify } from "../../cli/commands/verify.ts";
-import { EXIT } from "../../cli/exit.ts";
-import { git, replaceInTree, rewrite } from "../helpers/archive.ts";
-import { runCli } from "../helpers/cli.ts";
-import { demoCopy, editFile } from "../helpers/publication.ts";
-import { tempDir } from "../helpers/tmp.ts";
+import { SignalHistoryLine } from "../../core/surfaces/signal-history.ts";
+import { git, replaceInTree, rewrite, showBlob } from "../helpers/archive.ts";
+import { demoCopy } from "../helpers/publication.ts";
+import { ROOT } from "../helpers/cli.ts";
+import { tempDir, treeDigest } from "../helpers/tmp.ts";
 
 type Json = Record<string, any>;
+const sha256 = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
+const ELEVATED_AT = "2026-11-21T10:30:00Z";
+const CHANGE_ID = "000003-20261121T103000Z/us";
 
-const DAY = 86_400_000;
-const T0 = "2026-11-21T10:00:00Z";
-/** T0 plus days and minutes, as an assembly instant. */
-const when = (days: number, minutes = 0) => new Date(Date.parse(T0) + days * DAY + minutes * 60_000).toISOString().replace(".000Z", "Z");
+function setUs(pub: string, value: number, extra: Json = {}) {
+  writeFileSync(
+    `${pub}/upstream/us.json`,
+    JSON.stringify({
+      format: "risk-dashboard-reading/1",
+      instrument: "us",
+      value,
+      scale: 100,
+      rawValue: value / 100,
+      rawUnit: "écarts-types",
+      observedAt: "2026-11-20T21:00:00Z",
+      publishedAt: "2026-11-21T05:30:00Z",
+      qualityStatus: "nominal",
+      ...extra,
+    }),
+  );
+}
 
-/** A demo copy, a site and an archive; `assemble(now)` runs one assembly of it. */
-function series() {
+/** Frames (instant, us value): two days with frames, a day without, then a fourth day. */
+const SERIES: [string, number][] = [
+  ["2026-11-21T10:00:00Z", 31.4],
+  ["2026-11-21T10:15:00Z", 40],
+  [ELEVATED_AT, 55], // Modéré -> Élevé/Tendu
+  ["2026-11-21T10:45:00Z", 56],
+  ["2026-11-22T09:00:00Z", 57], // closes 2026-11-21 (last point 56)
+  ["2026-11-24T08:00:00Z", 20], // closes 2026-11-22 (57); nothing on 2026-11-23; Élevé/Tendu -> Détendu
+  ["2026-11-24T08:15:00Z", 21],
+];
+
+async function series(options: { upto?: number; keep?: (i: number, site: string) => void } = {}) {
   const pub = demoCopy();
   const dir = tempDir("risk-hist-");
   const paths = { site: `${dir}/site`, archive: `${dir}/archive`, publication: pub, json: true };
-  return {
-    pub,
-    dir,
-    ...paths,
-    assemble: (now: string) => runAssemble({ ...paths, now }),
-    read: (path: string): Json => JSON.parse(readFileSync(`${dir}/site${path}`, "utf8")),
-    text: (path: string) => readFileSync(`${dir}/site${path}`, "utf8"),
-  };
-}
-
-/** Sets an upstream reading's value and publication time. */
-function upstream(pub: string, key: string, value: number, publishedAt: string) {
-  editFile(`${pub}/upstream/${key}.json`, (t) => JSON.stringify({ ...JSON.parse(t), value, publishedAt }, null, 2));
-}
-
-describe("the changefeed", () => {
-  it("records a semantic edit, a whitespace-only edit, a new article and a methodology version bump, each with its hashes", async () => {
-    const s = series();
-    await s.assemble(when(0));
-    const first = s.read("/api/v1/changes.json");
-    expect(first.entries).toEqual([]);
-    expect(first.tracking.since.frameId).toBe("000001-20261121T100000Z");
-
-    editFile(`${s.pub}/content/articles/fr/spread-btp-bund-2026.md`, (t) => `${t.trimEnd()}\n\nUn paragraphe ajouté, qui dit quelque chose de neuf.\n`);
-    editFile(`${s.pub}/content/articles/fr/liquidite-bancaire-repo.md`, (t) => t.replace(/\n\n(?=[^\n])/, "\n\n\n").replace(/\. (?=[A-Z])/, ".   "));
-    writeFileSync(
-      `${s.pub}/content/articles/fr/nouvel-article.md`,
-      '---\ntitle: "Un nouvel article"\ndescription: "Ce qui est neuf."\ndate: 2026-11-22\ntopics: [banques-centrales]\n---\n\nTexte du nouvel article.\n',
-    );
-    editFile(`${s.pub}/content/methodologies/tension-carry-yen.yaml`, (t) => t.replace(/^version: .*$/m, "version: 2.0.0"));
-    const edited = await s.assemble(when(1));
-    const feed = s.read("/api/v1/changes.json");
-    const byId = Object.fromEntries(feed.entries.map((e: Json) => [e.id, e]));
-
-    expect(byId["article/fr/spread-btp-bund-2026"]).toMatchObject({ status: "modified", semantic: true, category: "revision", frameId: edited.frameId, at: when(1) });
-    expect(byId["article/fr/liquidite-bancaire-repo"]).toMatchObject({ status: "modified", semantic: false, category: "revision" });
-    expect(byId["article/fr/nouvel-article"]).toMatchObject({ status: "added", semantic: true, category: "publication", version: "2026-11-22", previousHash: null, title: "Un nouvel article" });
-    expect(byId["methodology/tension-carry-yen"]).toMatchObject({ status: "modified", category: "policy", version: "2.0.0", versionChanged: true, semantic: true });
-    expect(byId["methodology/tension-carry-yen"].previousVersion).not.toBe("2.0.0");
-    for (const e of feed.entries) {
-      if (e.status === "modified") expect(e.hash).not.toBe(e.previousHash);
-      expect(e.hash ?? e.previousHash).toMatch(/^[0-9a-f]{64}$/);
-    }
-    // seq numbers every entry, newest first, and the NDJSON twin carries the same entries.
-    expect(feed.entries.map((e: Json) => e.seq)).toEqual([...Array(feed.entries.length).keys()].map((i) => feed.entries.length - i));
-    expect(feed.window).toMatchObject({ total: feed.entries.length, oldestSeq: 1, truncated: false });
-    expect(s.text("/api/v1/changes.ndjson").trimEnd().split("\n").map((l) => JSON.parse(l))).toEqual(feed.entries);
-    // The previous hash of an edit is the hash the object had when it was published before.
-    editFile(`${s.pub}/content/articles/fr/spread-btp-bund-2026.md`, (t) => `${t.trimEnd()}\n\nEncore une phrase.\n`);
-    await s.assemble(when(2));
-    const again = s.read("/api/v1/changes.json").entries.find((e: Json) => e.id === "article/fr/spread-btp-bund-2026");
-    expect(again.previousHash).toBe(byId["article/fr/spread-btp-bund-2026"].hash);
-  });
-
-  it("adds nothing, and keeps its bytes, in a steady-state assembly", async () => {
-    const s = series();
-    await s.assemble(when(0));
-    editFile(`${s.pub}/content/articles/fr/spread-btp-bund-2026.md`, (t) => `${t.trimEnd()}\n\nUne phrase de plus.\n`);
-    await s.assemble(when(0, 15));
-    const before = s.read("/api/v1/changes.json");
-    const ndjson = s.text("/api/v1/changes.ndjson");
-    expect(before.entries.length).toBeGreaterThan(0);
-    const steady = await s.assemble(when(0, 30));
-    expect(steady.reused).toEqual(expect.arrayContaining(["/api/v1/changes.json", "/api/v1/changes.ndjson"]));
-    expect(steady.changed).not.toContain("/api/v1/changes.json");
-    const { generated: _a, ...rest } = s.read("/api/v1/changes.json");
-    const { generated: _b, ...restBefore } = before;
-    expect(rest).toEqual(restBefore);
-    expect(s.text("/api/v1/changes.ndjson")).toBe(ndjson);
-    await expect(runVerify({ archive: s.archive, json: true })).resolves.toMatchObject({ frames: 3 });
-  });
-});
-
-describe("the risk diff", () => {
-  it("has no baseline while the archive is younger than a window, and says so", async () => {
-    const s = series();
-    await s.assemble(when(0));
-    await s.assemble(when(0, 15));
-    const diff = s.read("/api/v1/risk-diff.json");
-    expect(diff.windows.map((w: Json) => w.window)).toEqual(["P1D", "P7D", "P30D"]);
-    for (const w of diff.windows) {
-      expect(w.baseline).toBeNull();
-      expect(w.reason).toBe(`the archive is younger than ${w.days} day${w.days > 1 ? "s" : ""}: its first frame is at ${T0}`);
-      expect(w.confidence.level).toBe("none");
-    }
-  });
-
-  it("compares with the last frame at or before each window start: signal moves, level changes, new data, models, articles, claims", async () => {
-    const s = series();
-    upstream(s.pub, "us", 31.4, when(0, -60));
-    const base = await s.assemble(when(0));
-    await s.assemble(when(0, 15));
-    upstream(s.pub, "us", 55.2, when(1, 10));
-    editFile(`${s.pub}/content/methodologies/stress-financier-us.yaml`, (t) => t.replace(/^version: .*$/m, "version: 7.0.0"));
-    editFile(`${s.pub}/content/articles/fr/spread-btp-bund-2026.md`, (t) => `${t.trimEnd()}\n\nUn ajout qui compte.\n`);
-    await s.assemble(when(1, 5));
-    const w = s.read("/api/v1/risk-diff.json").windows.find((x: Json) => x.window === "P1D");
-    // now − 1 day is T0 + 5 min: the frame at T0 is the last at or before it.
-    expect(w.baseline).toMatchObject({ frameId: base.frameId, commit: base.commit, at: T0, lagSeconds: 300 });
-    expect(w.reason).toBeNull();
-    expect(w.signals.find((m: Json) => m.instrument === "us")).toEqual({
-      instrument: "us",
-      from: { value: 31.4, level: "Modéré", tone: "moderate" },
-      to: { value: 55.2, level: "Élevé/Tendu", tone: "elevated" },
-      change: 23.8,
-      direction: "up",
-      levelChanged: true,
-    });
-    expect(w.signals.find((m: Json) => m.instrument === "eu")).toMatchObject({ change: 0, direction: "unchanged", levelChanged: false });
-    expect(w.sources.find((x: Json) => x.instrument === "us")).toMatchObject({ newData: true, sourceUpdatedAtFrom: when(0, -60), sourceUpdatedAtTo: when(1, 10), stale: false });
-    expect(w.sources.find((x: Json) => x.instrument === "eu")).toMatchObject({ newData: false, stale: true });
-    expect(w.models).toEqual([{ slug: "stress-financier-us", from: expect.not.stringMatching(/^7\.0\.0$/), to: "7.0.0" }]);
-    expect(w.articles.updated.map((a: Json) => a.id)).toEqual(["article/fr/spread-btp-bund-2026"]);
-    expect(w.articles.complete).toBe(true);
-    expect(w.claims).toMatchObject({ added: [], complete: true });
-    // Exact baseline, but eu, yen and energie are stale (their readings are older than PT24H).
-    expect(w.confidence.level).toBe("medium");
-    expect(w.confidence.basis).toEqual(expect.arrayContaining([`exact baseline: frame ${base.frameId}, 300 s before the window start`, "stale upstream now: eu, yen, energie"]));
-    for (const longer of ["P7D", "P30D"]) expect(s.read("/api/v1/risk-diff.json").windows.find((x: Json) => x.window === longer).baseline).toBeNull();
-  });
-});
-
-describe("freshness", () => {
-  it("gives each producer its staleAfter and expiresAt, and turns a producer stale once staleAfter has passed", async () => {
-    const s = series();
-    upstream(s.pub, "us", 31.4, when(0, -60));
-    await s.assemble(when(0));
-    const fresh = s.read("/api/v1/freshness.json");
-    const us = fresh.producers.find((p: Json) => p.id === "us");
-    expect(us).toMatchObject({ kind: "dashboard", staleAfter: "PT24H", updatedAt: when(0, -60), expiresAt: when(1, -60), timeliness: "fresh", fallbackUsed: false });
-    expect(fresh.producers.find((p: Json) => p.id === "debt")).toMatchObject({ kind: "debt-source", staleAfter: "P2D", source: "https://debt.example.org/data/latest.json" });
-    expect(fresh.producers.find((p: Json) => p.id === "debt").coverage.ratio).toBeGreaterThan(0);
-    expect(fresh.producers.find((p: Json) => p.id === "editorial")).toMatchObject({ kind: "editorial-corpus", staleAfter: "P30D", timeliness: "fresh" });
-    expect(fresh.corpus.counts).toMatchObject({ articles: 13, guides: 4, methodologies: 5 });
-    expect(fresh.corpus.latest.articles[0]).toMatchObject({ slug: "risk-confluence-autumn-2026" });
-    expect(fresh.endpoints.map((e: Json) => e.path)).toEqual(expect.arrayContaining(["/api/v1/changes.json", "/api/v1/risk-diff.json", "/api/v1/freshness.json"]));
-
-    const steady = await s.assemble(when(0, 15));
-    expect(steady.changed).not.toContain("/api/v1/freshness.json");
-    await s.assemble(when(1, -61));
-    expect(s.read("/api/v1/freshness.json").producers.find((p: Json) => p.id === "us").timeliness).toBe("fresh");
-    await s.assemble(when(1, -60));
-    const stale = s.read("/api/v1/freshness.json");
-    expect(stale.producers.find((p: Json) => p.id === "us").timeliness).toBe("stale");
-    // The corpus part of a steady-state assembly is the previous frame's, unchanged.
-    expect(stale.corpus).toEqual(fresh.corpus);
-  });
-
-  it("is unknown for a producer with nothing published", async () => {
-    const s = series();
-    editFile(`${s.pub}/risk.config.yaml`, (t) => t.replace("source: upstream/yen.json", "source: upstream/absent.json"));
-    await s.assemble(when(0));
-    expect(s.read("/api/v1/freshness.json").producers.find((p: Json) => p.id === "yen")).toMatchObject({ timeliness: "unknown", updatedAt: null, expiresAt: null, coverage: { ratio: 0 } });
-  });
-});
-
-describe("the black box", () => {
-  it("stays bounded after many frames: 24 recent frames and a summary of the last 30 days", async () => {
-    const s = series();
-    const sizes: number[] = [];
-    for (let day = 0; day < 40; day++) {
-      await s.assemble(when(day));
-      sizes.push(Buffer.byteLength(s.text("/api/v1/black-box.json")));
-    }
-    const box = s.read("/api/v1/black-box.json");
-    expect(box.recentFrames).toHaveLength(24);
-    expect(box.days).toHaveLength(29);
-    expect(box.days[0]).toMatchObject({ date: when(38).slice(0, 10), frames: 1, lastFrameAt: when(38) });
-    expect(box.days.at(-1).date).toBe(when(10).slice(0, 10));
-    expect(sizes[39]).toBe(sizes[35]);
-    // With a month of frames every window has an exact baseline.
-    const diff = s.read("/api/v1/risk-diff.json");
-    expect(diff.windows.map((w: Json) => [w.window, w.baseline?.at, w.baseline?.lagSeconds])).toEqual([
-      ["P1D", when(38), 0],
-      ["P7D", when(32), 0],
-      ["P30D", when(9), 0],
-    ]);
-    await expect(runVerify({ archive: s.archive, json: true })).resolves.toMatchObject({ frames: 40 });
-  }, 60_000);
-
-  it("counts the frames of each UTC day and names the first and the last", async () => {
-    const s = series();
-    const ids = [];
-    for (const m of [0, 15, 30]) ids.push((await s.assemble(when(0, m))).frameId);
-    await s.assemble(when(1));
-    expect(s.read("/api/v1/black-box.json").days).toEqual([
-      expect.objectContaining({ date: "2026-11-21", frames: 3, firstFrameId: ids[0], lastFrameId: ids[2], lastFrameAt: when(0, 30) }),
-    ]);
-  });
-});
-
-describe("replay and diff", () => {
-  async function twoDays() {
-    const s = series();
-    upstream(s.pub, "us", 31.4, when(0, -60));
-    const a = await s.assemble(when(0));
-    upstream(s.pub, "us", 77.7, when(1, -30));
-    editFile(`${s.pub}/content/articles/fr/spread-btp-bund-2026.md`, (t) => `${t.trimEnd()}\n\nUne correction.\n`);
-    const b = await s.assemble(when(1));
-    return { s, a, b };
+  const summaries = [];
+  for (const [i, [now, value]] of SERIES.slice(0, options.upto ?? SERIES.length).entries()) {
+    setUs(pub, value);
+    summaries.push(await runAssemble({ ...paths, now }));
+    options.keep?.(i, paths.site);
   }
+  const read = (path: string) => readFileSync(`${paths.site}${path}`, "utf8");
+  return { ...paths, dir, pub, summaries, read, json: (path: string): Json => JSON.parse(read(path)) };
+}
 
-  it("replay --date prints that date's frame: scores, statuses, models, freshness, hashes and changes", async () => {
-    const { s, a } = await twoDays();
-    const r = runCli(["replay", "--archive", s.archive, "--date", "2026-11-21"]);
-    expect(r.status).toBe(0);
-    expect(r.stdout).toContain(`frame ${a.frameId} at ${T0} (commit ${a.commit})`);
-    expect(r.stdout).toContain(`frame hash   sha256:${a.frameHash}`);
-    expect(r.stdout).toMatch(/^us\s+31\.4\s+Modéré\s+moderate\s+ok\s+nominal\s+no\s+2026-11-21T09:00:00Z\s+1h 0m$/m);
-    expect(r.stdout).toMatch(/^models\s+risque-dette-us \d/m);
-    expect(r.stdout).toMatch(/^changes\s+\+\/agents\.json/m);
-    expect(r.stdout).toMatch(/^\/api\/v1\/risk\.json\s+[0-9a-f]{64}\s+\d+$/m);
-    const json = await runReplay({ archive: s.archive, date: "2026-11-21", json: true });
-    expect(json.freshness.find((f) => f.instrument === "us")).toEqual({ instrument: "us", sourceUpdatedAt: when(0, -60), ageSeconds: 3600, qualityStatus: "nominal", fallbackUsed: false });
-    expect(json.frame.models).toEqual(expect.objectContaining({ "stress-financier-us": expect.any(String) }));
+const lines = (text: string): Json[] => text.trimEnd().split("\n").map((l) => JSON.parse(l));
+
+describe("level changes", () => {
+  it("appear once in history.ndjson, history.json and risk.xml, with ids that stay the same in later assemblies", async () => {
+    const early = await series({ upto: 4 });
+    const late = await series();
+    for (const s of [early, late]) {
+      const ndjson = lines(s.read("/api/v1/signals/history.ndjson")).filter((l) => l.recordType === "level-change");
+      expect(ndjson.filter((l) => l.id === CHANGE_ID)).toHaveLength(1);
+      expect(ndjson.find((l) => l.id === CHANGE_ID)).toMatchObject({
+        instrument: "us",
+        seriesId: "us-financial-stress",
+        at: ELEVATED_AT,
+        fromLevel: "Modéré",
+        toLevel: "Élevé/Tendu",
+        fromValue: 40,
+        toValue: 55,
+        backtestable: false,
+      });
+      expect(s.json("/api/v1/signals/history.json").levelChanges).toEqual(ndjson);
+      const xml = s.read("/api/v1/risk.xml");
+      expect(xml.split("<id>tag:risques.example.org,2026-11-21:level-change/000003-20261121T103000Z/us</id>")).toHaveLength(2);
+    }
+    // The later series adds the fall back to Détendu, newest first in the feed.
+    const ids = [...late.read("/api/v1/risk.xml").matchAll(/<entry>\s*<id>([^<]+)<\/id>/g)].map((m) => m[1]);
+    expect(ids).toEqual([
+      "tag:risques.example.org,2026-11-24:level-change/000006-20261124T080000Z/us",
+      "tag:risques.example.org,2026-11-21:level-change/000003-20261121T103000Z/us",
+    ]);
+    // Each was found against the archive's previous frame, and the journal records it there.
+    const journal = lines(late.read("/api/v1/history.ndjson"));
+    expect(journal.filter((r) => r.levelChanges.length > 0).map((r) => [r.frameId, r.levelChanges])).toEqual([
+      ["000003-20261121T103000Z", [CHANGE_ID]],
+      ["000006-20261124T080000Z", ["000006-20261124T080000Z/us"]],
+    ]);
   });
 
-  it("diff --from --to lists the surfaces that changed and the signal moves", async () => {
-    const { s, a, b } = await twoDays();
-    const d = await runDiff({ archive: s.archive, from: "2026-11-21", to: "2026-11-22", json: true });
-    expect(d.from.frameId).toBe(a.frameId);
-    expect(d.to.frameId).toBe(b.frameId);
-    expect(d.surfaces.changed).toEqual(expect.arrayContaining(["/api/v1/risk.json", "/api/v1/catalog.json", "/api/v1/changes.json"]));
-    expect(d.surfaces.changed).not.toContain("/openapi.json");
-    expect(d.signals.find((m) => m.instrument === "us")).toEqual({
-      instrument: "us",
-      from: { value: 31.4, level: "Modéré" },
-      to: { value: 77.7, level: "Crise" },
-      change: 46.3,
-      levelChanged: true,
-    });
-    expect(d.objects).toEqual([{ id: "article/fr/spread-btp-bund-2026", status: "modified", semantic: true }]);
-    const text = runCli(["diff", "--archive", s.archive, "--from", "2026-11-21", "--to", "2026-11-22"]);
-    expect(text.status).toBe(0);
-    expect(text.stdout).toMatch(/^\s+~ \/api\/v1\/risk\.json$/m);
-    expect(text.stdout).toMatch(/^us\s+31\.4\s+77\.7\s+\+46\.3\s+Modéré -> Crise$/m);
+  it("escape markup and drop XML-illegal characters of an upstream string in risk.xml, which jing validates against RFC 4287", async () => {
+    const pub = demoCopy();
+    const dir = tempDir("risk-atom-");
+    const paths = { site: `${dir}/site`, archive: `${dir}/archive`, publication: pub, json: true };
+    setUs(pub, 30);
+    await runAssemble({ ...paths, now: "2026-11-21T10:00:00Z" });
+    setUs(pub, 80, { rawUnit: 'σ</content><script>alert("x")</script> & \u0001\u0008\u001b ]]>' });
+    await runAssemble({ ...paths, now: "2026-11-21T10:15:00Z" });
+    const file = `${paths.site}/api/v1/risk.xml`;
+    const xml = readFileSync(file, "utf8");
+    expect(xml).toContain("σ&lt;/content&gt;&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp;  ]]&gt;");
+    expect(xml).not.toMatch(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/);
+    expect(xml).not.toContain("<script>");
+    expect(() => execFileSync("jing", ["-c", `${ROOT}test/fixtures/atom-rfc4287.rnc`, file], { encoding: "utf8" })).not.toThrow();
   });
 
-  it("diff refuses a date before the first frame (exit 7) and a --from after --to", async () => {
-    const { s } = await twoDays();
-    await expect(runDiff({ archive: s.archive, from: "2026-11-20", to: "2026-11-22", json: true })).rejects.toMatchObject({
-      code: "E_NO_FRAME",
-      message: expect.stringContaining(`the archive's first frame is at ${T0}`),
-    });
-    const r = runCli(["diff", "--archive", s.archive, "--from", "2026-11-20", "--to", "2026-11-22"]);
-    expect(r.status).toBe(EXIT.E_NO_FRAME);
-    expect(r.status).toBe(7);
-    await expect(runDiff({ archive: s.archive, from: "2026-11-22", to: "2026-11-21", json: true })).rejects.toMatchObject({ code: "E_USAGE" });
+  it("make jing fail on a feed that breaks RFC 4287, so the validation above can fail", async () => {
+    const dir = tempDir("risk-atom-bad-");
+    const bad = `${dir}/bad.xml`;
+    writeFileSync(bad, '<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom"><title>t</title></feed>\n');
+    expect(() => execFileSync("jing", ["-c", `${ROOT}test/fixtures/atom-rfc4287.rnc`, bad], { encoding: "utf8", stdio: "pipe" })).toThrow();
   });
 });
 
-describe("verify and the object manifest", () => {
-  it("detects an object manifest rewritten after the fact", async () => {
-    const s = series();
-    await s.assemble(when(0));
-    await s.assemble(when(0, 15));
-    rewrite(s.archive, 0, (tree) => replaceInTree(s.archive, tree, "objects.json", "[]"));
+describe("the fused signal history", () => {
+  it("keeps the last point of each closed UTC day, without interpolating the day that had no frame", async () => {
+    const s = await series();
+    const history = s.json("/api/v1/signals/history.json");
+    const us = history.observations.filter((o: Json) => o.instrument === "us");
+    expect(us.map((o: Json) => [o.seriesDate, o.value, o.frameId])).toEqual([
+      ["2026-11-21", 56, "000004-20261121T104500Z"],
+      ["2026-11-22", 57, "000005-20261122T090000Z"],
+    ]);
+    expect(history.coverage).toMatchObject({ firstSeriesDate: "2026-11-21", lastSeriesDate: "2026-11-22", openDay: "2026-11-24", days: 2, observations: 10 });
+    expect(history.current).toMatchObject({ seriesDate: "2026-11-24", evidenceTier: "current-snapshot" });
+    expect(history.dailyJournal.map((d: Json) => [d.seriesDate, d.records])).toEqual([
+      ["2026-11-21", 4],
+      ["2026-11-22", 1],
+    ]);
+    expect(history.attestedFrames.map((f: Json) => [f.seriesDate, f.frameId, f.commit])).toEqual([
+      ["2026-11-21", "000004-20261121T104500Z", s.summaries[3]!.commit],
+      ["2026-11-22", "000005-20261122T090000Z", s.summaries[4]!.commit],
+    ]);
+    expect(history.evidenceTiers.map((t: Json) => t.id)).toEqual(["operational-archive", "attested-archive", "current-snapshot"]);
+    expect(history.backtestPolicy).toMatchObject({ backtestable: ["observation"], notBacktestable: ["level-change"] });
+    // The NDJSON stream: meta, then observations, then level changes, the same rows as the JSON.
+    const stream = lines(s.read("/api/v1/signals/history.ndjson"));
+    expect(stream.map((l) => l.recordType)).toEqual(["meta", ...Array(10).fill("observation"), "level-change", "level-change"]);
+    expect(stream.filter((l) => l.recordType === "observation")).toEqual(history.observations);
+    for (const line of stream) expect(SignalHistoryLine.safeParse(line).success).toBe(true);
+  });
+
+  it("dates a point by its publication day (seriesDate), apart from the upstream observation (observedAt)", async () => {
+    const s = await series({ upto: 5 });
+    const point = s.json("/api/v1/signals/history.json").observations.find((o: Json) => o.instrument === "us");
+    expect(point).toMatchObject({ seriesDate: "2026-11-21", observedAt: "2026-11-20T21:00:00Z", publishedAt: "2026-11-21T10:45:00Z", evidenceTier: "attested-archive", backtestable: true });
+  });
+
+  it("marks a day whose last frame retained a value after an upstream failure as operational-archive", async () => {
+    const s = await series({ upto: 4 });
+    rmSync(`${s.pub}/upstream/us.json`);
+    await runAssemble({ site: s.site, archive: s.archive, publication: s.pub, json: true, now: "2026-11-21T23:45:00Z" });
+    setUs(s.pub, 50);
+    await runAssemble({ site: s.site, archive: s.archive, publication: s.pub, json: true, now: "2026-11-22T00:00:00Z" });
+    const us = s.json("/api/v1/signals/history.json").observations.find((o: Json) => o.instrument === "us");
+    expect(us).toMatchObject({ seriesDate: "2026-11-21", value: 56, fallbackUsed: true, sourceStatus: "unreachable", evidenceTier: "operational-archive" });
+    const eu = s.json("/api/v1/signals/history.json").observations.find((o: Json) => o.instrument === "eu");
+    expect(eu.evidenceTier).toBe("attested-archive");
+  });
+
+  it("publishes a per-series CSV that pandas.read_csv loads with seriesDate as a DatetimeIndex and numeric values", async () => {
+    const s = await series();
+    const file = `${s.site}/api/v1/signals/us-financial-stress/history.csv`;
+    const script = [
+      "import json, sys, pandas",
+      'df = pandas.read_csv(sys.argv[1], parse_dates=["seriesDate"], index_col="seriesDate")',
+      "numeric = pandas.api.types.is_numeric_dtype",
+      'print(json.dumps({"index": type(df.index).__name__, "value": numeric(df["value"]), "raw": numeric(df["rawValue"]),',
+      '  "dates": [d.strftime("%Y-%m-%d") for d in df.index], "values": df["value"].tolist(), "columns": list(df.columns)}))',
+    ].join("\n");
+    const out = JSON.parse(execFileSync("/usr/bin/python3", ["-c", script, file], { encoding: "utf8" }));
+    expect(out).toMatchObject({ index: "DatetimeIndex", value: true, raw: true, dates: ["2026-11-21", "2026-11-22"], values: [56, 57] });
+    expect(out.columns).toContain("observedAt");
+    // The flat CSV holds every series.
+    const flat = s.read("/api/v1/signals/history.csv").trimEnd().split("\n");
+    expect(flat[0]!.startsWith("seriesDate,seriesId,instrument,value,")).toBe(true);
+    expect(flat).toHaveLength(11);
+  });
+
+  it("quotes CSV fields with a comma, a quote or a line break, and strips control characters", async () => {
+    const pub = demoCopy();
+    const dir = tempDir("risk-csv-");
+    const paths = { site: `${dir}/site`, archive: `${dir}/archive`, publication: pub, json: true };
+    setUs(pub, 30, { rawUnit: 'écarts, "types"\nligne\u0001' });
+    await runAssemble({ ...paths, now: "2026-11-21T10:00:00Z" });
+    await runAssemble({ ...paths, now: "2026-11-22T10:00:00Z" });
+    const csv = readFileSync(`${paths.site}/api/v1/signals/us-financial-stress/history.csv`, "utf8");
+    expect(csv).toContain(',"écarts, ""types""\nligne",');
+    expect(csv).not.toContain("\u0001");
+    const script = 'import sys, pandas\ndf = pandas.read_csv(sys.argv[1], parse_dates=["seriesDate"], index_col="seriesDate")\nprint(df["rawUnit"].iloc[0])';
+    expect(execFileSync("/usr/bin/python3", ["-c", script, `${paths.site}/api/v1/signals/us-financial-stress/history.csv`], { encoding: "utf8" })).toBe('écarts, "types"\nligne\n');
+  });
+
+  it("publishes a JSON Schema 2020-12 of the three line types, generated from the zod schemas", async () => {
+    const s = await series({ upto: 1 });
+    const schema = s.json("/api/v1/signals/schema.json");
+    expect(schema.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
+    expect(schema.oneOf).toEqual([{ $ref: "#/$defs/SignalHistoryMeta" }, { $ref: "#/$defs/SignalObservation" }, { $ref: "#/$defs/SignalLevelChange" }]);
+    expect(Object.keys(schema.$defs).sort()).toEqual(["SignalHistoryMeta", "SignalLevelChange", "SignalObservation"]);
+    const recordType = (name: string) => schema.$defs[name].properties.recordType.const;
+    expect(["SignalHistoryMeta", "SignalObservation", "SignalLevelChange"].map(recordType)).toEqual(["meta", "observation", "level-change"]);
+    expect(schema.$defs.SignalObservation.properties.backtestable.const).toBe(true);
+    expect(schema.$defs.SignalLevelChange.properties.backtestable.const).toBe(false);
+  });
+});
+
+describe("the operational journal", () => {
+  it("holds one record per assembly, is stored as UTC-day shards, and replays byte for byte at any frame", async () => {
+    const copies: string[] = [];
+    const s = await series({
+      keep: (i, site) => {
+        const copy = `${site}-at-${i}`;
+        cpSync(site, copy, { recursive: true });
+        copies.push(copy);
+      },
+    });
+    const journal = s.read("/api/v1/history.ndjson");
+    expect(lines(journal).map((r) => r.frameId)).toEqual(s.summaries.map((x) => x.frameId));
+    expect(git(s.archive, "ls-tree", "-r", "--name-only", "HEAD", "journal").split("\n")).toEqual([
+      "journal/2026/11/21.ndjson",
+      "journal/2026/11/22.ndjson",
+      "journal/2026/11/24.ndjson",
+    ]);
+    expect(git(s.archive, "ls-tree", "-r", "--name-only", "HEAD", "site/api/v1/history.ndjson")).toBe("");
+    const integrity = s.json("/api/v1/integrity.json").surfaces.find((x: Json) => x.path === "/api/v1/history.ndjson");
+    expect(integrity).toMatchObject({ sha256: sha256(Buffer.from(journal)), bytes: Buffer.byteLength(journal) });
+    for (const i of [1, 4, 6]) {
+      const out = `${s.dir}/replay-${i}`;
+      await runReplay({ archive: s.archive, date: SERIES[i]![0], out, json: true });
+      expect(treeDigest(out)).toEqual(treeDigest(copies[i]!));
+    }
+    expect((await runVerify({ archive: s.archive, json: true })).frames).toBe(SERIES.length);
+  });
+
+  it("is rebuilt from the archive's shards when the site folder is gone (a fresh clone)", async () => {
+    const s = await series({ upto: 3 });
+    const before = s.read("/api/v1/history.ndjson");
+    rmSync(s.site, { recursive: true });
+    setUs(s.pub, 56);
+    await runAssemble({ site: s.site, archive: s.archive, publication: s.pub, json: true, now: SERIES[3]![0] });
+    const after = s.read("/api/v1/history.ndjson");
+    expect(after.startsWith(before)).toBe(true);
+    expect(lines(after)).toHaveLength(4);
+    expect(sha256(Buffer.from(after))).toBe(s.json("/api/v1/integrity.json").surfaces.find((x: Json) => x.path === "/api/v1/history.ndjson").sha256);
+    await runVerify({ archive: s.archive, json: true });
+  });
+
+  it("puts the old journal file back when the assembly fails after moving it", async () => {
+    const s = await series({ upto: 2 });
+    const before = readFileSync(`${s.site}/api/v1/history.ndjson`);
+    // The branch cannot move (its temporary file's name is taken by a folder), so the commit
+    // fails after the journal was moved into the new site and appended to.
+    mkdirSync(`${s.archive}/refs/heads/main.tmp-${process.pid}`, { recursive: true });
+    await expect(runAssemble({ site: s.site, archive: s.archive, publication: s.pub, json: true, now: SERIES[2]![0] })).rejects.toThrow(/EISDIR/);
+    expect(readFileSync(`${s.site}/api/v1/history.ndjson`).equals(before)).toBe(true);
+    expect(readdirSync(dirname(s.site)).sort()).toEqual(["archive", "site"]);
+  });
+
+  it("fails verify, naming the frame and the shard, when an old journal shard is tampered with", async () => {
+    const s = await series({ upto: 6 });
+    // Frame 6 (2026-11-24) rewrites the 2026-11-21 shard, as a forger editing an old record would.
+    const path = "journal/2026/11/21.ndjson";
+    rewrite(s.archive, 5, (tree) => {
+      const text = showBlob(s.archive, tree, path).toString("utf8").replace('"value":56', '"value":65');
+      return replaceInTree(s.archive, tree, path, text);
+    });
     await expect(runVerify({ archive: s.archive, json: true })).rejects.toMatchObject({
       code: "E_VERIFY",
-      message: expect.stringMatching(/frame 000001-20261121T100000Z .*objects\.json: the object manifest hashes to/),
+      data: { frame: s.summaries[5]!.frameId, path },
     });
-    expect(git(s.archive, "rev-list", "--count", "refs/heads/main")).toBe("2");
+  });
+
+  it("fails verify when the record a frame appended was changed, even in its own frame", async () => {
+    const s = await series({ upto: 3 });
+    const path = "journal/2026/11/21.ndjson";
+    rewrite(s.archive, 2, (tree) => replaceInTree(s.archive, tree, path, showBlob(s.archive, tree, path).toString("utf8").replace('"value":55', '"value":54')));
+    await expect(runVerify({ archive: s.archive, json: true })).rejects.toMatchObject({
+      code: "E_VERIFY",
+      data: { frame: s.summaries[2]!.frameId, path: "/api/v1/history.ndjson" },
+    });
+  });
+
+  it("fails verify when a daily point in the history shards is rewritten", async () => {
+    const s = await series({ upto: 6 });
+    const path = "history/daily/2026/11.ndjson";
+    rewrite(s.archive, 5, (tree) => replaceInTree(s.archive, tree, path, showBlob(s.archive, tree, path).toString("utf8").replace('"value":57', '"value":75')));
+    await expect(runVerify({ archive: s.archive, json: true })).rejects.toMatchObject({ code: "E_VERIFY", data: { frame: s.summaries[5]!.frameId, path } });
+  });
+});
+
+describe("cost per frame", () => {
+  it("writes the same objects at frame 202 as at frame 106: nothing grows with the history", { timeout: 300_000 }, async () => {
+    const dir = tempDir("risk-cost-");
+    const paths = { site: `${dir}/site`, archive: `${dir}/archive`, json: true };
+    const objectBytes = () => {
+      let total = 0;
+      for (const line of execFileSync("find", [`${paths.archive}/objects`, "-type", "f"], { encoding: "utf8" }).trim().split("\n")) total += statSync(line).size;
+      return total;
+    };
+    const cost: Record<number, { blobs: number; bytes: number }> = {};
+    const T0 = Date.parse("2026-11-21T00:00:00Z");
+    for (let n = 1; n <= 202; n++) {
+      const before = n === 106 || n === 202 ? objectBytes() : 0;
+      const now = new Date(T0 + (n - 1) * 15 * 60_000).toISOString().replace(".000Z", "Z");
+      const summary = await runAssemble({ ...paths, now });
+      if (n === 106 || n === 202) cost[n] = { blobs: summary.blobsWritten, bytes: objectBytes() - before };
+    }
+    // Frames 106 and 202 are at the same time of day (202 = 106 + 96), so the day's journal shard
+    // holds as many records, and both are past the black box's 24 recent frames (it is full);
+    // frame 202 has one more closed day and 96 more journal records behind it.
+    expect(cost[202]!.blobs).toBe(cost[106]!.blobs);
+    expect(cost[202]!.bytes / cost[106]!.bytes).toBeLessThan(1.02);
+    expect(cost[202]!.bytes / cost[106]!.bytes).toBeGreaterThan(0.98);
+    expect(lines(readFileSync(`${paths.site}/api/v1/history.ndjson`, "utf8"))).toHaveLength(202);
   });
 });

@@ -1,0 +1,35 @@
+/**
+ * Hand-written CSV (RFC 4180) and XML text. Both strip characters their format cannot carry, so
+ * no upstream or configuration string can break a row or a feed.
+ */
+
+/** C0 controls and DEL, except tab and line breaks (CSV quotes those). */
+const CSV_CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
+
+/** One CSV field: null is empty; a field with a comma, a quote or a line break is quoted. */
+export function csvField(value: string | number | boolean | null): string {
+  if (value === null) return "";
+  const text = String(value).replace(CSV_CONTROL, "");
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** Rows ended by LF (RFC 4180 says CRLF; LF is what pandas, R and spreadsheets all read, and what diff shows well). */
+export function csvText(header: readonly string[], rows: readonly (readonly (string | number | boolean | null)[])[]): string {
+  const parts: string[] = [header.map(csvField).join(",")];
+  for (const row of rows) parts.push(row.map(csvField).join(","));
+  return `${parts.join("\n")}\n`;
+}
+
+/** Characters outside XML 1.0's Char production (controls, lone surrogates, U+FFFE/U+FFFF). */
+const XML_ILLEGAL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** Text or attribute content: illegal characters removed, markup escaped. */
+export function xmlText(value: string): string {
+  return value
+    .replace(XML_ILLEGAL, "")
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&apos;");
+}

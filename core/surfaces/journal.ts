@@ -1,0 +1,89 @@
+import { z } from "zod";
+import { InstrumentKey, IsoDate, IsoDateTime, Level, Tone } from "../schemas/primitives.ts";
+import { frameSignalOf } from "../signals.ts";
+import { JOURNAL_PATH } from "../history/journal.ts";
+import { levelChangesBetween } from "../history/model.ts";
+import type { Frame } from "../frame.ts";
+import { defineSurface } from "./types.ts";
+
+const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
+
+export const JournalSignal = z.strictObject({
+  value: z.number().nullable(),
+  level: Level.nullable(),
+  tone: Tone.nullable(),
+  sourceStatus: z.string(),
+  qualityStatus: z.string().nullable(),
+  fallbackUsed: z.boolean(),
+  observedAt: z.union([IsoDateTime, IsoDate]).nullable(),
+  lastSuccessAt: IsoDateTime.nullable(),
+});
+
+/** One assembly, as the raw operational journal records it. */
+export const JournalRecord = z.strictObject({
+  recordType: z.literal("assembly"),
+  frameId: z.string(),
+  seq: z.int().positive(),
+  at: IsoDateTime,
+  previousFrameId: z.string().nullable(),
+  previousFrameHash: Sha256.nullable(),
+  tool: z.string(),
+  inputs: z.string(),
+  signals: z.partialRecord(InstrumentKey, JournalSignal),
+  /** Surfaces whose content changed since the previous frame (among those built before the journal). */
+  changed: z.array(z.string()),
+  /** Ids of the level changes this assembly found against the previous frame. */
+  levelChanges: z.array(z.string()),
+});
+export type JournalRecord = z.infer<typeof JournalRecord>;
+
+export const journal = defineSurface({
+  path: JOURNAL_PATH,
+  mediaType: "application/x-ndjson",
+  format: "ndjson",
+  appendOnly: true,
+  schema: JournalRecord,
+  schemaName: "JournalRecord",
+  summary: "Raw operational journal: one record per assembly, append-only, without individual CI attestation",
+  build({ now, signals, previous, frame, produced, inputs, toolVersion }) {
+    const current: Frame["signals"] = {};
+    for (const s of signals) current[s.instrument] = frameSignalOf(s);
+    const before = previous?.frame.surfaces ?? {};
+    const changed = produced
+      .filter((p) => before[p.path]?.storedSha256 !== (p.storedSha256 ?? p.sha256))
+      .map((p) => p.path)
+      .sort();
+    const levelChanges = previous
+      ? levelChangesBetween(previous.frame.signals, current, { frameId: frame.frameId, previousFrameId: previous.frame.frameId, at: now }).map((c) => c.id)
+      : [];
+    return [
+      {
+        recordType: "assembly",
+        frameId: frame.frameId,
+        seq: frame.seq,
+        at: now,
+        previousFrameId: previous?.frame.frameId ?? null,
+        previousFrameHash: frame.previousFrameHash,
+        tool: toolVersion ?? "unknown",
+        inputs: inputs ?? "0".repeat(64),
+        signals: Object.fromEntries(
+          Object.entries(current).map(([k, s]) => [
+            k,
+            {
+              value: s!.value,
+              level: s!.level,
+              tone: s!.tone,
+              sourceStatus: s!.sourceStatus,
+              qualityStatus: s!.qualityStatus ?? null,
+              fallbackUsed: s!.fallbackUsed,
+              observedAt: s!.observedAt ?? null,
+              lastSuccessAt: s!.lastSuccessAt,
+            },
+          ]),
+        ),
+        changed,
+        levelChanges,
+      },
+    ];
+  },
+});

@@ -1,0 +1,73 @@
+import { z } from "zod";
+import { instrumentsOf, type Publication } from "../inputs/publication.ts";
+import { historyKey, historyOf, observationRows, type ObservationRow } from "../history/rows.ts";
+import { csvText } from "../history/text.ts";
+import { seriesCsvPath } from "./signal-history.ts";
+import { defineSurface, type BuildContext, type Surface } from "./types.ts";
+
+/** Columns after seriesDate, the first column (the index a backtest parses as dates). */
+const COLUMNS = [
+  "value",
+  "scale",
+  "level",
+  "tone",
+  "rawValue",
+  "rawUnit",
+  "observedAt",
+  "sourceStatus",
+  "qualityStatus",
+  "fallbackUsed",
+  "evidenceTier",
+  "frameId",
+  "publishedAt",
+] as const satisfies readonly (keyof ObservationRow)[];
+
+export const HISTORY_CSV_HEADER = ["seriesDate", "seriesId", "instrument", ...COLUMNS];
+export const SERIES_CSV_HEADER = ["seriesDate", ...COLUMNS];
+
+const CsvText = z.string().describe("RFC 4180 CSV, UTF-8, LF line ends, a header row first; fields with a comma, a quote or a line break are quoted");
+
+const rest = (r: ObservationRow) => COLUMNS.map((c) => r[c]);
+
+export const signalHistoryCsv = defineSurface({
+  path: "/api/v1/signals/history.csv",
+  mediaType: "text/csv; charset=utf-8; header=present",
+  format: "text",
+  schema: CsvText,
+  schemaName: "SignalHistoryCsv",
+  summary: "Flat observations of every series (the last point of each closed UTC day) for spreadsheets and data-analysis tools",
+  reuseKey: historyKey,
+  build(ctx: BuildContext) {
+    const rows = observationRows(ctx.publication, historyOf(ctx).daily);
+    return csvText(HISTORY_CSV_HEADER, rows.map((r) => [r.seriesDate, r.seriesId, r.instrument, ...rest(r)]));
+  },
+});
+
+/**
+ * One CSV per configured series at /api/v1/signals/<seriesId>/history.csv. Loads with
+ * `pandas.read_csv(path, parse_dates=["seriesDate"], index_col="seriesDate")`.
+ */
+export const seriesHistoryCsv = defineSurface({
+  path: seriesCsvPath("{seriesId}"),
+  mediaType: "text/csv; charset=utf-8; header=present",
+  format: "text",
+  schema: CsvText,
+  schemaName: "SignalSeriesHistoryCsv",
+  summary: "Flat observations of one named series, one row per closed UTC day, indexed by seriesDate",
+  build: () => "",
+  expand(p: Publication): Surface[] {
+    return instrumentsOf(p).map(([key, config]) =>
+      defineSurface({
+        ...seriesHistoryCsv,
+        expand: undefined,
+        path: seriesCsvPath(config.seriesId),
+        summary: `Flat observations of the series ${config.seriesId}, one row per closed UTC day, indexed by seriesDate`,
+        reuseKey: historyKey,
+        build(ctx: BuildContext) {
+          const rows = observationRows(ctx.publication, historyOf(ctx).daily).filter((r) => r.instrument === key);
+          return csvText(SERIES_CSV_HEADER, rows.map((r) => [r.seriesDate, ...rest(r)]));
+        },
+      }),
+    );
+  },
+});
