@@ -22,6 +22,8 @@ import { collectUpstream } from "../core/inputs/collect.ts";
 import { fingerprintInputs, parsePublication, readPublicationFiles } from "../core/inputs/publication.ts";
 import { commitFrame } from "../recorder/api/commit.ts";
 import { previousState } from "../recorder/api/state.ts";
+import { loadHistory } from "../recorder/api/history.ts";
+import { isRiskError } from "../core/errors.ts";
 import type { TreeCache } from "../recorder/git/objects.ts";
 import { runAssemble } from "../cli/commands/assemble.ts";
 import { runReplay } from "../cli/commands/replay.ts";
@@ -85,9 +87,18 @@ export async function buildArchive(archive: string, frames: number, publicationD
   for (let i = 0; i < frames; i++) {
     at = START + i * STEP_MS;
     const trees: TreeCache = new Map();
-    const previous = await previousState(archive, trees, { now: iso(at), inputs, toolVersion: VERSION });
+    // As `assemble` does: the daily history is read only when a history surface must be rebuilt.
+    const previous = await previousState(archive, trees, { now: iso(at), inputs, toolVersion: VERSION, history: false });
     const upstream = syntheticUpstream(base, i, at);
-    const assembly = assemble({ publication, upstream, previous, now: iso(at), toolVersion: VERSION, inputs, previousServed: (path) => served.get(path) ?? null }, nodeHasher);
+    const run = () => assemble({ publication, upstream, previous, now: iso(at), toolVersion: VERSION, inputs, previousServed: (path) => served.get(path) ?? null }, nodeHasher);
+    let assembly;
+    try {
+      assembly = run();
+    } catch (e) {
+      if (!(isRiskError(e) && e.code === "E_HISTORY" && previous && previous.history === undefined)) throw e;
+      previous.history = await loadHistory(archive, previous.tree, trees);
+      assembly = run();
+    }
     await commitFrame(archive, assembly, previous, identity, trees);
     served = new Map(assembly.files.map((f) => [f.path, f.served]));
     if (i % 500 === 0) progress(i);
