@@ -6,19 +6,14 @@
  */
 import { z } from "zod";
 import type { Frame, FrameSignal } from "../frame.ts";
-import { InstrumentKey, IsoDate, IsoDateTime, Level, Tone } from "../schemas/primitives.ts";
+import { InstrumentKey, IsoDate, IsoDateTime, Level, Tone, SIGNAL_VALUE_FIELDS } from "../schemas/primitives.ts";
 
 const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 const ObservedAt = z.union([IsoDateTime, IsoDate]);
 
 /** One instrument's published point, as the day's last frame recorded it. */
 export const DailySignal = z.strictObject({
-  value: z.number(),
-  scale: z.number(),
-  level: Level,
-  tone: Tone,
-  rawValue: z.number().nullable(),
-  rawUnit: z.string().nullable(),
+  ...SIGNAL_VALUE_FIELDS,
   observedAt: ObservedAt.nullable(),
   sourceStatus: z.string(),
   qualityStatus: z.string().nullable(),

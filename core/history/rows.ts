@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { instrumentsOf, type Publication } from "../inputs/publication.ts";
-import { InstrumentKey, IsoDate, IsoDateTime, Level, Tone } from "../schemas/primitives.ts";
+import { InstrumentKey, IsoDate, IsoDateTime, Level, Tone, SIGNAL_VALUE_FIELDS } from "../schemas/primitives.ts";
 import { frameSignalOf } from "../signals.ts";
 import type { Frame } from "../frame.ts";
 import { RiskError } from "../errors.ts";
@@ -31,12 +31,7 @@ export const ObservationRow = z.strictObject({
   seriesDate: IsoDate,
   /** The upstream's economic observation, when it gives one. */
   observedAt: z.union([IsoDateTime, IsoDate]).nullable(),
-  value: z.number(),
-  scale: z.number(),
-  level: Level,
-  tone: Tone,
-  rawValue: z.number().nullable(),
-  rawUnit: z.string().nullable(),
+  ...SIGNAL_VALUE_FIELDS,
   sourceStatus: z.string(),
   qualityStatus: z.string().nullable(),
   fallbackUsed: z.boolean(),

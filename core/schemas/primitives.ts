@@ -68,3 +68,13 @@ export const EditorialCorrectionPolicy = z.strictObject({
   revisionRules: z.array(z.string()),
 });
 export const ChangelogKind = z.enum(["protocole", "traçabilité", "sources", "données", "sécurité", "méthode"]);
+
+/** A published signal value with its level, as every signal record carries it (current, history rows, daily points). */
+export const SIGNAL_VALUE_FIELDS = {
+  value: z.number(),
+  scale: z.number(),
+  level: Level,
+  tone: Tone,
+  rawValue: z.number().nullable(),
+  rawUnit: z.string().nullable(),
+};

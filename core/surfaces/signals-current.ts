@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { freshnessFields, type PresentSignal } from "../signals.ts";
-import { InstrumentKey, IsoDate, IsoDateTime, Level, Tone, Uri } from "../schemas/primitives.ts";
+import { InstrumentKey, IsoDate, IsoDateTime, Uri, SIGNAL_VALUE_FIELDS } from "../schemas/primitives.ts";
 import { defineSurface } from "./types.ts";
 import { CONTRACT_VERSION } from "./_corpus.ts";
 import { MissingSignal, ObservedAt, QualityStatusSchema, SourceStatusSchema } from "./risk.ts";
@@ -12,12 +12,7 @@ export const SignalCurrent = z.strictObject({
   label: z.strictObject({ fr: z.string(), en: z.string() }),
   methodology: z.strictObject({ slug: z.string(), version: z.string() }),
   source: Uri,
-  value: z.number(),
-  scale: z.number(),
-  level: Level,
-  tone: Tone,
-  rawValue: z.number().nullable(),
-  rawUnit: z.string().nullable(),
+  ...SIGNAL_VALUE_FIELDS,
   /** The UTC day of the assembly that published this point: the date a backtest may use. */
   seriesDate: IsoDate,
   /** The upstream's economic observation, when it gives one; never a publication date. */
