@@ -5,6 +5,8 @@
  * built-in `recommended` ruleset, so nothing is fetched. A deliberately broken copy proves that the
  * validator does fail on an invalid document.
  */
+import Ajv2020 from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
 import { demoSurfaces } from "./helpers/publication.ts";
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
@@ -197,5 +199,45 @@ describe("openapi.json contents", () => {
     expect(refs.length).toBeGreaterThan(0);
     const dangling = refs.filter((ref) => resolveLocalRef(doc, ref) === undefined);
     expect(dangling).toEqual([]);
+  });
+});
+
+describe("every served surface against the OpenAPI document (JSON Schema 2020-12, Ajv)", () => {
+  const ajv = () => {
+    const a = new Ajv2020({ strict: false, allErrors: false });
+    addFormats(a);
+    // The document's components resolve their own "#/components/schemas/X" references.
+    a.addSchema({ $id: "https://risk-cli.test/openapi.json", components: doc.components });
+    return a;
+  };
+
+  it("validates each JSON document and each NDJSON line of the demo site against its response schema", () => {
+    const validator = ajv();
+    let checked = 0;
+    for (const [path, item] of Object.entries(doc.paths as Record<string, any>)) {
+      const [mediaType, content] = Object.entries(item.get.responses["200"].content as Record<string, { schema: { $ref?: string } }>)[0]!;
+      const ref = content.schema.$ref;
+      if (!ref || path === "/openapi.json") continue;
+      const file = join(siteDir, path.replace("<seriesId>", "us-financial-stress"));
+      if (!fs.existsSync(file)) continue;
+      const validate = validator.getSchema(`https://risk-cli.test/openapi.json${ref}`)!;
+      expect(validate, ref).toBeTypeOf("function");
+      const text = fs.readFileSync(file, "utf8");
+      const values = mediaType === "application/x-ndjson" ? text.split("\n").filter(Boolean).map((l) => JSON.parse(l)) : mediaType === "application/json" ? [JSON.parse(text)] : [text];
+      for (const value of values) {
+        const ok = validate(value);
+        expect(ok, `${path}: ${JSON.stringify(validate.errors?.[0])}`).toBe(true);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(30);
+  });
+
+  it("rejects a surface with a field its schema does not allow, so the check above can fail", () => {
+    const validate = ajv().getSchema("https://risk-cli.test/openapi.json#/components/schemas/ClaimsSurface")!;
+    const claims = JSON.parse(fs.readFileSync(join(siteDir, "api/v1/claims.json"), "utf8"));
+    expect(validate(claims)).toBe(true);
+    expect(validate({ ...claims, extra: 1 })).toBe(false);
+    expect(validate({ ...claims, claims: [{ ...claims.claims[0], kind: "rumeur" }] })).toBe(false);
   });
 });

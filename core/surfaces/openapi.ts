@@ -55,7 +55,8 @@ export function componentSchemas(surfaces: readonly Surface[]): Record<string, u
   });
   const schemas: Record<string, unknown> = {};
   for (const [id, schema] of Object.entries(out.schemas)) {
-    const { $schema: _dialect, id: _id, ...rest } = schema as Record<string, unknown>;
+    // No $id: a fragment-only $id is not allowed by JSON Schema 2020-12, and components are found by their place.
+    const { $schema: _dialect, $id: _uri, id: _id, ...rest } = schema as Record<string, unknown>;
     schemas[id] = rest;
   }
   return schemas;
