@@ -63,6 +63,12 @@ export interface AssembleInput {
   /** The bytes the previous frame served at a path, when the caller still has them. */
   previousServed?: (path: string) => Uint8Array | null;
   /**
+   * True when the caller already knows that the bytes `previousServed` gives for `path` hash to
+   * `sha256` (the CLI keeps the stat data of the files it wrote, as Git's index does), so they are
+   * not hashed again. Absent or false: they are hashed.
+   */
+  previousVerified?: (path: string, sha256: string) => boolean;
+  /**
    * The publication holds only what surfaces that are not reusable read (configuration, protocol,
    * methodologies). Every reusable surface must then be reused; if one cannot be, assemble throws
    * E_PARTIAL and the caller runs it again with the whole publication.
@@ -208,7 +214,8 @@ function appendLines(surface: Surface, lines: unknown, previous: PreviousState |
 function reuse(surface: Surface, previous: PreviousState, input: AssembleInput, hash: Hasher): BuiltFile | null {
   const before = previous.frame.surfaces[surface.path];
   const bytes = input.previousServed?.(surface.path);
-  if (!before || !bytes || bytes.byteLength !== before.bytes || hash.sha256(bytes) !== before.sha256) return null;
+  if (!before || !bytes || bytes.byteLength !== before.bytes) return null;
+  if (!input.previousVerified?.(surface.path, before.sha256) && hash.sha256(bytes) !== before.sha256) return null;
   const served = before.stamped ? restamp(bytes, previous.frame.at, input.now) : bytes;
   return {
     path: surface.path,

@@ -11,6 +11,7 @@ import { moveAppendOnly, type Moved } from "../site-append.ts";
 import { loadHistory } from "../../recorder/api/history.ts";
 import { acquireLock } from "../../recorder/lock.ts";
 import { cachedPublication, cachedWarnings, savePublication } from "../cache.ts";
+import { loadSiteStat, saveSiteStat } from "../site-stat.ts";
 import { editorialFindings, lineOf } from "../../core/editorial/lint.ts";
 import { formatFinding } from "./lint.ts";
 import { resolveNow } from "../clock.ts";
@@ -91,7 +92,9 @@ export async function runAssemble(opts: AssembleOptions): Promise<AssembleSummar
         return null;
       }
     };
-    const run = () => assemble({ publication, upstream, previous, now, toolVersion: VERSION, inputs, previousServed, partial: lite !== null && publication === lite }, nodeHasher, { timer });
+    const previousVerified = loadSiteStat(archiveDir, siteDir);
+    const run = () =>
+      assemble({ publication, upstream, previous, now, toolVersion: VERSION, inputs, previousServed, previousVerified, partial: lite !== null && publication === lite }, nodeHasher, { timer });
     let assembly;
     for (;;) {
       try {
@@ -104,7 +107,7 @@ export async function runAssemble(opts: AssembleOptions): Promise<AssembleSummar
       }
     }
     t = timer();
-    writeSiteFolder(tmpSite, assembly.files.filter((f) => f.appendTo === undefined));
+    writeSiteFolder(tmpSite, assembly.files.filter((f) => f.appendTo === undefined), siteDir);
     moved = await moveAppendOnly(assembly.files, { siteDir, tmpSite, archiveDir, previous, hash: nodeHasher });
     const writeMs = timer() - t;
     t = timer();
@@ -113,6 +116,7 @@ export async function runAssemble(opts: AssembleOptions): Promise<AssembleSummar
     const commitMs = timer() - t;
     t = timer();
     swapIn(tmpSite, siteDir);
+    saveSiteStat(archiveDir, siteDir, assembly.files);
     const swapMs = timer() - t;
     // Same inputs, same findings: a steady-state assembly repeats the ones found when they were parsed.
     const warnings =
@@ -164,11 +168,24 @@ export async function runAssemble(opts: AssembleOptions): Promise<AssembleSummar
   }
 }
 
-function writeSiteFolder(dir: string, files: BuiltFile[]): void {
+/**
+ * Writes the new site folder. A reused file served as stored (no `generated` to move) is the
+ * previous site's file, unchanged: it is hard-linked rather than written again, which also keeps
+ * the stat data that let the next assembly trust it without hashing (cli/site-stat.ts).
+ */
+function writeSiteFolder(dir: string, files: BuiltFile[], previousSite: string): void {
   fs.rmSync(dir, { recursive: true, force: true });
   for (const f of files) {
     const file = `${dir}${f.path}`;
     fs.mkdirSync(dirname(file), { recursive: true });
+    if (f.stored === null && !f.stamped) {
+      try {
+        fs.linkSync(`${previousSite}${f.path}`, file);
+        continue;
+      } catch {
+        // Another file system, or no previous file: write the bytes.
+      }
+    }
     fs.writeFileSync(file, f.served);
   }
 }

@@ -276,6 +276,19 @@ describe("reuse of unchanged surfaces", () => {
     expect(readFileSync(`${site}/api/v1/catalog.json`, "utf8")).toContain("Un autre titre");
   });
 
+  it("never reuses an edited unstamped site file, though the file's stat data let a clean one skip its hash", async () => {
+    const { site, archive } = await archiveWithFrames(2);
+    const original = readFileSync(`${site}/llms.txt`, "utf8");
+    const s2 = await runAssemble({ site, archive, now: at(30), json: true });
+    expect(s2.reused).toContain("/llms.txt");
+    // Same size, other bytes: the stat data change (mtime), so the file is hashed and rebuilt.
+    writeFileSync(`${site}/llms.txt`, original.replace("Observatoire", "Observatoirf"));
+    const s3 = await runAssemble({ site, archive, now: at(45), json: true });
+    expect(s3.reused).not.toContain("/llms.txt");
+    expect(readFileSync(`${site}/llms.txt`, "utf8")).toBe(original);
+    await expect(runVerify({ archive, json: true })).resolves.toMatchObject({ frames: 4 });
+  });
+
   it("never reuses a site file that no longer matches the previous frame", async () => {
     const { site, archive } = await archiveWithFrames(1);
     editFile(`${site}/api/v1/catalog.json`, (t) => t.replace("Observatoire", "Observatoirf"));
