@@ -69,8 +69,16 @@ async function firstFrameAt(gitdir: string, root: string, headAt: string): Promi
   return (await readShard(gitdir, day.oid))[0]?.at ?? headAt;
 }
 
+/**
+ * A day shard of the replay index. Lookups (replay, the risk-diff baselines at every assembly)
+ * check only the shape they use; `verify` checks every shard against the full schema.
+ */
 async function readShard(gitdir: string, oid: string): Promise<IndexEntry[]> {
-  return IndexShard.parse(JSON.parse(new TextDecoder().decode(await readBlob(gitdir, oid))));
+  const entries: unknown = JSON.parse(new TextDecoder().decode(await readBlob(gitdir, oid)));
+  const usable =
+    Array.isArray(entries) &&
+    entries.every((e) => typeof e === "object" && e !== null && typeof e.at === "string" && typeof e.commit === "string" && typeof e.frameHash === "string");
+  return usable ? (entries as IndexEntry[]) : IndexShard.parse(entries);
 }
 
 const byPathDesc = (a: { path: string }, b: { path: string }) => (a.path < b.path ? 1 : a.path > b.path ? -1 : 0);
