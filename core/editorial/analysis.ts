@@ -6,9 +6,10 @@
  */
 import { extractArticleEvidence, type ArticleEvidence, type ClaimRecord } from "../claims/extract.ts";
 import { applyReviews, type OrphanReview } from "../claims/reviews.ts";
+import { primaryHostsOf, type PrimaryHost } from "../claims/references.ts";
 import type { Doc, Publication } from "../inputs/publication.ts";
 import type { ArticleEvidenceSummary } from "../schemas/contract.ts";
-import { byCodeUnits, docPath, sortDocs, type UrlOf } from "../surfaces/_corpus.ts";
+import { docPath, sortDocs, type UrlOf } from "../surfaces/_corpus.ts";
 
 export type TranslationStatus = "current" | "stale" | "missing-source";
 
@@ -30,11 +31,6 @@ export interface ArticleAnalysis {
   /** The article's claims with their reviews applied. */
   claims: ClaimRecord[];
   summary: ArticleEvidenceSummary;
-}
-
-export interface PrimaryHost {
-  host: string;
-  slug: string;
 }
 
 export interface Editorial {
@@ -60,37 +56,9 @@ export function editorialOf(p: Publication, now: string, url: UrlOf): Editorial 
   return value;
 }
 
-/** Hosts of every primary source and of its datasets, each with the source's slug. */
-export function primaryHostsOf(p: Publication): PrimaryHost[] {
-  const seen = new Map<string, string>();
-  for (const s of p.primarySources) {
-    for (const href of [s.officialUrl, ...(s.datasets ?? []).map((d) => d.url)]) {
-      if (!href || !URL.canParse(href)) continue;
-      const host = new URL(href).hostname.toLowerCase();
-      if (!seen.has(host)) seen.set(host, s.slug);
-    }
-  }
-  return [...seen].map(([host, slug]) => ({ host, slug })).sort((a, b) => byCodeUnits(a.host, b.host));
-}
-
-/**
- * The slug of the primary source that `host` belongs to: the same host, or a subdomain of a
- * source's host (`www.boj.or.jp` belongs to `boj.or.jp`; `notboj.or.jp` does not). A leading
- * `www.` of the registered host does not count as part of the domain.
- */
-export function ownerOf(host: string, primaryHosts: readonly PrimaryHost[]): string | null {
-  const h = host.toLowerCase();
-  let best: PrimaryHost | null = null;
-  for (const p of primaryHosts) {
-    const domain = p.host.startsWith("www.") ? p.host.slice(4) : p.host;
-    if ((h === domain || h.endsWith(`.${domain}`)) && (!best || p.host.length > best.host.length)) best = p;
-  }
-  return best?.slug ?? null;
-}
-
 function analyse(p: Publication, now: string, url: UrlOf): Editorial {
   const baseUrl = p.config.baseUrl;
-  const primaryHosts = primaryHostsOf(p);
+  const primaryHosts = primaryHostsOf(p.primarySources);
   const extracted = sortDocs(p.articles.filter((d) => d.lang === "fr")).map((doc) => {
     const pageUrl = url(docPath(doc));
     const evidence = extractArticleEvidence(

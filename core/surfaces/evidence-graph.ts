@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { editorialOf, ownerOf, type Editorial } from "../editorial/analysis.ts";
+import { primarySourceOf } from "../claims/references.ts";
+import { editorialOf, type Editorial } from "../editorial/analysis.ts";
 import type { Publication } from "../inputs/publication.ts";
 import { IsoDate, IsoDateTime, Uri } from "../schemas/primitives.ts";
 import { defineSurface, type BuildContext } from "./types.ts";
@@ -85,7 +86,7 @@ export function evidenceGraph(p: Publication, editorial: Editorial, url: UrlOf):
     if (r.host) {
       const host = node({ id: `host:${r.host}`, type: "host", label: r.host, url: null, kind: null, date: null });
       edge("hosted-by", id, host);
-      const owner = ownerOf(r.host, editorial.primaryHosts);
+      const owner = primarySourceOf(r.host, editorial.primaryHosts);
       if (owner) edge("operated-by", host, `institution:${owner}`);
     }
     const dataset = datasetIds.get(r.href);

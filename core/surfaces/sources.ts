@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { editorialOf, ownerOf } from "../editorial/analysis.ts";
+import { primarySourceOf } from "../claims/references.ts";
+import { editorialOf } from "../editorial/analysis.ts";
 import { PrimarySource } from "../schemas/contract.ts";
 import { IsoDate, IsoDateTime, Uri } from "../schemas/primitives.ts";
 import { defineSurface } from "./types.ts";
@@ -65,7 +66,7 @@ export const sources = defineSurface({
       for (const r of a.evidence.references) {
         if (!r.host) continue;
         references++;
-        const owner = ownerOf(r.host, editorial.primaryHosts);
+        const owner = primarySourceOf(r.host, editorial.primaryHosts);
         const entry = hosts.get(r.host) ?? { kind: (r.kind as "primary-source" | "secondary-source" | "internal") ?? "secondary-source", primarySource: owner, references: 0, articles: new Set<string>() };
         entry.references++;
         entry.articles.add(a.doc.slug);
