@@ -72,15 +72,7 @@ export function resolveSignals(
       const value = normalisedValue(r, config.scale);
       const stale = ageSeconds(r.publishedAt, now) > durationSeconds(config.staleAfter);
       return {
-        instrument: key,
-        config,
-        present: true,
-        value,
-        scale: config.scale,
-        ...levelOf(value, config.thresholds),
-        ...(r.rawValue !== undefined ? { rawValue: r.rawValue } : {}),
-        ...(r.rawUnit !== undefined ? { rawUnit: r.rawUnit } : {}),
-        ...(r.observedAt !== undefined ? { observedAt: r.observedAt } : {}),
+        ...valueOf(key, config, value, r),
         sourceStatus: "ok",
         qualityStatus: stale ? "stale" : r.qualityStatus,
         fallbackUsed: false,
@@ -99,15 +91,7 @@ export function resolveSignals(
     // The scale may have changed in the configuration since; the value follows it.
     const value = before.scale === undefined || before.scale === config.scale ? before.value : roundValue((before.value / before.scale) * config.scale);
     return {
-      instrument: key,
-      config,
-      present: true,
-      value,
-      scale: config.scale,
-      ...levelOf(value, config.thresholds),
-      ...(before.rawValue != null ? { rawValue: before.rawValue } : {}),
-      ...(before.rawUnit != null ? { rawUnit: before.rawUnit } : {}),
-      ...(before.observedAt != null ? { observedAt: before.observedAt } : {}),
+      ...valueOf(key, config, value, before),
       sourceStatus: result.status,
       qualityStatus: "degraded",
       fallbackUsed: true,
@@ -119,6 +103,26 @@ export function resolveSignals(
       debt: null,
     };
   });
+}
+
+/** The fields a present signal has whether its value is fresh or retained: value, level, raw value. */
+function valueOf(
+  instrument: InstrumentKey,
+  config: InstrumentConfig,
+  value: number,
+  raw: { rawValue?: number | null; rawUnit?: string | null; observedAt?: string | null },
+) {
+  return {
+    instrument,
+    config,
+    present: true as const,
+    value,
+    scale: config.scale,
+    ...levelOf(value, config.thresholds),
+    ...(raw.rawValue != null ? { rawValue: raw.rawValue } : {}),
+    ...(raw.rawUnit != null ? { rawUnit: raw.rawUnit } : {}),
+    ...(raw.observedAt != null ? { observedAt: raw.observedAt } : {}),
+  };
 }
 
 /** What the frame records of a signal: enough for the next assembly to fall back on it. */

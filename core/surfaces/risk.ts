@@ -11,6 +11,17 @@ export const QualityStatusSchema = z.enum(QUALITY_STATUSES);
 /** An upstream observation: a date-time in UTC, or a full date when that is all the upstream gives. */
 export const ObservedAt = z.union([IsoDateTime, IsoDate]);
 
+/** Rule 10's fields, as risk.json and signals/current.json publish them (see `freshnessFields`). */
+export const FRESHNESS_FIELDS = {
+  sourceStatus: SourceStatusSchema,
+  qualityStatus: QualityStatusSchema,
+  fallbackUsed: z.boolean(),
+  sourceUpdatedAt: IsoDateTime,
+  sourceCheckedAt: IsoDateTime,
+  lastAttemptAt: IsoDateTime,
+  lastSuccessAt: IsoDateTime,
+};
+
 export const RiskIndex = z.strictObject({
   value: z.number(),
   scale: z.number(),
@@ -21,13 +32,7 @@ export const RiskIndex = z.strictObject({
   rawValue: z.number().optional(),
   rawUnit: z.string().optional(),
   observedAt: ObservedAt.optional(),
-  sourceStatus: SourceStatusSchema,
-  qualityStatus: QualityStatusSchema,
-  fallbackUsed: z.boolean(),
-  sourceUpdatedAt: IsoDateTime,
-  sourceCheckedAt: IsoDateTime,
-  lastAttemptAt: IsoDateTime,
-  lastSuccessAt: IsoDateTime,
+  ...FRESHNESS_FIELDS,
 });
 
 /** An instrument with no value to publish: its upstream failed and no earlier frame had a value. */

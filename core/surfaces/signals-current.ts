@@ -3,7 +3,7 @@ import { freshnessFields, type PresentSignal } from "../signals.ts";
 import { InstrumentKey, IsoDate, IsoDateTime, Uri, SIGNAL_VALUE_FIELDS } from "../schemas/primitives.ts";
 import { defineSurface } from "./types.ts";
 import { CONTRACT_VERSION } from "./_corpus.ts";
-import { MissingSignal, ObservedAt, QualityStatusSchema, SourceStatusSchema } from "./risk.ts";
+import { FRESHNESS_FIELDS, MissingSignal, ObservedAt } from "./risk.ts";
 
 export const SignalCurrent = z.strictObject({
   instrument: InstrumentKey,
@@ -17,13 +17,7 @@ export const SignalCurrent = z.strictObject({
   seriesDate: IsoDate,
   /** The upstream's economic observation, when it gives one; never a publication date. */
   observedAt: ObservedAt.nullable(),
-  sourceStatus: SourceStatusSchema,
-  qualityStatus: QualityStatusSchema,
-  fallbackUsed: z.boolean(),
-  sourceUpdatedAt: IsoDateTime,
-  sourceCheckedAt: IsoDateTime,
-  lastAttemptAt: IsoDateTime,
-  lastSuccessAt: IsoDateTime,
+  ...FRESHNESS_FIELDS,
   staleAfter: z.string(),
   /** Why this attempt failed (the value is then retained) or why the reading is stale; null otherwise. */
   reason: z.string().nullable(),
