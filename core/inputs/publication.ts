@@ -77,7 +77,9 @@ export async function readPublicationFiles(fs: ReadOnlyFs, root: string): Promis
     if (name.endsWith(".yaml")) rels.push(`content/methodologies/${name}`);
   }
   const files = new Map<string, string>();
-  await Promise.all(
+  // Read concurrently, but report the first failure in list order: with several files missing
+  // (a wrong --publication), the error always names risk.config.yaml, whichever read ended first.
+  const results = await Promise.allSettled(
     rels.map(async (rel) => {
       const file = `${root}/${rel}`;
       if (REGISTRIES.includes(rel) && !(await fs.exists(file))) {
@@ -86,6 +88,8 @@ export async function readPublicationFiles(fs: ReadOnlyFs, root: string): Promis
       files.set(rel, await fs.readText(file));
     }),
   );
+  const failed = results.find((r) => r.status === "rejected");
+  if (failed) throw failed.reason;
   return { root, files: new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) };
 }
 

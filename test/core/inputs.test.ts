@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadPublication } from "../../core/inputs/publication.ts";
+import { loadPublication, readPublicationFiles } from "../../core/inputs/publication.ts";
 import { nodeFs } from "../../cli/runtime/node.ts";
 import { demoCopy, editFile } from "../helpers/publication.ts";
 import { ROOT } from "../helpers/cli.ts";
@@ -64,5 +64,15 @@ describe("loadPublication", () => {
   it("refuses an unknown instrument key in the configuration", async () => {
     const message = await loadError((dir) => editFile(`${dir}/risk.config.yaml`, (t) => t.replace(/^instruments:\n/m, "instruments:\n  btc:\n    label: {fr: a, en: b}\n")));
     expect(message).toMatch(/risk\.config\.yaml:\d+ \(field instruments\.btc\): unknown key "btc"/);
+  });
+
+  it("names risk.config.yaml when the whole publication is missing, whichever read ends first", async () => {
+    // The configuration's existence check answers last: the error must still be about it.
+    const slowFs = {
+      readText: async () => "",
+      listFiles: async () => [],
+      exists: (path: string) => new Promise<boolean>((done) => setTimeout(() => done(false), path.endsWith("risk.config.yaml") ? 30 : 0)),
+    };
+    await expect(readPublicationFiles(slowFs, "/nowhere")).rejects.toMatchObject({ code: "E_INPUT", data: { file: "/nowhere/risk.config.yaml" } });
   });
 });
