@@ -121,20 +121,38 @@ const median = (xs: number[]) => {
 };
 const round1 = (x: number) => Math.round(x * 10) / 10;
 
-/** Median wall time of `runs` steady-state assemblies after the archive's last frame. */
-async function assemblyTime(archive: string, site: string, publication: string, lastAt: number, runs: number): Promise<{ ms: number; phases: Record<string, number> }> {
-  const times: number[] = [];
-  const phases: Record<string, number[]> = {};
+interface Timed {
+  ms: number;
+  phases: Record<string, number>;
+}
+
+/**
+ * Median wall time of `runs` steady-state assemblies after each archive's last frame. The
+ * archives take turns (young, old, young, old...), each run after a forced GC, so that a slower
+ * moment of the machine falls on both sides instead of on one.
+ */
+export async function pairedAssemblyTimes(
+  sides: { archive: string; site: string; lastAt: number }[],
+  publication: string,
+  runs: number,
+): Promise<Timed[]> {
+  const times: number[][] = sides.map(() => []);
+  const phases: Record<string, number[]>[] = sides.map(() => ({}));
   for (let r = 0; r <= runs; r++) {
-    const now = iso(lastAt + (r + 1) * STEP_MS);
-    (globalThis as { gc?: () => void }).gc?.();
-    const t = performance.now();
-    const summary = await runAssemble({ publication, site, archive, now, json: true });
-    if (r === 0) continue;
-    times.push(performance.now() - t);
-    for (const [k, v] of Object.entries(summary.phasesMs)) (phases[k] ??= []).push(v);
+    for (const [k, side] of sides.entries()) {
+      const now = iso(side.lastAt + (r + 1) * STEP_MS);
+      (globalThis as { gc?: () => void }).gc?.();
+      const t = performance.now();
+      const summary = await runAssemble({ publication, site: side.site, archive: side.archive, now, json: true });
+      if (r === 0) continue;
+      times[k]!.push(performance.now() - t);
+      for (const [p, v] of Object.entries(summary.phasesMs)) (phases[k]![p] ??= []).push(v);
+    }
   }
-  return { ms: round1(median(times)), phases: Object.fromEntries(Object.entries(phases).map(([k, v]) => [k, round1(median(v))])) };
+  return sides.map((_, k) => ({
+    ms: round1(median(times[k]!)),
+    phases: Object.fromEntries(Object.entries(phases[k]!).map(([p, v]) => [p, round1(median(v))])),
+  }));
 }
 
 function duBytes(dir: string): number {
@@ -166,9 +184,15 @@ export async function measureYear(options: { frames?: number; runs?: number; kee
     log(`[year] ${frames} frames in ${buildSeconds.toFixed(0)} s`);
     const looseBytes = duBytes(join(year, "objects"));
 
-    const young10 = await assemblyTime(young, join(dir, "young-site"), publication, y.lastAt, runs);
     writeSite(join(dir, "year-site"), built.served);
-    const yearN = await assemblyTime(year, join(dir, "year-site"), publication, built.lastAt, runs);
+    const [young10, yearN] = await pairedAssemblyTimes(
+      [
+        { archive: young, site: join(dir, "young-site"), lastAt: y.lastAt },
+        { archive: year, site: join(dir, "year-site"), lastAt: built.lastAt },
+      ],
+      publication,
+      Math.max(runs, 15),
+    );
     const atFrame10 = young10.ms;
     const atFrameN = yearN.ms;
     log(`[year] assembly at frame 10: ${atFrame10} ms, at frame ${frames}: ${atFrameN} ms`);

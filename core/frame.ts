@@ -82,6 +82,21 @@ export const Frame = z.strictObject({
   frameHash: Sha256,
 });
 export type Frame = z.infer<typeof Frame>;
+
+/**
+ * What a risk-diff window reads of its baseline frame (core/surfaces/risk-diff.ts): the ids, the
+ * signals and the models. Three baselines are read at every assembly, and checking only these
+ * fields costs a quarter of the whole frame schema; the frame's other fields are ignored, never
+ * trusted. `verify` still checks every frame against `Frame`.
+ */
+export const BaselineFrame = z.object({
+  frameId: Frame.shape.frameId,
+  at: Frame.shape.at,
+  frameHash: Frame.shape.frameHash,
+  signals: Frame.shape.signals,
+  models: Frame.shape.models,
+});
+export type BaselineFrame = z.infer<typeof BaselineFrame>;
 export type FrameBody = Omit<Frame, "frameHash">;
 
 export function frameHashOf(body: FrameBody, hash: Hasher): string {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { changefeedOf, type Changefeed } from "../changes/feed.ts";
-import type { Frame, FrameSignal } from "../frame.ts";
+import type { BaselineFrame, FrameSignal } from "../frame.ts";
 import { InstrumentKey, IsoDateTime, Level, Tone } from "../schemas/primitives.ts";
 import type { Signal } from "../signals.ts";
 import { defineSurface, type BuildContext } from "./types.ts";
@@ -193,7 +193,7 @@ function windowOf(ctx: BuildContext, days: number, feed: Changefeed, models: Rec
   };
 }
 
-function signalMoves(signals: readonly Signal[], base: Frame): z.input<typeof SignalMove>[] {
+function signalMoves(signals: readonly Signal[], base: BaselineFrame): z.input<typeof SignalMove>[] {
   const keys = new Set<string>([...signals.map((s) => s.instrument), ...Object.keys(base.signals)]);
   return [...keys].sort(byCodeUnits).map((key) => {
     const instrument = key as z.infer<typeof InstrumentKey>;
@@ -212,7 +212,7 @@ function pointOf(s: FrameSignal | undefined): z.input<typeof Point> | null {
   return parsed.success ? parsed.data : null;
 }
 
-function sourceMoves(signals: readonly Signal[], base: Frame): z.input<typeof SourceMove>[] {
+function sourceMoves(signals: readonly Signal[], base: BaselineFrame): z.input<typeof SourceMove>[] {
   return signals.map((s) => {
     const before = base.signals[s.instrument];
     const to = s.present ? s.sourceUpdatedAt : null;

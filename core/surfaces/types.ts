@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { Publication } from "../inputs/publication.ts";
 import type { UpstreamState } from "../inputs/upstream.ts";
-import type { Frame } from "../frame.ts";
+import type { BaselineFrame, Frame } from "../frame.ts";
 import type { BlackBox } from "./black-box.ts";
 import type { DebtRiskSnapshot } from "./debt-risk.ts";
 import type { Signal } from "../signals.ts";
@@ -55,7 +55,7 @@ export interface WindowBaselines {
   now: string;
   /** The archive's first frame time (from the black box), for "archive younger than 7 days". */
   firstFrameAt: string;
-  baselines: Record<number, { commit: string; frame: Frame } | null>;
+  baselines: Record<number, { commit: string; frame: BaselineFrame } | null>;
 }
 
 export interface BuildContext {

@@ -1,3 +1,5 @@
+import type { z } from "zod";
+import { createHash } from "node:crypto";
 import { canonicalJson } from "../../core/canonical/jcs.ts";
 import { stamp } from "../../core/canonical/stamp.ts";
 import { RiskError } from "../../core/errors.ts";
@@ -26,10 +28,20 @@ export async function readFrame(
   commit: string,
   options: { cache?: TreeCache; read?: CommitInfo } = {},
 ): Promise<{ frame: Frame; tree: string }> {
+  return readFrameAs(gitdir, commit, Frame, options);
+}
+
+/** The frame recorded by `commit`, checked against `schema` (the whole frame, or the part a caller reads). */
+export async function readFrameAs<T>(
+  gitdir: string,
+  commit: string,
+  schema: z.ZodType<T>,
+  options: { cache?: TreeCache; read?: CommitInfo } = {},
+): Promise<{ frame: T; tree: string }> {
   const c = options.read ?? (await readCommit(gitdir, commit));
   const entry = await oidAtPath(gitdir, c.tree, FRAME_FILE, options.cache);
   if (!entry) throw new RiskError("E_ARCHIVE", `Commit ${commit} has no ${FRAME_FILE}: it is not a frame`, { commit });
-  const parsed = Frame.safeParse(JSON.parse(decoder.decode(await readBlob(gitdir, entry.oid))));
+  const parsed = schema.safeParse(JSON.parse(decoder.decode(await readBlob(gitdir, entry.oid))));
   if (!parsed.success) {
     throw new RiskError("E_ARCHIVE", `Commit ${commit}: ${FRAME_FILE} does not match the frame schema (${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message})`, { commit });
   }
@@ -40,11 +52,37 @@ export async function readFrame(
 export async function servedBytes(gitdir: string, tree: string, frame: Frame, path: string, cache?: TreeCache): Promise<Uint8Array> {
   // History (issue 5): the journal is kept as day shards, served as their concatenation.
   if (path === JOURNAL_PATH && frame.journal) return servedJournal(gitdir, tree, cache);
-  const entry = await oidAtPath(gitdir, tree, `${SITE_PREFIX}${path}`, cache);
-  if (!entry) throw new RiskError("E_ARCHIVE", `Frame ${frame.frameId} lacks the stored surface ${path}`, { frame: frame.frameId, path });
-  const stored = await readBlob(gitdir, entry.oid);
+  const stored = await storedBytes(gitdir, tree, frame, path, cache);
   if (!frame.surfaces[path]?.stamped) return stored;
   return new TextEncoder().encode(stamp(decoder.decode(stored), frame.at));
+}
+
+async function storedBytes(gitdir: string, tree: string, frame: Frame, path: string, cache?: TreeCache): Promise<Uint8Array> {
+  const entry = await oidAtPath(gitdir, tree, `${SITE_PREFIX}${path}`, cache);
+  if (!entry) throw new RiskError("E_ARCHIVE", `Frame ${frame.frameId} lacks the stored surface ${path}`, { frame: frame.frameId, path });
+  return readBlob(gitdir, entry.oid);
+}
+
+type Schema<T> = { safeParse(x: unknown): { success: true; data: T } | { success: false } };
+
+/**
+ * A JSON surface of the head frame, as published; null when the frame has none or it does not
+ * match `schema`. When the head was written by this very tool version (`trustedVersion`) and the
+ * stored bytes hash to the fingerprint the schema-checked frame records, they are the bytes that
+ * assembly validated against this same schema before writing them: they are parsed without being
+ * checked a second time (a hash of a few kilobytes against a schema walk of every recent frame).
+ * Any other case (another version, a damaged blob) goes through the schema.
+ */
+async function headSurface<T>(gitdir: string, state: { frame: Frame; tree: string }, path: string, schema: Schema<T>, trustedVersion: string | undefined, cache?: TreeCache): Promise<T | null> {
+  const { frame, tree } = state;
+  const recorded = frame.surfaces[path];
+  if (!recorded) return null;
+  const stored = await storedBytes(gitdir, tree, frame, path, cache);
+  const text = decoder.decode(stored);
+  const doc: unknown = JSON.parse(recorded.stamped ? stamp(text, frame.at) : text);
+  if (trustedVersion === frame.tool.version && createHash("sha256").update(stored).digest("hex") === recorded.storedSha256) return doc as T;
+  const parsed = schema.safeParse(doc);
+  return parsed.success ? parsed.data : null;
 }
 
 /**
@@ -57,18 +95,9 @@ export async function previousState(gitdir: string, cache?: TreeCache, options: 
   const commit = await headCommit(gitdir);
   if (!commit) return null;
   const { frame, tree } = await readFrame(gitdir, commit, { cache });
-  let blackBox: PreviousState["blackBox"] = null;
-  const path = "/api/v1/black-box.json";
-  if (frame.surfaces[path]) {
-    const parsed = BlackBox.safeParse(JSON.parse(decoder.decode(await servedBytes(gitdir, tree, frame, path, cache))));
-    if (parsed.success) blackBox = parsed.data;
-  }
-  let debtRisk: PreviousState["debtRisk"] = null;
-  const debtPath = "/api/v1/debt-risk.json";
-  if (frame.surfaces[debtPath]) {
-    const parsed = DebtRiskSnapshot.safeParse(JSON.parse(decoder.decode(await servedBytes(gitdir, tree, frame, debtPath, cache))));
-    if (parsed.success) debtRisk = parsed.data;
-  }
+  const head = { frame, tree };
+  const blackBox = await headSurface(gitdir, head, "/api/v1/black-box.json", BlackBox, options.toolVersion, cache);
+  const debtRisk = await headSurface(gitdir, head, "/api/v1/debt-risk.json", DebtRiskSnapshot, options.toolVersion, cache);
   const state: PreviousState = { frame, blackBox, debtRisk, commit, tree };
   await preloadHistory(gitdir, state, cache, options);
   // History (issue 5): daily points and level changes, O(days + changes). With history: false
@@ -84,8 +113,9 @@ export async function previousState(gitdir: string, cache?: TreeCache, options: 
 export interface HistoryOptions {
   /** The assembly instant: the risk-diff windows' baselines are read for it. */
   now?: string;
-  /** The input fingerprint and tool version: the head's object manifest is read only when they differ from the head frame's. */
+  /** The input fingerprint: the head's object manifest is read only when it or the tool version differs from the head frame's. */
   inputs?: string;
+  /** This tool's version: the head's surfaces written by the same version are trusted on their recorded fingerprint (headSurface). */
   toolVersion?: string;
   /** False leaves the daily points and level changes unloaded (see PreviousState.history). */
   history?: boolean;
@@ -93,13 +123,8 @@ export interface HistoryOptions {
 
 async function preloadHistory(gitdir: string, state: PreviousState, cache: TreeCache | undefined, options: HistoryOptions): Promise<void> {
   const { frame, tree } = state;
-  const surface = async <T>(path: string, schema: { safeParse(x: unknown): { success: true; data: T } | { success: false } }): Promise<T | null> => {
-    if (!frame.surfaces[path]) return null;
-    const parsed = schema.safeParse(JSON.parse(decoder.decode(await servedBytes(gitdir, tree, frame, path, cache))));
-    return parsed.success ? parsed.data : null;
-  };
-  state.changes = await surface("/api/v1/changes.json", ChangefeedSurface);
-  state.freshness = await surface("/api/v1/freshness.json", FreshnessSurface);
+  state.changes = await headSurface(gitdir, state, "/api/v1/changes.json", ChangefeedSurface, options.toolVersion, cache);
+  state.freshness = await headSurface(gitdir, state, "/api/v1/freshness.json", FreshnessSurface, options.toolVersion, cache);
   if (options.inputs !== undefined && (options.inputs !== frame.inputs || options.toolVersion !== frame.tool.version)) {
     state.objects = await frameObjects(gitdir, tree, frame.objects, cache);
   }

@@ -8,7 +8,8 @@ import { RISK_DIFF_WINDOWS } from "../../core/surfaces/risk-diff.ts";
 import type { PreviousState, WindowBaselines } from "../../core/surfaces/types.ts";
 import { oidAtPath, readBlob, type TreeCache } from "../git/objects.ts";
 import { lastIndexedAtOrBefore } from "./replay.ts";
-import { readFrame } from "./state.ts";
+import { readFrameAs } from "./state.ts";
+import { BaselineFrame } from "../../core/frame.ts";
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
@@ -29,7 +30,7 @@ export async function windowBaselines(gitdir: string, previous: PreviousState, n
     }
     let found = byCommit.get(entry.commit);
     if (!found) {
-      const { frame } = await readFrame(gitdir, entry.commit, { cache });
+      const { frame } = await readFrameAs(gitdir, entry.commit, BaselineFrame, { cache });
       // A replay index that names a frame with another hash is a damaged archive: no baseline.
       found = frame.frameHash === entry.frameHash ? { commit: entry.commit, frame } : null;
       byCommit.set(entry.commit, found);

@@ -8,6 +8,9 @@ import { runReplay } from "../../cli/commands/replay.ts";
 import { runVerify } from "../../cli/commands/verify.ts";
 import { canonicalJson } from "../../core/canonical/jcs.ts";
 import { frameHashOf } from "../../core/frame.ts";
+import { BlackBox } from "../../core/surfaces/black-box.ts";
+import { previousState } from "../../recorder/api/state.ts";
+import { VERSION } from "../../cli/version.ts";
 import { demoSurfaces } from "../helpers/publication.ts";
 import { nodeHasher } from "../../cli/runtime/node.ts";
 import { archiveWithFrames, at, git, replaceInTree, rewrite, showBlob } from "../helpers/archive.ts";
@@ -308,5 +311,25 @@ describe("frames do not depend on where things are", () => {
     const sb = await runAssemble({ publication: b, site: `${y}/s`, archive: `${y}/a`, now: at(0), json: true });
     expect(sa.frameHash).toBe(sb.frameHash);
     expect(sa.commit).toBe(sb.commit);
+  });
+});
+
+describe("what an assembly reads back from the head frame", () => {
+  it("takes the head's black box on its recorded fingerprint only: a replaced blob goes through the schema", async () => {
+    const { archive } = await archiveWithFrames(3);
+    const path = "site/api/v1/black-box.json";
+    const trusted = await previousState(archive, undefined, { toolVersion: VERSION, history: false });
+    const checked = await previousState(archive, undefined, { toolVersion: "another version", history: false });
+    // Trusted or schema-checked, the same document.
+    expect(trusted!.blackBox).toEqual(BlackBox.parse(checked!.blackBox));
+    expect(trusted!.blackBox!.recentFrames).toHaveLength(2);
+
+    // A blob that parses as JSON but breaks the schema, put in place of the head's: its hash no
+    // longer matches the frame's record, so the schema runs and refuses it.
+    const stored = JSON.parse(showBlob(archive, "HEAD", path).toString("utf8"));
+    stored.recentFrames[0].frameHash = "not a hash";
+    rewrite(archive, 2, (tree) => replaceInTree(archive, tree, path, canonicalJson(stored)));
+    const forged = await previousState(archive, undefined, { toolVersion: VERSION, history: false });
+    expect(forged!.blackBox).toBeNull();
   });
 });
