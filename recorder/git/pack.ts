@@ -6,7 +6,8 @@
  * chain (OFS_DELTA and REF_DELTA) when it is stored as a delta.
  *
  * isomorphic-git, by contrast, loads and checks the whole pack on its first read in a process
- * (0.8 s at 35,000 frames), where a replay needs a dozen objects.
+ * (0.8 s at 35,000 frames), where a replay needs a dozen objects. The index is not read whole
+ * either (PackIndex).
  *
  * Only node:fs and node:zlib are used, so the same code runs under Deno.
  */
@@ -39,91 +40,164 @@ const IDX_MAGIC = 0xff744f63; // "\377tOc"
 // ---------------------------------------------------------------------------------------------
 // The index
 
+/** Bytes read at an offset: a whole Buffer (tests), or a file read piece by piece. */
+export interface ByteSource {
+  readonly size: number;
+  /** `length` bytes at `at`; fewer only past the end. */
+  read(at: number, length: number): Buffer;
+  close(): void;
+}
+
+function bufferSource(buf: Buffer): ByteSource {
+  return { size: buf.length, read: (at, length) => buf.subarray(at, at + length), close() {} };
+}
+
+/** A file opened once and read with positioned reads: an index is never read whole. */
+function fileSource(path: string): ByteSource {
+  const fd = fs.openSync(path, "r");
+  let size: number;
+  try {
+    size = fs.fstatSync(fd).size;
+  } catch (e) {
+    fs.closeSync(fd);
+    throw e;
+  }
+  let open = true;
+  return {
+    size,
+    read(at, length) {
+      const n = Math.max(0, Math.min(length, size - at));
+      const buf = Buffer.allocUnsafe(n);
+      let got = 0;
+      while (got < n) {
+        const r = fs.readSync(fd, buf, got, n - got, at + got);
+        if (r === 0) break;
+        got += r;
+      }
+      return buf.subarray(0, got);
+    },
+    close() {
+      if (open) fs.closeSync(fd);
+      open = false;
+    },
+  };
+}
+
 /**
- * A pack index, kept as the Buffer read from disk; nothing is parsed into per-object JS values.
+ * A pack index, read where a lookup needs it; nothing is parsed into per-object JS values.
  * Version 2 (what Git writes): 8 bytes of header, 256 fan-out counts, N sorted object ids, N
  * CRC-32s, N 4-byte offsets (high bit set: an index into the next table), the 8-byte offsets of
  * objects past 2 GiB, then two checksums. Version 1 (no header): the fan-out, then N entries of a
  * 4-byte offset and an object id.
+ *
+ * Only the header and the fan-out table are read up front (1 KiB). A lookup then reads the ids
+ * that share the object's first byte (1/256 of the table) and its offset: a year of frames packs
+ * 900,000 objects in a 25 MB index, which a process that wants a dozen objects must not read
+ * whole (that alone made an assembly on a packed archive slower as its history grew).
  */
 export class PackIndex {
   readonly count: number;
   readonly version: 1 | 2;
-  private readonly fanout: number;
+  private readonly fanout: Buffer;
   private readonly oids: number;
   private readonly stride: number;
   private readonly offsets: number;
   private readonly large: number;
   private readonly largeCount: number;
+  private readonly src: ByteSource;
 
   constructor(
     readonly path: string,
-    private readonly buf: Buffer,
+    source: Buffer | ByteSource,
   ) {
-    const truncated = () => new PackCorruptError(`pack index ${path} is truncated (${buf.length} bytes)`);
-    if (buf.length < 1024 + 40) throw truncated();
-    if (buf.readUInt32BE(0) === IDX_MAGIC) {
-      const version = buf.readUInt32BE(4);
+    const src = Buffer.isBuffer(source) ? bufferSource(source) : source;
+    this.src = src;
+    const size = src.size;
+    const truncated = () => new PackCorruptError(`pack index ${path} is truncated (${size} bytes)`);
+    if (size < 1024 + 40) throw truncated();
+    const head = src.read(0, 8 + 1024);
+    if (head.readUInt32BE(0) === IDX_MAGIC) {
+      const version = head.readUInt32BE(4);
       if (version !== 2) throw new PackUnsupportedError(`pack index ${path} is version ${version}; versions 1 and 2 are read`);
       this.version = 2;
-      this.fanout = 8;
-      this.count = buf.readUInt32BE(this.fanout + 255 * 4);
-      this.oids = this.fanout + 1024;
+      this.fanout = head.subarray(8, 8 + 1024);
+      this.count = this.fanout.readUInt32BE(255 * 4);
+      this.oids = 8 + 1024;
       this.stride = 20;
       this.offsets = this.oids + 24 * this.count; // past the object ids and the CRC-32s
       this.large = this.offsets + 4 * this.count;
-      const rest = buf.length - 40 - this.large;
-      if (rest < 0 || rest % 8 !== 0) throw new PackCorruptError(`pack index ${path} has ${buf.length} bytes, which does not fit ${this.count} objects`);
+      const rest = size - 40 - this.large;
+      if (rest < 0 || rest % 8 !== 0) throw new PackCorruptError(`pack index ${path} has ${size} bytes, which does not fit ${this.count} objects`);
       this.largeCount = rest / 8;
     } else {
       this.version = 1;
-      this.fanout = 0;
-      this.count = buf.readUInt32BE(255 * 4);
+      this.fanout = head.subarray(0, 1024);
+      this.count = this.fanout.readUInt32BE(255 * 4);
       this.oids = 1024 + 4;
       this.stride = 24;
       this.offsets = 1024;
       this.large = 0;
       this.largeCount = 0;
-      if (buf.length !== 1024 + 24 * this.count + 40) throw new PackCorruptError(`pack index ${path} has ${buf.length} bytes, which does not fit ${this.count} objects`);
+      if (size !== 1024 + 24 * this.count + 40) throw new PackCorruptError(`pack index ${path} has ${size} bytes, which does not fit ${this.count} objects`);
+    }
+  }
+
+  /** Opens the index file at `path` for lookups (closed by `close`). */
+  static open(path: string): PackIndex {
+    const src = fileSource(path);
+    try {
+      return new PackIndex(path, src);
+    } catch (e) {
+      src.close();
+      throw e;
     }
   }
 
   /** The object's offset in the pack, or -1. `oid` is the 20-byte binary object id. */
   find(oid: Uint8Array): number {
     const first = oid[0]!;
-    let lo = first === 0 ? 0 : this.buf.readUInt32BE(this.fanout + (first - 1) * 4);
-    let hi = this.buf.readUInt32BE(this.fanout + first * 4);
+    const lo = first === 0 ? 0 : this.fanout.readUInt32BE((first - 1) * 4);
+    const hi = this.fanout.readUInt32BE(first * 4);
     if (hi > this.count || lo > hi) throw new PackCorruptError(`pack index ${this.path}: the fan-out table is not sorted`);
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      const at = this.oids + mid * this.stride;
-      const c = this.buf.compare(oid, 0, 20, at, at + 20); // the entry against the target
-      if (c === 0) return this.offsetAt(mid);
-      if (c > 0) hi = mid; // the entry sorts after the target
-      else lo = mid + 1;
+    if (lo === hi) return -1;
+    // The ids sharing the first byte, in one read; then a binary search among them.
+    const bucket = this.src.read(this.oids + lo * this.stride, (hi - lo) * this.stride);
+    if (bucket.length !== (hi - lo) * this.stride) throw new PackCorruptError(`pack index ${this.path} is truncated`);
+    let a = 0;
+    let b = hi - lo;
+    while (a < b) {
+      const mid = (a + b) >>> 1;
+      const at = mid * this.stride;
+      const c = bucket.compare(oid, 0, 20, at, at + 20); // the entry against the target
+      if (c === 0) return this.offsetAt(lo + mid);
+      if (c > 0) b = mid; // the entry sorts after the target
+      else a = mid + 1;
     }
     return -1;
   }
 
   /** The offset of the i-th object in oid order. */
   offsetAt(i: number): number {
-    const small = this.buf.readUInt32BE(this.offsets + i * (this.version === 2 ? 4 : 24));
+    const small = this.src.read(this.offsets + i * (this.version === 2 ? 4 : 24), 4).readUInt32BE(0);
     if (this.version === 1 || (small & 0x80000000) === 0) return small;
     const k = small & 0x7fffffff;
     if (k >= this.largeCount) throw new PackCorruptError(`pack index ${this.path}: object ${i} names 64-bit offset ${k} of ${this.largeCount}`);
-    const at = this.large + k * 8;
-    return this.buf.readUInt32BE(at) * 2 ** 32 + this.buf.readUInt32BE(at + 4);
+    const big = this.src.read(this.large + k * 8, 8);
+    return big.readUInt32BE(0) * 2 ** 32 + big.readUInt32BE(4);
   }
 
   /** The checksum of the pack this index describes (the pack's last 20 bytes). */
   packChecksum(): Buffer {
-    return this.buf.subarray(this.buf.length - 40, this.buf.length - 20);
+    return this.src.read(this.src.size - 40, 20);
   }
 
   /** The i-th object id in sorted order, as hex. */
   oidAt(i: number): string {
-    const at = this.oids + i * this.stride;
-    return this.buf.toString("hex", at, at + 20);
+    return this.src.read(this.oids + i * this.stride, 20).toString("hex");
+  }
+
+  close(): void {
+    this.src.close();
   }
 }
 
@@ -238,17 +312,19 @@ export class Pack {
   }
 
   index(): PackIndex {
-    if (!this.idx) this.idx = new PackIndex(this.indexPath, fs.readFileSync(this.indexPath));
+    if (!this.idx) this.idx = PackIndex.open(this.indexPath);
     return this.idx;
   }
 
   /**
-   * The offset of `oid` (20 bytes) in this pack, or -1. The first call reads the index and opens
-   * the pack, so that a pack deleted by a concurrent repack fails here (ENOENT), not mid-read.
+   * The offset of `oid` (20 bytes) in this pack, or -1. The first hit opens the pack, so that a
+   * pack deleted by a concurrent repack fails here (ENOENT), not mid-read; a pack that holds none
+   * of the objects asked for is never opened, only its index.
    */
   find(oid: Uint8Array): number {
-    this.open();
-    return this.index().find(oid);
+    const offset = this.index().find(oid);
+    if (offset >= 0) this.open();
+    return offset;
   }
 
   private open(): number {
@@ -281,6 +357,8 @@ export class Pack {
   close(): void {
     if (this.fd !== null) fs.closeSync(this.fd);
     this.fd = null;
+    this.idx?.close();
+    this.idx = null;
   }
 
   private bytesAt(offset: number, length: number): Buffer {
@@ -447,14 +525,24 @@ export class PackStore {
         if ((e as NodeJS.ErrnoException).code === "ENOENT") continue;
         throw e;
       }
-      // Newest packs first would favour fresh objects; the order does not change any result.
-      for (const name of names.sort()) {
+      // Newest packs first: an assembly reads recent objects, which `git gc --auto` leaves in
+      // its newest packs, so older indexes are seldom searched. The order changes no result.
+      const fresh: [string, number][] = [];
+      for (const name of names) {
         if (!name.endsWith(".pack")) continue;
         const path = join(dir, "pack", name);
         if (this.packs.has(path) || !names.includes(name.replace(/\.pack$/, ".idx"))) continue;
-        this.packs.set(path, new Pack(path));
-        changed = true;
+        let mtime: number;
+        try {
+          mtime = fs.statSync(path).mtimeMs;
+        } catch {
+          continue; // removed by a repack since the listing
+        }
+        fresh.push([path, mtime]);
       }
+      fresh.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+      for (const [path] of fresh) this.packs.set(path, new Pack(path));
+      if (fresh.length) changed = true;
     }
     return changed;
   }
