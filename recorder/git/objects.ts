@@ -1,9 +1,10 @@
 /**
- * The only code that touches Git objects. Blobs and trees are written as loose objects through a
- * temporary file and a rename, so that a crash never leaves a truncated object that a later write
- * would trust; commits and refs go through isomorphic-git's low-level API (no index, no work
- * tree). Objects are read here, loose ones directly and packed ones through ./pack.ts;
- * isomorphic-git reads only what those do not understand.
+ * The only code that touches Git objects. Blobs, trees and commits are written as loose objects
+ * through a temporary file and a rename, so that a crash never leaves a truncated object that a
+ * later write would trust; the branch moves with a rename too. isomorphic-git creates the
+ * repository and resolves the branch (packed-refs included). Objects are read here, loose ones
+ * directly and packed ones through ./pack.ts; isomorphic-git reads only what those do not
+ * understand.
  */
 import * as fs from "node:fs";
 import { createHash } from "node:crypto";
@@ -38,8 +39,11 @@ export async function writeBlob(gitdir: string, bytes: Uint8Array): Promise<stri
 
 /**
  * Writes a loose object through a temporary file and a rename, unless it exists; returns its oid.
+ * The file calls are synchronous: a frame writes about twenty small objects one after the
+ * other, and each asynchronous call's round trip through libuv's thread pool cost more than the
+ * write itself (0.5 ms against 0.25 ms an object, measured).
  */
-async function writeLoose(gitdir: string, type: "blob" | "tree", bytes: Uint8Array): Promise<string> {
+async function writeLoose(gitdir: string, type: "blob" | "tree" | "commit", bytes: Uint8Array): Promise<string> {
   const header = new TextEncoder().encode(`${type} ${bytes.byteLength}\0`);
   const wrapped = new Uint8Array(header.byteLength + bytes.byteLength);
   wrapped.set(header, 0);
@@ -48,10 +52,10 @@ async function writeLoose(gitdir: string, type: "blob" | "tree", bytes: Uint8Arr
   const dir = `${gitdir}/objects/${oid.slice(0, 2)}`;
   const file = `${dir}/${oid.slice(2)}`;
   if (fs.existsSync(file)) return oid;
-  await fs.promises.mkdir(dir, { recursive: true });
+  fs.mkdirSync(dir, { recursive: true });
   const tmp = `${dir}/.tmp-${process.pid}-${oid.slice(2, 10)}`;
-  await fs.promises.writeFile(tmp, deflateSync(wrapped, { level: 1 }));
-  await fs.promises.rename(tmp, file);
+  fs.writeFileSync(tmp, deflateSync(wrapped, { level: 1 }));
+  fs.renameSync(tmp, file);
   return oid;
 }
 
@@ -219,21 +223,27 @@ export async function readCommit(gitdir: string, oid: string): Promise<CommitInf
   };
 }
 
+/**
+ * Writes a commit object as isomorphic-git's writeCommit would (the same bytes, so the same oid:
+ * tested against it), with author and committer at UTC, through the same loose write as blobs.
+ */
 export async function writeCommit(
   gitdir: string,
   c: { tree: string; parents: string[]; message: string; time: number; name: string; email: string },
 ): Promise<string> {
-  const who = { name: c.name, email: c.email, timestamp: c.time, timezoneOffset: 0 };
-  return git.writeCommit({ fs, gitdir, commit: { tree: c.tree, parent: c.parents, message: c.message, author: who, committer: who } });
+  const who = `${c.name} <${c.email}> ${c.time} +0000`;
+  const message = c.message.replace(/\r/g, "").replace(/^\n+/, "").replace(/\n+$/, "") + "\n";
+  const text = `tree ${c.tree}\n${c.parents.map((p) => `parent ${p}\n`).join("")}author ${who}\ncommitter ${who}\n\n${message}`;
+  return writeLoose(gitdir, "commit", new TextEncoder().encode(text));
 }
 
 /** Moves the branch to `oid` with a rename, so that the ref is never half-written. */
 export async function updateBranch(gitdir: string, oid: string): Promise<void> {
   const file = `${gitdir}/${BRANCH}`;
-  await fs.promises.mkdir(`${gitdir}/refs/heads`, { recursive: true });
+  fs.mkdirSync(`${gitdir}/refs/heads`, { recursive: true });
   const tmp = `${file}.tmp-${process.pid}`;
-  await fs.promises.writeFile(tmp, `${oid}\n`);
-  await fs.promises.rename(tmp, file);
+  fs.writeFileSync(tmp, `${oid}\n`);
+  fs.renameSync(tmp, file);
 }
 
 /** The oid at `path` (a/b/c) inside the tree `root`, or null. */

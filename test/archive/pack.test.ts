@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { runReplay } from "../../cli/commands/replay.ts";
 import { runVerify } from "../../cli/commands/verify.ts";
 import { runAssemble } from "../../cli/commands/assemble.ts";
-import { readBlob, readCommit, readTree } from "../../recorder/git/objects.ts";
+import { initRepository, readBlob, readCommit, readTree, writeBlob, writeCommit, writeTree } from "../../recorder/git/objects.ts";
 import { PackCorruptError, PackIndex, PackStore, PackUnsupportedError, applyDelta, closePacks, packStore } from "../../recorder/git/pack.ts";
 import { archiveWithFrames, at, git as gitCli } from "../helpers/archive.ts";
 import { tempDir, treeDigest } from "../helpers/tmp.ts";
@@ -172,6 +172,22 @@ describe("reading an archive's objects (recorder/git/objects.ts)", () => {
     for (const { oid, tree } of expected.trees) expect(await readTree(gitdir, oid)).toEqual(tree);
     for (const o of objects.filter((x) => x.type === "blob")) expect(Buffer.from(await readBlob(gitdir, o.oid)).equals(o.body)).toBe(true);
     for (const spy of spies) expect(spy).not.toHaveBeenCalled();
+  });
+
+  it("writes commits byte for byte as isomorphic-git does (same oid), for a root and a child, with awkward messages", async () => {
+    const gitdir = tempDir("risk-commit-");
+    await initRepository(gitdir);
+    const tree = await writeTree(gitdir, [{ mode: "100644", path: "a", oid: await writeBlob(gitdir, new TextEncoder().encode("a")), type: "blob" }]);
+    let parents: string[] = [];
+    for (const message of ["frame 000001\n\nRisk-Frame: x\n", "\n\r\nleading blank lines, a CR\r\nand none at the end", "é ü ß 漢字\n\n\n"]) {
+      const c = { tree, parents, message, time: 1_795_000_000, name: "Risk Publication", email: "risk-cli@example.org" };
+      const ours = await writeCommit(gitdir, c);
+      const who = { name: c.name, email: c.email, timestamp: c.time, timezoneOffset: 0 };
+      const theirs = await git.writeCommit({ fs, gitdir, dryRun: true, commit: { tree, parent: parents, message, author: who, committer: who } });
+      expect(ours).toBe(theirs);
+      parents = [ours];
+    }
+    expect(() => gitCli(gitdir, "fsck", "--strict", parents[0]!)).not.toThrow();
   });
 
   it("names a missing object clearly", async () => {
