@@ -34,18 +34,29 @@ export function stamp(stored: string, at: string): string {
 }
 
 /**
- * `stamp` on bytes, as the pieces to hash in order (views of `stored`, nothing copied): a check of
- * served fingerprints hashes them without decoding, splicing or encoding the document.
+ * Where `stamp` splices the member into stored bytes: the byte offset and the comma that goes
+ * before or after it (or a document with no member at all). It depends on the stored bytes only,
+ * so a check that meets the same blob at many frames scans it once (see `stampParts`).
  */
-export function stampParts(stored: Uint8Array, at: string): Uint8Array[] {
+export type StampPlan = { cut: number; lead: boolean } | null;
+
+export function stampPlan(stored: Uint8Array): StampPlan {
   const members = topLevelMembers(bytesView(stored));
   if (members.some((m) => m.key === KEY)) throw new RiskError("E_ARCHIVE", "Cannot stamp: generated is already present");
-  const member = `${JSON.stringify(KEY)}:${JSON.stringify(at)}`;
-  if (members.length === 0) return [utf8.encode(`{${member}}`)];
+  if (members.length === 0) return null;
   const next = members.find((m) => m.key > KEY);
-  if (next) return [stored.subarray(0, next.start), utf8.encode(`${member},`), stored.subarray(next.start)];
-  const last = members[members.length - 1]!;
-  return [stored.subarray(0, last.end), utf8.encode(`,${member}`), stored.subarray(last.end)];
+  return next ? { cut: next.start, lead: false } : { cut: members[members.length - 1]!.end, lead: true };
+}
+
+/**
+ * `stamp` on bytes, as the pieces to hash in order (views of `stored`, nothing copied): a check of
+ * served fingerprints hashes them without decoding, splicing or encoding the document. `plan` is
+ * `stampPlan(stored)`, when the caller kept it.
+ */
+export function stampParts(stored: Uint8Array, at: string, plan: StampPlan = stampPlan(stored)): Uint8Array[] {
+  const member = `${JSON.stringify(KEY)}:${JSON.stringify(at)}`;
+  if (plan === null) return [utf8.encode(`{${member}}`)];
+  return [stored.subarray(0, plan.cut), utf8.encode(plan.lead ? `,${member}` : `${member},`), stored.subarray(plan.cut)];
 }
 
 /**

@@ -1,4 +1,4 @@
-import { stamp, stampParts } from "../../core/canonical/stamp.ts";
+import { stamp, stampParts, stampPlan, type StampPlan } from "../../core/canonical/stamp.ts";
 import { RiskError } from "../../core/errors.ts";
 import { frameHashOf, type Frame } from "../../core/frame.ts";
 import type { Hasher } from "../../core/ports.ts";
@@ -46,6 +46,13 @@ export async function verifyArchive(gitdir: string, hash: Hasher, onFrame?: (n: 
     recent.delete(blob);
     recent.set(blob, bytes);
     if (recent.size > 64) recent.delete(recent.keys().next().value!);
+  };
+  // Where each stamped blob takes its `generated` member: found by one scan of the blob, not one a frame.
+  const plans = new Map<string, StampPlan>();
+  const planOf = (blob: string, bytes: Uint8Array): StampPlan => {
+    let plan = plans.get(blob);
+    if (plan === undefined) plans.set(blob, (plan = stampPlan(bytes)));
+    return plan;
   };
   let previous: { frame: Frame; commit: string; tree: string } | null = null;
   let surfacesChecked = 0;
@@ -115,7 +122,7 @@ export async function verifyArchive(gitdir: string, hash: Hasher, onFrame?: (n: 
         sha256OfBlob.set(blob, { sha256: storedSha, bytes: bytes.byteLength });
       }
       if (storedSha !== rec.storedSha256) fail(where, oid, path, `the stored bytes hash to ${storedSha}, not the recorded ${rec.storedSha256}`);
-      const parts = rec.stamped ? stampParts(bytes, frame.at) : [bytes];
+      const parts = rec.stamped ? stampParts(bytes, frame.at, planOf(blob, bytes)) : [bytes];
       const servedBytes = parts.reduce((n, p) => n + p.byteLength, 0);
       const servedSha = rec.stamped ? hash.sha256Parts(parts) : storedSha;
       if (servedBytes !== rec.bytes || servedSha !== rec.sha256) fail(where, oid, path, "the served bytes do not match the recorded fingerprint");

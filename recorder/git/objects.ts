@@ -24,7 +24,19 @@ export function isRepository(gitdir: string): boolean {
   return fs.existsSync(`${gitdir}/HEAD`) && fs.existsSync(`${gitdir}/objects`);
 }
 
+/**
+ * The branch's commit. The loose ref file that every assembly writes is read directly (one small
+ * synchronous read); a packed ref (a fresh clone, after `git gc`) or anything unusual is left to
+ * isomorphic-git.
+ */
 export async function headCommit(gitdir: string): Promise<string | null> {
+  let loose: string | null = null;
+  try {
+    loose = fs.readFileSync(`${gitdir}/${BRANCH}`, "latin1");
+  } catch {
+    // no loose ref: packed, or no branch yet
+  }
+  if (loose !== null && /^[0-9a-f]{40}\n?$/.test(loose)) return loose.slice(0, 40);
   try {
     return await git.resolveRef({ fs, gitdir, ref: BRANCH });
   } catch {
@@ -66,11 +78,15 @@ async function writeLoose(gitdir: string, type: "blob" | "tree" | "commit", byte
  */
 function readLoose(gitdir: string, oid: string): GitObject | null {
   for (const dir of packStore(gitdir).objectDirs) {
+    const file = `${dir}/${oid.slice(0, 2)}/${oid.slice(2)}`;
+    // In a packed archive most objects are not loose: a stat that returns undefined is far
+    // cheaper than the ENOENT error a failed read would build.
+    if (!fs.statSync(file, { throwIfNoEntry: false })) continue;
     let raw: Buffer;
     try {
-      raw = fs.readFileSync(`${dir}/${oid.slice(0, 2)}/${oid.slice(2)}`);
+      raw = fs.readFileSync(file);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === "ENOENT") continue;
+      if ((e as NodeJS.ErrnoException).code === "ENOENT") continue; // packed by a concurrent gc since the stat
       throw e;
     }
     const wrapped = inflateSync(raw);

@@ -45,11 +45,13 @@ export interface ByteSource {
   readonly size: number;
   /** `length` bytes at `at`; fewer only past the end. */
   read(at: number, length: number): Buffer;
+  /** The same, into `target` (no allocation); returns the filled part of it. */
+  readInto(target: Buffer, at: number, length: number): Buffer;
   close(): void;
 }
 
 function bufferSource(buf: Buffer): ByteSource {
-  return { size: buf.length, read: (at, length) => buf.subarray(at, at + length), close() {} };
+  return { size: buf.length, read: (at, length) => buf.subarray(at, at + length), readInto: (_target, at, length) => buf.subarray(at, at + length), close() {} };
 }
 
 /** A file opened once and read with positioned reads: an index is never read whole. */
@@ -63,19 +65,20 @@ function fileSource(path: string): ByteSource {
     throw e;
   }
   let open = true;
+  const readInto = (buf: Buffer, at: number, length: number): Buffer => {
+    const n = Math.max(0, Math.min(length, size - at));
+    let got = 0;
+    while (got < n) {
+      const r = fs.readSync(fd, buf, got, n - got, at + got);
+      if (r === 0) break;
+      got += r;
+    }
+    return buf.subarray(0, got);
+  };
   return {
     size,
-    read(at, length) {
-      const n = Math.max(0, Math.min(length, size - at));
-      const buf = Buffer.allocUnsafe(n);
-      let got = 0;
-      while (got < n) {
-        const r = fs.readSync(fd, buf, got, n - got, at + got);
-        if (r === 0) break;
-        got += r;
-      }
-      return buf.subarray(0, got);
-    },
+    read: (at, length) => readInto(Buffer.allocUnsafe(Math.max(0, Math.min(length, size - at))), at, length),
+    readInto,
     close() {
       if (open) fs.closeSync(fd);
       open = false;
@@ -105,6 +108,7 @@ export class PackIndex {
   private readonly large: number;
   private readonly largeCount: number;
   private readonly src: ByteSource;
+  private scratch = Buffer.alloc(0);
 
   constructor(
     readonly path: string,
@@ -160,9 +164,11 @@ export class PackIndex {
     const hi = this.fanout.readUInt32BE(first * 4);
     if (hi > this.count || lo > hi) throw new PackCorruptError(`pack index ${this.path}: the fan-out table is not sorted`);
     if (lo === hi) return -1;
-    // The ids sharing the first byte, in one read; then a binary search among them.
-    const bucket = this.src.read(this.oids + lo * this.stride, (hi - lo) * this.stride);
-    if (bucket.length !== (hi - lo) * this.stride) throw new PackCorruptError(`pack index ${this.path} is truncated`);
+    // The ids sharing the first byte, in one read into a buffer kept for it; then a binary search.
+    const length = (hi - lo) * this.stride;
+    if (this.scratch.length < length) this.scratch = Buffer.allocUnsafe(Math.max(length, 2 * this.scratch.length));
+    const bucket = this.src.readInto(this.scratch, this.oids + lo * this.stride, length);
+    if (bucket.length !== length) throw new PackCorruptError(`pack index ${this.path} is truncated`);
     let a = 0;
     let b = hi - lo;
     while (a < b) {
