@@ -260,8 +260,11 @@ export async function measureYear(options: { frames?: number; runs?: number; kee
       log(`[year] verify of the packed clone: ${cloneVerifySeconds.toFixed(1)} s`);
     }
     // Steady assembly on the packed clone: the year as a scheduled job that runs `git gc` keeps it.
+    // `git gc` leaves the Git directory's own files alone, so the frame digest cache is carried over
+    // (a clone does not carry it; it would fill again over the next 30 days).
     let packedAssemblyMs: AssemblyPair | null = null;
     if (clonePath) {
+      fs.cpSync(join(year, "risk-cli-frames"), join(clonePath, "risk-cli-frames"), { recursive: true });
       writeSite(join(dir, "clone-site"), built.served);
       const [youngP, packed] = await pairedAssemblyTimes(
         [

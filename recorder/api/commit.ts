@@ -19,6 +19,7 @@ import { OBJECTS_FILE } from "../../core/changes/objects.ts";
 import { FRAME_FILE, SITE_PREFIX, frameBytes } from "./state.ts";
 import { journalShard } from "./journal.ts";
 import { historyShards } from "./history.ts";
+import { recordDigest } from "./digests.ts";
 
 export interface CommitResult {
   commit: string;
@@ -103,5 +104,6 @@ export async function commitFrame(
     email: identity.email,
   });
   await updateBranch(gitdir, commit);
+  recordDigest(gitdir, previous?.commit ?? null, commit, frame);
   return { commit, blobsWritten };
 }

@@ -1,7 +1,8 @@
 /**
  * What the history surfaces read from the archive, each in O(1) or O(log n) of the number of
- * frames: the baseline frames of the risk-diff windows (one day shard and one frame each, through
- * the head tree's day index) and the head frame's object manifest (one blob).
+ * frames: the baseline frames of the risk-diff windows (from the frame digest cache, ./digests.ts,
+ * or else one day shard and one frame each, through the head tree's day index) and the head
+ * frame's object manifest (one blob).
  */
 import { ObjectManifest, OBJECTS_FILE } from "../../core/changes/objects.ts";
 import { RISK_DIFF_WINDOWS } from "../../core/surfaces/risk-diff.ts";
@@ -9,6 +10,7 @@ import type { PreviousState, WindowBaselines } from "../../core/surfaces/types.t
 import { oidAtPath, readBlob, type TreeCache } from "../git/objects.ts";
 import { lastIndexedAtOrBefore } from "./replay.ts";
 import { readFrameAs } from "./state.ts";
+import { cachedBaseline } from "./digests.ts";
 import { BaselineFrame } from "../../core/frame.ts";
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
@@ -21,6 +23,11 @@ export async function windowBaselines(gitdir: string, previous: PreviousState, n
     const instant = Date.parse(now) - days * 86_400_000;
     if (Date.parse(previous.frame.at) <= instant) {
       baselines[days] = { commit: previous.commit, frame: previous.frame };
+      continue;
+    }
+    const digest = cachedBaseline(gitdir, previous.commit, instant);
+    if (digest) {
+      baselines[days] = digest;
       continue;
     }
     const entry = await lastIndexedAtOrBefore(gitdir, previous.tree, instant, cache);
