@@ -6,8 +6,8 @@
  * Git's commit-graph file does the same for commit metadata.
  *
  * It lives in the archive's Git directory (`risk-cli-frames/`, which Git ignores and a clone does
- * not carry): one NDJSON file per UTC day of frame times, one line per frame, plus `HEAD`, the
- * commit its last line describes. It is trusted only while `HEAD` is the archive's head: every
+ * not carry): one NDJSON file per UTC day of frame times, one line per frame, with a small
+ * `.at` file of each line's time and place, plus `HEAD`, the commit its last line describes. It is trusted only while `HEAD` is the archive's head: every
  * assembly appends the frame it commits and moves `HEAD`, so all its lines are then frames of the
  * branch's own history. Any other head (a reset, another writer, a restored backup) empties it.
  * A lookup answers only when two consecutive frames (seq n and n + 1, chained by their hashes)
@@ -60,36 +60,70 @@ export function recordDigest(gitdir: string, parent: string | null, commit: stri
     };
     const file = dayFile(gitdir, dayOf(frame.at));
     const newDay = !fs.existsSync(file);
-    fs.appendFileSync(file, `${JSON.stringify(line)}\n`);
+    const offset = newDay ? 0 : fs.statSync(file).size;
+    const text = Buffer.from(`${JSON.stringify(line)}\n`);
+    fs.appendFileSync(file, text);
+    fs.appendFileSync(`${file}.at`, `${frame.at} ${offset} ${text.length}\n`);
     const tmp = `${headFile(gitdir)}.tmp-${process.pid}`;
     fs.writeFileSync(tmp, `${commit}\n`);
     fs.renameSync(tmp, headFile(gitdir));
     if (newDay) {
       const oldest = new Date(Date.parse(frame.at) - KEEP_DAYS * 86_400_000).toISOString().slice(0, 10);
-      for (const name of fs.readdirSync(dir)) if (name.endsWith(".ndjson") && name.slice(0, 10) < oldest) fs.rmSync(`${dir}/${name}`, { force: true });
+      for (const name of fs.readdirSync(dir)) if (name !== "HEAD" && name.slice(0, 10) < oldest) fs.rmSync(`${dir}/${name}`, { force: true });
     }
   } catch {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
-function readDay(gitdir: string, day: string): Line[] | null {
-  let text: string;
+/**
+ * A day of the cache, read lazily: `<day>.ndjson.at` lists each line's frame time, byte offset
+ * and length (30 bytes a frame), which is all a lookup compares; then only the one or two lines
+ * it returns are read from `<day>.ndjson` and parsed (a line is about 2.5 KB, a day 240 KB).
+ */
+interface Day {
+  at: string[];
+  line(i: number): Line | null;
+}
+
+function readDay(gitdir: string, day: string): Day | null {
+  const file = dayFile(gitdir, day);
+  let index: string;
   try {
-    text = fs.readFileSync(dayFile(gitdir, day), "utf8");
+    index = fs.readFileSync(`${file}.at`, "latin1");
   } catch {
     return null;
   }
-  const lines: Line[] = [];
-  for (const row of text.split("\n")) {
-    if (!row) continue;
-    try {
-      lines.push(JSON.parse(row) as Line);
-    } catch {
-      return null; // a torn line: not trusted
-    }
+  const rows = index.split("\n");
+  if (rows.pop() !== "") return null; // a torn last entry: not trusted
+  const at: string[] = [];
+  const spans: [number, number][] = [];
+  for (const row of rows) {
+    const [time, offset, length] = row.split(" ");
+    if (time?.length !== 20 || !(Number(offset) >= 0) || !(Number(length) > 0)) return null;
+    at.push(time);
+    spans.push([Number(offset), Number(length)]);
   }
-  return lines;
+  return {
+    at,
+    line(i) {
+      const [offset, length] = spans[i]!;
+      try {
+        const fd = fs.openSync(file, "r");
+        const buf = Buffer.alloc(length);
+        try {
+          if (fs.readSync(fd, buf, 0, length, offset) !== length) return null;
+        } finally {
+          fs.closeSync(fd);
+        }
+        if (buf[length - 1] !== 10) return null;
+        const parsed = JSON.parse(buf.toString("utf8")) as Line;
+        return parsed.at === at[i] ? parsed : null;
+      } catch {
+        return null;
+      }
+    },
+  };
 }
 
 const shiftDay = (day: string, by: number) => new Date(Date.parse(`${day}T00:00:00Z`) + by * 86_400_000).toISOString().slice(0, 10);
@@ -101,12 +135,22 @@ const shiftDay = (day: string, by: number) => new Date(Date.parse(`${day}T00:00:
 export function cachedBaseline(gitdir: string, head: string, instant: number): { commit: string; frame: BaselineFrame } | null {
   if (readHead(gitdir) !== head) return null;
   const day = dayOf(new Date(instant).toISOString());
-  const lines = readDay(gitdir, day);
-  if (!lines) return null;
-  const i = lines.findLastIndex((l) => Date.parse(l.at) <= instant);
+  const today = readDay(gitdir, day);
+  if (!today) return null;
+  let i = today.at.length - 1;
+  while (i >= 0 && Date.parse(today.at[i]!) > instant) i--;
   // The enclosing pair may straddle midnight: the last frame of the day before, or the first of the next.
-  const found = i >= 0 ? lines[i] : readDay(gitdir, shiftDay(day, -1))?.at(-1);
-  const next = i >= 0 ? (lines[i + 1] ?? readDay(gitdir, shiftDay(day, 1))?.[0]) : lines[0];
+  let found: Line | null | undefined;
+  let next: Line | null | undefined;
+  if (i >= 0) {
+    found = today.line(i);
+    if (i + 1 < today.at.length) next = today.line(i + 1);
+    else next = readDay(gitdir, shiftDay(day, 1))?.line(0);
+  } else {
+    const before = readDay(gitdir, shiftDay(day, -1));
+    found = before && before.at.length > 0 ? before.line(before.at.length - 1) : null;
+    next = today.at.length > 0 ? today.line(0) : null;
+  }
   if (!found || !next) return null;
   if (next.seq !== found.seq + 1 || next.previousFrameHash !== found.frame.frameHash || Date.parse(found.at) > instant || Date.parse(next.at) <= instant) return null;
   const parsed = BaselineFrame.safeParse(found.frame);

@@ -37,7 +37,7 @@ describe("the frame digest cache", () => {
   it("gives, for every instant it answers, the frame the archive's day index gives, and answers for nearly all", async () => {
     const { archive, times } = await archiveAcrossMidnight(24);
     const head = (await headCommit(archive))!;
-    expect(readdirSync(`${archive}/risk-cli-frames`).sort()).toEqual(["2026-11-20.ndjson", "2026-11-21.ndjson", "HEAD"]);
+    expect(readdirSync(`${archive}/risk-cli-frames`).sort()).toEqual(["2026-11-20.ndjson", "2026-11-20.ndjson.at", "2026-11-21.ndjson", "2026-11-21.ndjson.at", "HEAD"]);
     let answered = 0;
     let asked = 0;
     // Every 7 minutes from the first frame to the one before the head (the head itself is taken from the previous state).
