@@ -198,11 +198,11 @@ export async function measureYear(options: { frames?: number; runs?: number; kee
     // Frame 10: a young archive, the baseline.
     const young = join(dir, "young.git");
     const y = await buildArchive(young, 10, publication);
-    writeSite(join(dir, "young-site"), y.served);
+    writeSite(`${young}-site`, y.served);
     // A second one for the packed comparison (the first gains frames as it is measured).
     const youngB = join(dir, "young-b.git");
     await buildArchive(youngB, 10, publication);
-    writeSite(join(dir, "young-b-site"), y.served);
+    writeSite(`${youngB}-site`, y.served);
     // A year.
     const year = join(dir, "year.git");
     const t = performance.now();
@@ -211,16 +211,20 @@ export async function measureYear(options: { frames?: number; runs?: number; kee
     log(`[year] ${frames} frames in ${buildSeconds.toFixed(0)} s`);
     const looseBytes = duBytes(join(year, "objects"));
 
+    // Steady assembly: a frame-10 archive and an old one, taking turns.
+    const pair = async (youngArchive: string, oldArchive: string, oldSite: string) => {
+      const [a, b] = await pairedAssemblyTimes(
+        [
+          { archive: youngArchive, site: `${youngArchive}-site`, lastAt: y.lastAt },
+          { archive: oldArchive, site: oldSite, lastAt: built.lastAt },
+        ],
+        publication,
+        Math.max(runs, 15),
+      );
+      return pairOf(a!, b!);
+    };
     writeSite(join(dir, "year-site"), built.served);
-    const [young10, yearN] = await pairedAssemblyTimes(
-      [
-        { archive: young, site: join(dir, "young-site"), lastAt: y.lastAt },
-        { archive: year, site: join(dir, "year-site"), lastAt: built.lastAt },
-      ],
-      publication,
-      Math.max(runs, 15),
-    );
-    const loose = pairOf(young10!, yearN!);
+    const loose = await pair(young, year, join(dir, "year-site"));
     log(`[year] assembly at frame 10: ${loose.atFrame10} ms, at frame ${frames}: ${loose.atFrameN} ms (${loose.ratio}x)`);
 
     // Replay in the middle of the year, in the archive as written (loose objects) and in a clone.
@@ -266,15 +270,7 @@ export async function measureYear(options: { frames?: number; runs?: number; kee
     if (clonePath) {
       fs.cpSync(join(year, "risk-cli-frames"), join(clonePath, "risk-cli-frames"), { recursive: true });
       writeSite(join(dir, "clone-site"), built.served);
-      const [youngP, packed] = await pairedAssemblyTimes(
-        [
-          { archive: youngB, site: join(dir, "young-b-site"), lastAt: y.lastAt },
-          { archive: clonePath, site: join(dir, "clone-site"), lastAt: built.lastAt },
-        ],
-        publication,
-        Math.max(runs, 15),
-      );
-      packedAssemblyMs = pairOf(youngP!, packed!);
+      packedAssemblyMs = await pair(youngB, clonePath, join(dir, "clone-site"));
       log(`[year] assembly on the packed clone: frame 10 ${packedAssemblyMs.atFrame10} ms, frame ${frames} ${packedAssemblyMs.atFrameN} ms (${packedAssemblyMs.ratio}x)`);
     }
     return {

@@ -50,6 +50,18 @@ export interface ByteSource {
   close(): void;
 }
 
+/** Up to `length` bytes of `fd` at `at` into the start of `buf` (positioned reads until done or the end); the part filled. */
+function readAt(fd: number, buf: Buffer, at: number, length: number): Buffer {
+  const n = Math.max(0, length);
+  let got = 0;
+  while (got < n) {
+    const r = fs.readSync(fd, buf, got, n - got, at + got);
+    if (r === 0) break;
+    got += r;
+  }
+  return buf.subarray(0, got);
+}
+
 function bufferSource(buf: Buffer): ByteSource {
   return { size: buf.length, read: (at, length) => buf.subarray(at, at + length), readInto: (_target, at, length) => buf.subarray(at, at + length), close() {} };
 }
@@ -65,16 +77,7 @@ function fileSource(path: string): ByteSource {
     throw e;
   }
   let open = true;
-  const readInto = (buf: Buffer, at: number, length: number): Buffer => {
-    const n = Math.max(0, Math.min(length, size - at));
-    let got = 0;
-    while (got < n) {
-      const r = fs.readSync(fd, buf, got, n - got, at + got);
-      if (r === 0) break;
-      got += r;
-    }
-    return buf.subarray(0, got);
-  };
+  const readInto = (buf: Buffer, at: number, length: number): Buffer => readAt(fd, buf, at, Math.min(length, size - at));
   return {
     size,
     read: (at, length) => readInto(Buffer.allocUnsafe(Math.max(0, Math.min(length, size - at))), at, length),
@@ -370,14 +373,7 @@ export class Pack {
   private bytesAt(offset: number, length: number): Buffer {
     const fd = this.open();
     const n = Math.max(0, Math.min(length, this.end - offset));
-    const buf = Buffer.allocUnsafe(n);
-    let got = 0;
-    while (got < n) {
-      const r = fs.readSync(fd, buf, got, n - got, offset + got);
-      if (r === 0) break;
-      got += r;
-    }
-    return buf.subarray(0, got);
+    return readAt(fd, Buffer.allocUnsafe(n), offset, n);
   }
 
   private where(offset: number): string {
