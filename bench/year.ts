@@ -21,7 +21,8 @@ import type { UpstreamState } from "../core/inputs/upstream.ts";
 import { collectUpstream } from "../core/inputs/collect.ts";
 import { fingerprintInputs, parsePublication, readPublicationFiles } from "../core/inputs/publication.ts";
 import { commitFrame } from "../recorder/api/commit.ts";
-import { previousState } from "../recorder/api/state.ts";
+import { previousState, readFrame } from "../recorder/api/state.ts";
+import { headCommit } from "../recorder/git/objects.ts";
 import { loadHistory } from "../recorder/api/history.ts";
 import { isRiskError } from "../core/errors.ts";
 import type { TreeCache } from "../recorder/git/objects.ts";
@@ -178,6 +179,13 @@ export async function pairedAssemblyTimes(
   }));
 }
 
+/** The time of an archive's last frame, in epoch ms. */
+async function headAt(archive: string): Promise<number> {
+  const head = await headCommit(archive);
+  if (!head) throw new Error(`${archive} has no frame`);
+  return Date.parse((await readFrame(archive, head)).frame.at);
+}
+
 function duBytes(dir: string): number {
   let n = 0;
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -215,14 +223,22 @@ export async function measureYear(options: { frames?: number; runs?: number; kee
     const pair = async (youngArchive: string, oldArchive: string, oldSite: string) => {
       const [a, b] = await pairedAssemblyTimes(
         [
-          { archive: youngArchive, site: `${youngArchive}-site`, lastAt: y.lastAt },
-          { archive: oldArchive, site: oldSite, lastAt: built.lastAt },
+          { archive: youngArchive, site: `${youngArchive}-site`, lastAt: await headAt(youngArchive) },
+          { archive: oldArchive, site: oldSite, lastAt: await headAt(oldArchive) },
         ],
         publication,
         Math.max(runs, 15),
       );
       return pairOf(a!, b!);
     };
+    // The packed clone is taken now, so that it ends at the year's last frame like the site written for it.
+    let clonePath: string | null = null;
+    try {
+      execFileSync("git", ["clone", "--quiet", "--bare", "--no-local", year, join(dir, "clone")], { stdio: "ignore" });
+      clonePath = join(dir, "clone");
+    } catch (e) {
+      log(`[year] git clone failed, no packed figures: ${(e as Error).message}`);
+    }
     writeSite(join(dir, "year-site"), built.served);
     const loose = await pair(young, year, join(dir, "year-site"));
     log(`[year] assembly at frame 10: ${loose.atFrame10} ms, at frame ${frames}: ${loose.atFrameN} ms (${loose.ratio}x)`);
@@ -239,17 +255,12 @@ export async function measureYear(options: { frames?: number; runs?: number; kee
     }
     let packedClone: number | null = null;
     let afterGcBytes: number | null = null;
-    let clonePath: string | null = null;
-    try {
-      const clone = join(dir, "clone");
-      execFileSync("git", ["clone", "--quiet", "--bare", "--no-local", year, clone], { stdio: "ignore" });
+    if (clonePath) {
+      closePacks(); // the first read of the clone in this process
       const t0 = performance.now();
-      await runReplay({ archive: clone, date: middle, json: true });
+      await runReplay({ archive: clonePath, date: middle, json: true });
       packedClone = round1(performance.now() - t0);
-      afterGcBytes = duBytes(join(clone, "objects"));
-      clonePath = clone;
-    } catch (e) {
-      log(`[year] git clone failed, no packed figures: ${(e as Error).message}`);
+      afterGcBytes = duBytes(join(clonePath, "objects"));
     }
 
     const tv = performance.now();
