@@ -7,8 +7,8 @@
  *
  * It lives in the archive's Git directory (`risk-cli-frames/`, which Git ignores and a clone does
  * not carry): one NDJSON file per UTC day of frame times, one line per frame, with a small
- * `.at` file of each line's time and place, plus `HEAD`, the commit its last line describes. It is trusted only while `HEAD` is the archive's head: every
- * assembly appends the frame it commits and moves `HEAD`, so all its lines are then frames of the
+ * `.at` file of each line's time and place, plus `HEAD`, the commit its last line describes. It
+ * is trusted only while `HEAD` is the archive's head: every assembly appends the frame it commits and moves `HEAD`, so all its lines are then frames of the
  * branch's own history. Any other head (a reset, another writer, a restored backup) empties it.
  * A lookup answers only when two consecutive frames (seq n and n + 1, chained by their hashes)
  * enclose the instant, so a missing line can never make it pick an earlier frame; otherwise, or
@@ -59,8 +59,9 @@ export function recordDigest(gitdir: string, parent: string | null, commit: stri
       frame: { frameId: frame.frameId, at: frame.at, frameHash: frame.frameHash, signals: frame.signals, models: frame.models },
     };
     const file = dayFile(gitdir, dayOf(frame.at));
-    const newDay = !fs.existsSync(file);
-    const offset = newDay ? 0 : fs.statSync(file).size;
+    const size = fs.statSync(file, { throwIfNoEntry: false })?.size;
+    const newDay = size === undefined;
+    const offset = size ?? 0;
     const text = Buffer.from(`${JSON.stringify(line)}\n`);
     fs.appendFileSync(file, text);
     fs.appendFileSync(`${file}.at`, `${frame.at} ${offset} ${text.length}\n`);
@@ -129,13 +130,30 @@ function readDay(gitdir: string, day: string): Day | null {
 const shiftDay = (day: string, by: number) => new Date(Date.parse(`${day}T00:00:00Z`) + by * 86_400_000).toISOString().slice(0, 10);
 
 /**
+ * The cache's lookups for an archive whose head is `head`, or null when the cache does not end
+ * there. The HEAD file is read once, and each day file at most once, for all the windows.
+ */
+export function frameDigests(gitdir: string, head: string): { baseline(instant: number): { commit: string; frame: BaselineFrame } | null } | null {
+  if (readHead(gitdir) !== head) return null;
+  const days = new Map<string, Day | null>();
+  const dayAt = (day: string) => {
+    if (!days.has(day)) days.set(day, readDay(gitdir, day));
+    return days.get(day)!;
+  };
+  return { baseline: (instant) => baselineAt(dayAt, instant) };
+}
+
+/**
  * The last frame at or before `instant` (epoch ms), from the cache, when the cache belongs to
  * `head` and holds that frame and the one after it; otherwise null.
  */
 export function cachedBaseline(gitdir: string, head: string, instant: number): { commit: string; frame: BaselineFrame } | null {
-  if (readHead(gitdir) !== head) return null;
+  return frameDigests(gitdir, head)?.baseline(instant) ?? null;
+}
+
+function baselineAt(dayAt: (day: string) => Day | null, instant: number): { commit: string; frame: BaselineFrame } | null {
   const day = dayOf(new Date(instant).toISOString());
-  const today = readDay(gitdir, day);
+  const today = dayAt(day);
   if (!today) return null;
   let i = today.at.length - 1;
   while (i >= 0 && Date.parse(today.at[i]!) > instant) i--;
@@ -145,9 +163,9 @@ export function cachedBaseline(gitdir: string, head: string, instant: number): {
   if (i >= 0) {
     found = today.line(i);
     if (i + 1 < today.at.length) next = today.line(i + 1);
-    else next = readDay(gitdir, shiftDay(day, 1))?.line(0);
+    else next = dayAt(shiftDay(day, 1))?.line(0);
   } else {
-    const before = readDay(gitdir, shiftDay(day, -1));
+    const before = dayAt(shiftDay(day, -1));
     found = before && before.at.length > 0 ? before.line(before.at.length - 1) : null;
     next = today.at.length > 0 ? today.line(0) : null;
   }

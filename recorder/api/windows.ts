@@ -10,7 +10,7 @@ import type { PreviousState, WindowBaselines } from "../../core/surfaces/types.t
 import { oidAtPath, readBlob, type TreeCache } from "../git/objects.ts";
 import { lastIndexedAtOrBefore } from "./replay.ts";
 import { readFrameAs } from "./state.ts";
-import { cachedBaseline } from "./digests.ts";
+import { frameDigests } from "./digests.ts";
 import { BaselineFrame } from "../../core/frame.ts";
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
@@ -19,13 +19,14 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
 export async function windowBaselines(gitdir: string, previous: PreviousState, now: string, cache?: TreeCache): Promise<WindowBaselines> {
   const baselines: WindowBaselines["baselines"] = {};
   const byCommit = new Map<string, WindowBaselines["baselines"][number]>();
+  const digests = frameDigests(gitdir, previous.commit);
   for (const days of RISK_DIFF_WINDOWS) {
     const instant = Date.parse(now) - days * 86_400_000;
     if (Date.parse(previous.frame.at) <= instant) {
       baselines[days] = { commit: previous.commit, frame: previous.frame };
       continue;
     }
-    const digest = cachedBaseline(gitdir, previous.commit, instant);
+    const digest = digests?.baseline(instant);
     if (digest) {
       baselines[days] = digest;
       continue;
