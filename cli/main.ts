@@ -28,7 +28,7 @@ function examples(...commands: string[]): Message {
 const json = withDefault(flag("--json", { description: message`Print the result as JSON on stdout (progress stays on stderr).` }), false);
 const archive = withDefault(
   option("--archive", string({ metavar: "DIR" }), { description: message`The archive Git repository (one commit per frame).` }),
-  "archive",
+  "archive.git",
 );
 
 const publication = optional(option("--publication", string({ metavar: "DIR" }), { description: message`The publication folder (default: the built-in demo).` }));
@@ -48,7 +48,7 @@ const parser = or(
     {
       brief: message`Build every surface, write the site and commit one frame to the archive.`,
       description: message`Loads and validates the publication, builds and validates every surface, writes the site folder atomically and commits the frame to the archive. Reports each phase's duration on stderr.`,
-      footer: examples("risk-cli assemble", "risk-cli assemble --publication ./my-publication --site ./public --archive ./archive", "SOURCE_DATE_EPOCH=1795000000 risk-cli assemble --json"),
+      footer: examples("risk-cli assemble", "risk-cli assemble --publication ./my-publication --site ./public --archive ./archive.git", "SOURCE_DATE_EPOCH=1795000000 risk-cli assemble --json"),
     },
   ),
   command(
@@ -63,7 +63,7 @@ const parser = or(
     {
       brief: message`Collect every instrument and print its status, value, age and any fallback, without assembling.`,
       description: message`Collects the upstream of every instrument in parallel, as assemble does, and prints what each would publish: its source status, quality, value, level, the age of the upstream publication, and why it falls back on the archive's last good value. Reads the archive's head frame for fallback values; writes nothing.`,
-      footer: examples("risk-cli collect", "risk-cli collect --publication ./my-publication --archive ./archive --json"),
+      footer: examples("risk-cli collect", "risk-cli collect --publication ./my-publication --archive ./archive.git --json"),
     },
   ),
   command(
@@ -106,7 +106,7 @@ const parser = or(
     {
       brief: message`List the surfaces that changed and the signal moves between the frames of two dates.`,
       description: message`Finds the frame published at each date through the archive's day index, as replay does, then lists the surfaces whose content fingerprint changed, the value and level of every instrument from one frame to the other, methodology versions changed, and the objects (articles, claims, methodologies…) added, modified or removed. A date before the first frame is an error (exit 7).`,
-      footer: examples("risk-cli diff --from 2026-11-20 --to 2026-11-21", "risk-cli diff --from 2026-11-21T09:00:00Z --to 2026-11-21T12:00:00Z --archive ./archive --json"),
+      footer: examples("risk-cli diff --from 2026-11-20 --to 2026-11-21", "risk-cli diff --from 2026-11-21T09:00:00Z --to 2026-11-21T12:00:00Z --archive ./archive.git --json"),
     },
   ),
   command(

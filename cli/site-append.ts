@@ -1,5 +1,5 @@
 /**
- * History (issue 5): writing an append-only surface (the journal) into the new site folder
+ * Writing an append-only surface (the journal) into the new site folder
  * without copying it. The previous site's file is moved into the temporary folder and the new
  * records appended; if the run fails before the swap, `restore` truncates it and moves it back.
  * When the previous file is missing or does not look like the previous frame's (a fresh clone,
@@ -13,7 +13,7 @@ import { RiskError } from "../core/errors.ts";
 import { decodeSha256State } from "../core/history/sha256.ts";
 import type { Hasher } from "../core/ports.ts";
 import type { PreviousState } from "../core/surfaces/types.ts";
-import { servedJournal } from "../recorder/api/journal.ts";
+import { servedJournal } from "../archive/api/journal.ts";
 
 export interface Moved {
   restore(): void;

@@ -30,15 +30,15 @@ export interface BuiltFile {
   storedSha256: string;
   stamped: boolean;
   /**
-   * History (issue 5), append-only surfaces: `served` holds only the bytes this assembly appends
+   * History, append-only surfaces: `served` holds only the bytes this assembly appends
    * to the previous served document, which was `appendTo` bytes long; `state` is the SHA-256
    * state after the whole document and `records` its line count. The archive keeps such a
-   * surface in shards (recorder/api/journal.ts), not under site/.
+   * surface in shards (archive/api/journal.ts), not under site/.
    */
   appendTo?: number;
   state?: string;
   records?: number;
-  /** History (issue 5): the reuse key recorded with this surface in the frame. */
+  /** The reuse key recorded with this surface in the frame. */
   reuseKey?: string;
 }
 
@@ -183,7 +183,7 @@ export function inputsUnchanged(previous: PreviousState | null, inputs: string, 
 }
 
 /**
- * History (issue 5): the lines an append-only surface adds, hashed from the SHA-256 state the
+ * The lines an append-only surface adds, hashed from the SHA-256 state the
  * previous frame recorded, so the cost is that of the new lines whatever the document's length.
  */
 function appendLines(surface: Surface, lines: unknown, previous: PreviousState | null, hash: Hasher): BuiltFile {
@@ -280,7 +280,7 @@ function frameOf(
   return { ...body, frameHash: frameHashOf(body, hash) };
 }
 
-/** History (issue 5): the append-only journal's record count and SHA-256 state, for the frame. */
+/** The append-only journal's record count and SHA-256 state, for the frame. */
 function journalOf(files: BuiltFile[]): { journal?: { records: number; state: string } } {
   const f = files.find((x) => x.appendTo !== undefined);
   return f ? { journal: { records: f.records!, state: f.state! } } : {};

@@ -16,7 +16,7 @@ export type ErrorCode =
   | "E_IO"
   /** Internal: a partial publication met a surface that must be rebuilt; retried, never shown. */
   | "E_PARTIAL"
-  // History (issue 5): a history surface must be rebuilt from the archive's history, not loaded.
+  // A history surface must be rebuilt from the archive's history, not loaded.
   | "E_HISTORY";
 
 export class RiskError extends Error {

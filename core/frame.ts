@@ -13,7 +13,7 @@ export const FrameSurface = z.strictObject({
   stamped: z.boolean(),
   /** SHA-256 of the stored form; it changes only when the content does. */
   storedSha256: Sha256,
-  /** History (issue 5): the key under which a later assembly may reuse these bytes. */
+  /** The key under which a later assembly may reuse these bytes. */
   reuseKey: z.string().optional(),
 });
 
@@ -73,7 +73,7 @@ export const Frame = z.strictObject({
    */
   objects: z.strictObject({ sha256: Sha256, count: z.int().nonnegative() }).optional(),
   /**
-   * History (issue 5): the operational journal /api/v1/history.ndjson after this frame: how many
+   * The operational journal /api/v1/history.ndjson after this frame: how many
    * records it holds and the SHA-256 state after its last byte (core/history/sha256.ts), from
    * which the next frame hashes only the record it appends. The archive stores the journal as
    * day shards (journal/YYYY/MM/DD.ndjson), never as one blob.

@@ -155,7 +155,7 @@ export function frameSignalOf(s: Signal): FrameSignal {
 }
 
 /**
- * Rule 10's fields of a present signal, the same in the frame, risk.json and signals/current.json:
+ * The freshness fields of a present signal (source and quality status, fallback, update, check, attempt and success times), the same in the frame, risk.json and signals/current.json:
  * what the upstream published, when it was last checked, and this aggregator's own attempts.
  */
 export function freshnessFields(s: PresentSignal) {

@@ -4,12 +4,12 @@ import { assemble, inputsUnchanged, type BuiltFile } from "../../core/assemble.t
 import { isRiskError, RiskError } from "../../core/errors.ts";
 import { fingerprintInputs, parsePublication, readPublicationFiles } from "../../core/inputs/publication.ts";
 import { collectUpstream, type CollectLimits } from "../../core/inputs/collect.ts";
-import { commitFrame } from "../../recorder/api/commit.ts";
-import { gitdirOf, type TreeCache } from "../../recorder/git/objects.ts";
-import { previousState } from "../../recorder/api/state.ts";
+import { commitFrame } from "../../archive/api/commit.ts";
+import { gitdirOf, type TreeCache } from "../../archive/git/objects.ts";
+import { previousState } from "../../archive/api/state.ts";
 import { moveAppendOnly, type Moved } from "../site-append.ts";
-import { loadHistory } from "../../recorder/api/history.ts";
-import { acquireLock } from "../../recorder/lock.ts";
+import { loadHistory } from "../../archive/api/history.ts";
+import { acquireLock } from "../../archive/lock.ts";
 import { cachedPublication, cachedWarnings, savePublication } from "../cache.ts";
 import { loadSiteStat, saveSiteStat } from "../site-stat.ts";
 import { editorialFindings, lineOf } from "../../core/editorial/lint.ts";
@@ -65,7 +65,7 @@ export async function runAssemble(opts: AssembleOptions): Promise<AssembleSummar
   const timer = () => performance.now();
   const lock = acquireLock(archiveDir, new Date(), log.warn);
   const tmpSite = `${siteDir}.tmp-${process.pid}`;
-  // History (issue 5): append-only files moved from the old site, put back if the run fails.
+  // Append-only files moved from the old site, put back if the run fails.
   let moved: Moved[] = [];
   try {
     let t = timer();
@@ -73,7 +73,7 @@ export async function runAssemble(opts: AssembleOptions): Promise<AssembleSummar
     const files = await readPublicationFiles(readFs, pubDir);
     const inputs = fingerprintInputs(files, nodeHasher, `risk-cli ${VERSION}`);
     const trees: TreeCache = new Map();
-    // History (issue 5): daily points and level changes are loaded only if a history surface must
+    // Daily points and level changes are loaded only if a history surface must
     // be rebuilt (E_HISTORY below).
     const previous = await previousState(archiveDir, trees, { now, inputs, toolVersion: VERSION, history: false });
     // Inputs unchanged since the last frame: the reusable surfaces will be reused, so only the

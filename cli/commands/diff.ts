@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
-import { gitdirOf } from "../../recorder/git/objects.ts";
-import { diffFrames } from "../../recorder/api/diff.ts";
-import { parseInstant } from "../../recorder/models/instant.ts";
+import { gitdirOf } from "../../archive/git/objects.ts";
+import { diffFrames } from "../../archive/api/diff.ts";
+import { parseInstant } from "../../archive/models/instant.ts";
 import { renderDiff } from "../format/frame.ts";
 
 export interface DiffOptions {

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
-import { gitdirOf } from "../../recorder/git/objects.ts";
-import { findFrameAt, materialise } from "../../recorder/api/replay.ts";
-import { parseInstant } from "../../recorder/models/instant.ts";
+import { gitdirOf } from "../../archive/git/objects.ts";
+import { findFrameAt, materialise } from "../../archive/api/replay.ts";
+import { parseInstant } from "../../archive/models/instant.ts";
 import { nodeHasher, stderrLogger } from "../runtime/node.ts";
 import { frameFreshness, renderFrame } from "../format/frame.ts";
 

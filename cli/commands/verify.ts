@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
-import { gitdirOf } from "../../recorder/git/objects.ts";
-import { verifyArchive } from "../../recorder/api/verify.ts";
+import { gitdirOf } from "../../archive/git/objects.ts";
+import { verifyArchive } from "../../archive/api/verify.ts";
 import { nodeHasher, stderrLogger } from "../runtime/node.ts";
 
 export async function runVerify(opts: { archive: string; json: boolean }) {

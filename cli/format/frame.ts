@@ -1,6 +1,6 @@
 /** Text renderings of a frame and of a diff between two frames, for replay and diff. */
 import type { Frame } from "../../core/frame.ts";
-import type { FrameDiff } from "../../recorder/api/diff.ts";
+import type { FrameDiff } from "../../archive/api/diff.ts";
 import { ageSeconds } from "../../core/signals.ts";
 import { humanAge } from "../commands/collect.ts";
 

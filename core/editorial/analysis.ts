@@ -13,7 +13,7 @@ import { docPath, sortDocs, type UrlOf } from "../surfaces/_corpus.ts";
 
 export type TranslationStatus = "current" | "stale" | "missing-source";
 
-/** Where a document stands among the languages: the contract's rule 9 fields. */
+/** Where a document stands among the languages: its translation fields. */
 export interface TranslationLink {
   language: "fr" | "en";
   /** The id shared by an original and its translations: `article:<French slug>`. */
@@ -173,7 +173,7 @@ function summaryOf(evidence: ArticleEvidence, claims: ClaimRecord[], ctx: Summar
 }
 
 /**
- * Rule 9 of the contract. An English document names its French original (`translationOf`) and
+ * Translation links. An English document names its French original (`translationOf`) and
  * the date of the original it translates (`translatedFrom`): it is `current` when that date is
  * not older than the original's last update, `stale` when it is, and `missing-source` when the
  * original is not in the publication.

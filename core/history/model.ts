@@ -60,7 +60,7 @@ export const LevelChange = z.strictObject({
 });
 export type LevelChange = z.infer<typeof LevelChange>;
 
-/** What an assembly needs of the history kept in the archive (preloaded by recorder/api/history.ts). */
+/** What an assembly needs of the history kept in the archive (preloaded by archive/api/history.ts). */
 export interface HistoryState {
   daily: DailyPoint[];
   levelChanges: LevelChange[];

@@ -104,7 +104,7 @@ type DashboardReading = z.infer<typeof DashboardSchema>;
 
 function fromDebt(where: string, d: DebtLatest): Reading {
   if (!d.excludesBudgetOfficeProjections) {
-    // The published current stress excludes them (contract, rule 8); a score that includes them is another measure.
+    // The published current stress excludes them (the contract's debt-risk rule); a score that includes them is another measure.
     throw new UpstreamError("invalid-document", `${where}: excludesBudgetOfficeProjections is false; the current stress must exclude the budget office's projections`);
   }
   return {

@@ -127,20 +127,20 @@ export const ContentSummary = z.strictObject({
   topics: z.array(z.string()).optional(),
   evidence: ArticleEvidenceSummary.optional(),
   revisions: ArticleRevisionPolicy.optional(),
-  // Rule 9's translation fields; the contract's ContentSummary table omits them (issue 3).
-  language: z.enum(["fr", "en"]).optional().describe("Language of the item. Not in the contract's ContentSummary table; added for rule 9."),
+  // The translation fields that link an item to its French original; the contract's ContentSummary table omits them.
+  language: z.enum(["fr", "en"]).optional().describe("Language of the item. Not in the contract's ContentSummary table; added so that each translated item is linked to its French original."),
   canonicalId: z
     .string()
     .optional()
-    .describe("Id shared by a French original and its translations: `article:<French slug>` or `guide:<French slug>`. Added for rule 9."),
-  translationOf: z.string().nullable().optional().describe("English items: slug of the French original they translate. Added for rule 9."),
-  alternateUrl: Uri.nullable().optional().describe("The other language's version of the item, when it exists. Added for rule 9."),
+    .describe("Id shared by a French original and its translations: `article:<French slug>` or `guide:<French slug>`. Added to link each translated item to its French original."),
+  translationOf: z.string().nullable().optional().describe("English items: slug of the French original they translate. Added to link each translated item to its French original."),
+  alternateUrl: Uri.nullable().optional().describe("The other language's version of the item, when it exists. Added to link each translated item to its French original."),
   translationStatus: z
     .enum(["current", "stale", "missing-source"])
     .nullable()
     .optional()
     .describe(
-      "English items: current when translated from the original's latest version, stale when the original was updated since, missing-source when the original is not published. Added for rule 9.",
+      "English items: current when translated from the original's latest version, stale when the original was updated since, missing-source when the original is not published. Added to link each translated item to its French original.",
     ),
 });
 

@@ -21,7 +21,7 @@ import { freshness } from "./freshness.ts";
 import { openapi } from "./openapi.ts";
 import { blackBox } from "./black-box.ts";
 import { integrity } from "./integrity.ts";
-// History (issue 5)
+// The signal history and the operational journal
 import { signalHistory, signalHistoryNdjson } from "./signal-history.ts";
 import { signalHistoryCsv, seriesHistoryCsv } from "./signal-history-csv.ts";
 import { signalSchema } from "./signal-schema.ts";
@@ -62,7 +62,7 @@ export const SURFACES: readonly Surface[] = [
 ];
 
 /**
- * History (issue 5): the registry with each template expanded for a publication (one per-series
+ * The registry with each template expanded for a publication (one per-series
  * CSV per configured series): the surfaces an assembly of that publication builds, in order.
  */
 export function surfacesFor(publication: Publication, registry: readonly Surface[] = SURFACES): Surface[] {

@@ -38,7 +38,7 @@ const SHARED_COMPONENTS: Record<string, z.ZodType> = {
   AgentProofPolicy: C.AgentProofPolicy,
   EditorialProtocol: C.EditorialProtocol,
   EditorialChangelogItem: C.EditorialChangelogItem,
-  // History (issue 5): the JSON Schema document of the signal lines holds arbitrary JSON.
+  // The JSON Schema document of the signal lines holds arbitrary JSON.
   JsonValue,
 };
 

@@ -11,7 +11,7 @@ export const QualityStatusSchema = z.enum(QUALITY_STATUSES);
 /** An upstream observation: a date-time in UTC, or a full date when that is all the upstream gives. */
 export const ObservedAt = z.union([IsoDateTime, IsoDate]);
 
-/** Rule 10's fields, as risk.json and signals/current.json publish them (see `freshnessFields`). */
+/** The freshness fields (source and quality status, fallback, the four times), as risk.json and signals/current.json publish them (see `freshnessFields`). */
 export const FRESHNESS_FIELDS = {
   sourceStatus: SourceStatusSchema,
   qualityStatus: QualityStatusSchema,

@@ -31,7 +31,7 @@ export interface PreviousState {
   tree: string;
 
   // History from the archive (changefeed, risk diff, freshness): each read is O(1) or O(log n)
-  // in the number of frames (recorder/api/windows.ts).
+  // in the number of frames (archive/api/windows.ts).
   /** The head frame's changes.json: the feed the next one extends. */
   changes?: ChangefeedSurface | null;
   /** The head frame's freshness.json: its corpus part is reused while the inputs are unchanged. */
@@ -41,7 +41,7 @@ export interface PreviousState {
   /** The frame at or before `now` minus each risk-diff window, found through the day index. */
   windows?: WindowBaselines;
   /**
-   * History (issue 5): the archive's daily points and level changes, preloaded from their
+   * The archive's daily points and level changes, preloaded from their
    * shards; null when there are none. Undefined means not loaded (it is O(days) to read): a
    * surface that must be rebuilt from it then throws E_HISTORY, and the caller loads it and
    * assembles again (cli/commands/assemble.ts).
@@ -82,7 +82,7 @@ export interface BuildContext {
   /** Every surface of the registry (for manifests that describe the others). */
   registry: readonly Surface[];
   url(path: string): string;
-  /** History (issue 5): the fingerprint of the input files and the tool version, for reuse keys. */
+  /** The fingerprint of the input files and the tool version, for reuse keys. */
   inputs?: string;
   toolVersion?: string;
 }
@@ -113,17 +113,17 @@ export interface Surface<S extends z.ZodType = z.ZodType> {
   /** json: the document; ndjson: the lines; text: the string. */
   build(ctx: BuildContext): unknown;
   /**
-   * History (issue 5). An ndjson surface that only grows: `build` returns the lines this assembly
+   * An ndjson surface that only grows: `build` returns the lines this assembly
    * appends, the served document is the previous one followed by them, and its SHA-256 is carried
    * from frame to frame (frame.journal), so the cost does not grow with the document.
    */
   appendOnly?: boolean;
   /**
-   * History (issue 5). A key of everything the output depends on besides the clock; when the
+   * A key of everything the output depends on besides the clock; when the
    * previous frame recorded the same key for this path, its bytes are reused (restamped).
    */
   reuseKey?(ctx: BuildContext): string;
-  /** History (issue 5). A template that stands for one surface per configured series. */
+  /** A template that stands for one surface per configured series. */
   expand?(publication: Publication): Surface[];
 }
 

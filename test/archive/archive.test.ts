@@ -9,7 +9,7 @@ import { runVerify } from "../../cli/commands/verify.ts";
 import { canonicalJson } from "../../core/canonical/jcs.ts";
 import { frameHashOf } from "../../core/frame.ts";
 import { BlackBox } from "../../core/surfaces/black-box.ts";
-import { previousState } from "../../recorder/api/state.ts";
+import { previousState } from "../../archive/api/state.ts";
 import { VERSION } from "../../cli/version.ts";
 import { demoSurfaces } from "../helpers/publication.ts";
 import { nodeHasher } from "../../cli/runtime/node.ts";

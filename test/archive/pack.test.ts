@@ -10,8 +10,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { runReplay } from "../../cli/commands/replay.ts";
 import { runVerify } from "../../cli/commands/verify.ts";
 import { runAssemble } from "../../cli/commands/assemble.ts";
-import { initRepository, readBlob, readCommit, readTree, writeBlob, writeCommit, writeTree } from "../../recorder/git/objects.ts";
-import { PackCorruptError, PackIndex, PackStore, PackUnsupportedError, applyDelta, closePacks, packStore } from "../../recorder/git/pack.ts";
+import { initRepository, readBlob, readCommit, readTree, writeBlob, writeCommit, writeTree } from "../../archive/git/objects.ts";
+import { PackCorruptError, PackIndex, PackStore, PackUnsupportedError, applyDelta, closePacks, packStore } from "../../archive/git/pack.ts";
 import { archiveWithFrames, at, git as gitCli } from "../helpers/archive.ts";
 import { tempDir, treeDigest } from "../helpers/tmp.ts";
 
@@ -156,7 +156,7 @@ describe("the pack reader", () => {
   });
 });
 
-describe("reading an archive's objects (recorder/git/objects.ts)", () => {
+describe("reading an archive's objects (archive/git/objects.ts)", () => {
   it("gives the same commits, trees and blobs as isomorphic-git, without calling it, in a packed clone", async () => {
     const gitdir = repos.aggressive!;
     const objects = catAll(gitdir);

@@ -52,7 +52,7 @@ describe("risk-cli collect", () => {
   it("has help with examples", () => {
     const r = runCli(["collect", "--help"]);
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain("risk-cli collect --publication ./my-publication --archive ./archive --json");
+    expect(r.stdout).toContain("risk-cli collect --publication ./my-publication --archive ./archive.git --json");
   });
 
   it("writes ages as days, hours, minutes or seconds", () => {

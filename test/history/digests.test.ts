@@ -1,16 +1,16 @@
 /**
- * The frame digest cache (recorder/api/digests.ts): the risk-diff baselines it gives are the ones
+ * The frame digest cache (archive/api/digests.ts): the risk-diff baselines it gives are the ones
  * the archive's day index gives, and it answers only while it belongs to the archive's head.
  */
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { runAssemble } from "../../cli/commands/assemble.ts";
 import { BaselineFrame } from "../../core/frame.ts";
-import { cachedBaseline } from "../../recorder/api/digests.ts";
-import { lastIndexedAtOrBefore } from "../../recorder/api/replay.ts";
-import { previousState, readFrameAs } from "../../recorder/api/state.ts";
-import { windowBaselines } from "../../recorder/api/windows.ts";
-import { headCommit, readCommit } from "../../recorder/git/objects.ts";
+import { cachedBaseline } from "../../archive/api/digests.ts";
+import { lastIndexedAtOrBefore } from "../../archive/api/replay.ts";
+import { previousState, readFrameAs } from "../../archive/api/state.ts";
+import { windowBaselines } from "../../archive/api/windows.ts";
+import { headCommit, readCommit } from "../../archive/git/objects.ts";
 import { git } from "../helpers/archive.ts";
 import { tempDir } from "../helpers/tmp.ts";
 

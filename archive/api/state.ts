@@ -50,7 +50,7 @@ export async function readFrameAs<T>(
 
 /** The served bytes of `path` as recorded in a frame: the stored blob, restamped when needed. */
 export async function servedBytes(gitdir: string, tree: string, frame: Frame, path: string, cache?: TreeCache): Promise<Uint8Array> {
-  // History (issue 5): the journal is kept as day shards, served as their concatenation.
+  // The journal is kept as day shards, served as their concatenation.
   if (path === JOURNAL_PATH && frame.journal) return servedJournal(gitdir, tree, cache);
   const stored = await storedBytes(gitdir, tree, frame, path, cache);
   if (!frame.surfaces[path]?.stamped) return stored;
@@ -100,7 +100,7 @@ export async function previousState(gitdir: string, cache?: TreeCache, options: 
   const debtRisk = await headSurface(gitdir, head, "/api/v1/debt-risk.json", DebtRiskSnapshot, options.toolVersion, cache);
   const state: PreviousState = { frame, blackBox, debtRisk, commit, tree };
   await preloadHistory(gitdir, state, cache, options);
-  // History (issue 5): daily points and level changes, O(days + changes). With history: false
+  // Daily points and level changes, O(days + changes). With history: false
   // they are left unloaded (undefined); an assembly that needs them throws E_HISTORY.
   if (options.history !== false) state.history = await loadHistory(gitdir, tree, cache);
   return state;

@@ -1,5 +1,5 @@
 /**
- * The operational journal in the archive (issue 5): day shards under `journal/`, of which a frame
+ * The operational journal in the archive: day shards under `journal/`, of which a frame
  * changes only its own day's, by appending its record. The served /api/v1/history.ndjson is the
  * shards' concatenation; its SHA-256 is carried in `frame.journal.state`, so neither assembly nor
  * `verify` ever re-reads or re-hashes the journal per frame (verify hashes it whole once, at the head).

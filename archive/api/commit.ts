@@ -61,7 +61,7 @@ export async function commitFrame(
   // The object manifest changes only with the inputs; otherwise the base tree keeps the previous one.
   if (assembly.objects) await write(OBJECTS_FILE, assembly.objects.bytes);
   for (const f of assembly.files) {
-    // History (issue 5): an append-only surface is stored as day shards, not under site/.
+    // An append-only surface is stored as day shards, not under site/.
     if (f.appendTo !== undefined) {
       const shard = await journalShard(gitdir, base, f, frame.at, cache);
       await write(shard.path, shard.bytes);
@@ -92,7 +92,7 @@ export async function commitFrame(
     });
     await write(shard, new TextEncoder().encode(canonicalJson(entries, shard)));
   }
-  // History (issue 5): the day that closes and the level changes found, appended to their shards.
+  // The day that closes and the level changes found, appended to their shards.
   for (const shard of await historyShards(gitdir, base, previous, frame, cache)) await write(shard.path, shard.bytes);
   const tree = await editTree(gitdir, base, edits, cache);
   const commit = await writeCommit(gitdir, {

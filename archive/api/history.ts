@@ -1,5 +1,5 @@
 /**
- * The signal history in the archive (issue 5): `history/daily/YYYY/MM.ndjson` (the last point of
+ * The signal history in the archive: `history/daily/YYYY/MM.ndjson` (the last point of
  * each closed UTC day) and `history/level-changes/YYYY/MM.ndjson`, each appended by the frame
  * that closes the day or finds the change, never rewritten. Both are pure functions of two
  * consecutive frames (core/history/model.ts), which is what `verify` checks.

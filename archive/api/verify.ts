@@ -90,7 +90,7 @@ export async function verifyArchive(gitdir: string, hash: Hasher, onFrame?: (n: 
     const site = await oidAtPath(gitdir, tree, SITE_PREFIX);
     const stored = site ? await flattenTree(gitdir, site.oid) : new Map<string, string>();
     for (const path of stored.keys()) if (!frame.surfaces[`/${path}`]) fail(where, oid, `/${path}`, "a stored file is not recorded in the frame");
-    // History (issue 5): the journal (day shards, rolling hash) and the history shards, O(1) per frame.
+    // The journal (day shards, rolling hash) and the history shards, O(1) per frame.
     const failHere = (path: string, problem: string): never => fail(where, oid, path, problem);
     await verifyJournalStep(gitdir, previous, { frame, tree }, failHere);
     await verifyHistoryStep(gitdir, previous, { frame, tree }, failHere);
