@@ -21,7 +21,7 @@ import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runAssemble, type AssembleSummary } from "../cli/commands/assemble.ts";
 import { demoPublication } from "../cli/paths.ts";
-import { VERSION } from "../cli/version.ts";
+import { VERSION } from "../core/version.ts";
 import { generatePublication, REAL_SCALE, type Generated } from "./generate.ts";
 import { benchCollection, collectionTable } from "./collect.ts";
 

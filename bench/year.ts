@@ -2,12 +2,10 @@
  * A year of frames: builds an archive of 35,040 frames (one every 15 minutes) of the demo
  * publication with synthetic upstream readings, then measures what must not grow with history.
  *
- * The fast path: one process, the publication parsed once, the upstream readings made up in
- * memory instead of collected, the previous frame's served bytes kept in memory instead of read
- * from a site folder, and no site folder written. Everything else is the assembly's own code:
- * `previousState` reads the head from the archive, `assemble` builds and validates every
- * surface, `commitFrame` writes the frame. So the archive is the one `risk-cli assemble` would
- * have made from those readings, and `verify` checks it like any other.
+ * Every frame is made by the assembly itself (`runAssembly`), in one process, with the upstream
+ * readings made up in memory instead of collected and the site kept in memory instead of written
+ * to a folder. So the archive is the one `risk-cli assemble` would have made from those
+ * readings, and `verify` checks it like any other.
  *
  *   node dist/bench/year.js [--frames N] [--keep]
  */
@@ -16,23 +14,19 @@ import { execFileSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { assemble } from "../core/assemble.ts";
 import type { UpstreamState } from "../core/inputs/upstream.ts";
 import { collectUpstream } from "../core/inputs/collect.ts";
-import { fingerprintInputs, parsePublication, readPublicationFiles } from "../core/inputs/publication.ts";
-import { commitFrame } from "../archive/api/commit.ts";
-import { previousState, readFrame } from "../archive/api/state.ts";
+import { loadPublication } from "../core/inputs/publication.ts";
+import { readFrame } from "../archive/api/state.ts";
 import { headCommit } from "../archive/git/objects.ts";
-import { loadHistory } from "../archive/api/history.ts";
-import { isRiskError } from "../core/errors.ts";
-import type { TreeCache } from "../archive/git/objects.ts";
+import { runAssembly } from "../app/assembly.ts";
+import { memorySite } from "../app/site-writer.ts";
 import { runAssemble } from "../cli/commands/assemble.ts";
 import { runReplay } from "../cli/commands/replay.ts";
 import { runVerify } from "../cli/commands/verify.ts";
 import { demoPublication } from "../cli/paths.ts";
 import { closePacks } from "../archive/git/pack.ts";
-import { nodeFs, nodeHasher } from "../cli/runtime/node.ts";
-import { VERSION } from "../cli/version.ts";
+import { nodeFs, nodeHasher, nodeHttp } from "../cli/runtime/node.ts";
 
 export const YEAR_FRAMES = 35_040;
 const STEP_MS = 15 * 60_000;
@@ -80,35 +74,23 @@ function syntheticUpstream(base: UpstreamState, i: number, now: number): Upstrea
   return { ...base, attemptedAt: iso(now), instruments };
 }
 
-/** Builds `frames` frames into `archive`; returns the last frame's instant and served files. */
+/**
+ * Builds `frames` frames into `archive` through the assembly itself (app/assembly.ts), with the
+ * site kept in memory and synthetic readings instead of collected ones; returns the last frame's
+ * instant and served files.
+ */
 export async function buildArchive(archive: string, frames: number, publicationDir: string, progress = (_i: number) => {}) {
-  const files = await readPublicationFiles(nodeFs, publicationDir);
-  const publication = parsePublication(files);
-  const inputs = fingerprintInputs(files, nodeHasher, `risk-cli ${VERSION}`);
-  const base = await collectUpstream(publication, { fs: nodeFs }, { attemptedAt: iso(START) });
-  const identity = { name: publication.config.name, email: `risk-cli@${new URL(publication.config.baseUrl).hostname}` };
-  let served = new Map<string, Uint8Array>();
+  const base = await collectUpstream(await loadPublication(nodeFs, publicationDir), { fs: nodeFs }, { attemptedAt: iso(START) });
+  const site = memorySite();
+  const ports = { fs: nodeFs, http: nodeHttp, hash: nodeHasher, log: { info: () => {}, warn: () => {} } };
   let at = START;
   for (let i = 0; i < frames; i++) {
     at = START + i * STEP_MS;
-    const trees: TreeCache = new Map();
-    // As `assemble` does: the daily history is read only when a history surface must be rebuilt.
-    const previous = await previousState(archive, trees, { now: iso(at), inputs, toolVersion: VERSION, history: false });
-    const upstream = syntheticUpstream(base, i, at);
-    const run = () => assemble({ publication, upstream, previous, now: iso(at), toolVersion: VERSION, inputs, previousServed: (path) => served.get(path) ?? null }, nodeHasher);
-    let assembly;
-    try {
-      assembly = run();
-    } catch (e) {
-      if (!(isRiskError(e) && e.code === "E_HISTORY" && previous && previous.history === undefined)) throw e;
-      previous.history = await loadHistory(archive, previous.tree, trees);
-      assembly = run();
-    }
-    await commitFrame(archive, assembly, previous, identity, trees);
-    served = new Map(assembly.files.map((f) => [f.path, f.served]));
+    const frame = i;
+    await runAssembly({ publication: publicationDir, site, archive, now: iso(at), upstream: () => syntheticUpstream(base, frame, at) }, ports);
     if (i % 500 === 0) progress(i);
   }
-  return { lastAt: at, served };
+  return { lastAt: at, served: site.files };
 }
 
 function writeSite(site: string, served: Map<string, Uint8Array>): void {

@@ -18,7 +18,7 @@ import { runReplay } from "./commands/replay.ts";
 import { runSearch } from "./commands/search.ts";
 import { runVerify } from "./commands/verify.ts";
 import { report } from "./exit.ts";
-import { VERSION } from "./version.ts";
+import { VERSION } from "../core/version.ts";
 
 /** An "Examples:" footer, one command per line. */
 function examples(...commands: string[]): Message {

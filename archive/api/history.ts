@@ -13,7 +13,7 @@ import {
   dailyShardPath,
   levelChangesBetween,
   levelShardPath,
-  type HistoryState,
+  type SignalHistory,
 } from "../../core/history/model.ts";
 import { oidAtPath, readBlob, type TreeCache } from "../git/objects.ts";
 import { flattenTree } from "../git/tree-edit.ts";
@@ -54,7 +54,7 @@ export async function historyShards(
 }
 
 /** Every daily point and level change kept in the tree, in order: O(days + changes). */
-export async function loadHistory(gitdir: string, tree: string, cache?: TreeCache): Promise<HistoryState> {
+export async function loadSignalHistory(gitdir: string, tree: string, cache?: TreeCache): Promise<SignalHistory> {
   const read = async <T>(dir: string, parse: (v: unknown) => T): Promise<T[]> => {
     const at = await oidAtPath(gitdir, tree, dir, cache);
     if (!at) return [];

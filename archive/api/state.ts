@@ -4,15 +4,11 @@ import { canonicalJson } from "../../core/canonical/jcs.ts";
 import { stamp } from "../../core/canonical/stamp.ts";
 import { RiskError } from "../../core/errors.ts";
 import { Frame } from "../../core/frame.ts";
-import { BlackBox } from "../../core/surfaces/black-box.ts";
-import { DebtRiskSnapshot } from "../../core/surfaces/debt-risk.ts";
-import { ChangefeedSurface } from "../../core/surfaces/changes.ts";
-import { FreshnessSurface } from "../../core/surfaces/freshness.ts";
 import { frameObjects, windowBaselines } from "./windows.ts";
 import type { PreviousState } from "../../core/surfaces/types.ts";
 import { headCommit, isRepository, oidAtPath, readBlob, readCommit, type CommitInfo, type TreeCache } from "../git/objects.ts";
 import { JOURNAL_PATH, servedJournal } from "./journal.ts";
-import { loadHistory } from "./history.ts";
+import { loadSignalHistory } from "./history.ts";
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
@@ -85,50 +81,55 @@ async function headSurface<T>(gitdir: string, state: { frame: Frame; tree: strin
   return parsed.success ? parsed.data : null;
 }
 
+/** A surface copy to read from the head frame: where it is published and the schema it must match. */
+export interface CopyRequest {
+  path: string;
+  schema: Schema<unknown>;
+}
+
 /**
- * What an assembly needs from the archive: the head frame, its black box and its debt snapshot
- * (for a retained debt value), or null when empty.
- * `cache` keeps the trees read, for the commit that follows.
+ * The archive's head as an assembly starts from it: the head frame and the copies of the
+ * surfaces that builders read (`copies`), or null when the archive is empty. What else the plan
+ * needs is read afterwards by `loadNeeds`. `cache` keeps the trees read, for the commit that follows.
  */
-export async function previousState(gitdir: string, cache?: TreeCache, options: HistoryOptions = {}): Promise<PreviousState | null> {
+export async function previousState(gitdir: string, copies: readonly CopyRequest[], options: { cache?: TreeCache; trustedVersion?: string } = {}): Promise<PreviousState | null> {
   if (!isRepository(gitdir)) return null;
   const commit = await headCommit(gitdir);
   if (!commit) return null;
-  const { frame, tree } = await readFrame(gitdir, commit, { cache });
+  const { frame, tree } = await readFrame(gitdir, commit, { cache: options.cache });
   const head = { frame, tree };
-  const blackBox = await headSurface(gitdir, head, "/api/v1/black-box.json", BlackBox, options.toolVersion, cache);
-  const debtRisk = await headSurface(gitdir, head, "/api/v1/debt-risk.json", DebtRiskSnapshot, options.toolVersion, cache);
-  const state: PreviousState = { frame, blackBox, debtRisk, commit, tree };
-  await preloadHistory(gitdir, state, cache, options);
-  // Daily points and level changes, O(days + changes). With history: false
-  // they are left unloaded (undefined); an assembly that needs them throws E_HISTORY.
-  if (options.history !== false) state.history = await loadHistory(gitdir, tree, cache);
-  return state;
+  const loaded = new Map<string, unknown>();
+  for (const { path, schema } of copies) {
+    const copy = await headSurface(gitdir, head, path, schema, options.trustedVersion, options.cache);
+    if (copy !== null) loaded.set(path, copy);
+  }
+  return { frame, commit, tree, copies: loaded };
+}
+
+/** What an assembly's plan may ask of the archive besides the head (see core/plan.ts `Needs`). */
+export interface ArchiveNeeds {
+  signalHistory: boolean;
+  /** Baseline frames this many days before `now`. */
+  archiveWindows: readonly number[];
+  objects: boolean;
 }
 
 /**
- * What the assembly's `now` and input fingerprint decide to read for the history surfaces
- * (changefeed, risk diff, freshness). Without them, none of it is read.
+ * Reads, once each, what the plan needs of the archive into `previous`: the daily points and
+ * level changes (O(days)), the baseline frames of the windows (O(1) through the frame digest
+ * cache, else O(log n) through the day index), the head frame's object manifest (one blob).
  */
-export interface HistoryOptions {
-  /** The assembly instant: the risk-diff windows' baselines are read for it. */
-  now?: string;
-  /** The input fingerprint: the head's object manifest is read only when it or the tool version differs from the head frame's. */
-  inputs?: string;
-  /** This tool's version: the head's surfaces written by the same version are trusted on their recorded fingerprint (headSurface). */
-  toolVersion?: string;
-  /** False leaves the daily points and level changes unloaded (see PreviousState.history). */
-  history?: boolean;
-}
-
-async function preloadHistory(gitdir: string, state: PreviousState, cache: TreeCache | undefined, options: HistoryOptions): Promise<void> {
-  const { frame, tree } = state;
-  state.changes = await headSurface(gitdir, state, "/api/v1/changes.json", ChangefeedSurface, options.toolVersion, cache);
-  state.freshness = await headSurface(gitdir, state, "/api/v1/freshness.json", FreshnessSurface, options.toolVersion, cache);
-  if (options.inputs !== undefined && (options.inputs !== frame.inputs || options.toolVersion !== frame.tool.version)) {
-    state.objects = await frameObjects(gitdir, tree, frame.objects, cache);
-  }
-  if (options.now !== undefined) state.windows = await windowBaselines(gitdir, state, options.now, cache);
+export async function loadNeeds(
+  gitdir: string,
+  previous: PreviousState,
+  needs: ArchiveNeeds,
+  options: { now: string; cache?: TreeCache; digests?: boolean },
+): Promise<PreviousState> {
+  const { frame, tree } = previous;
+  if (needs.objects) previous.objects = await frameObjects(gitdir, tree, frame.objects, options.cache);
+  if (needs.archiveWindows.length > 0) previous.windows = await windowBaselines(gitdir, previous, options.now, needs.archiveWindows, options);
+  if (needs.signalHistory) previous.signalHistory = await loadSignalHistory(gitdir, tree, options.cache);
+  return previous;
 }
 
 export function frameBytes(frame: Frame): Uint8Array {

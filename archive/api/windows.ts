@@ -5,7 +5,6 @@
  * frame's object manifest (one blob).
  */
 import { ObjectManifest, OBJECTS_FILE } from "../../core/changes/objects.ts";
-import { RISK_DIFF_WINDOWS } from "../../core/surfaces/risk-diff.ts";
 import type { PreviousState, WindowBaselines } from "../../core/surfaces/types.ts";
 import { oidAtPath, readBlob, type TreeCache } from "../git/objects.ts";
 import { lastIndexedAtOrBefore } from "./replay.ts";
@@ -15,12 +14,22 @@ import { BaselineFrame } from "../../core/frame.ts";
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
-/** The last frame at or before `now` minus each window; the head frame when it is old enough. */
-export async function windowBaselines(gitdir: string, previous: PreviousState, now: string, cache?: TreeCache): Promise<WindowBaselines> {
+/**
+ * The last frame at or before `now` minus each window of `days`; the head frame when it is old
+ * enough. `digests: false` reads the archive without the frame digest cache.
+ */
+export async function windowBaselines(
+  gitdir: string,
+  previous: PreviousState,
+  now: string,
+  windows: readonly number[],
+  options: { cache?: TreeCache; digests?: boolean } = {},
+): Promise<WindowBaselines> {
+  const { cache } = options;
   const baselines: WindowBaselines["baselines"] = {};
   const byCommit = new Map<string, WindowBaselines["baselines"][number]>();
-  const digests = frameDigests(gitdir, previous.commit);
-  for (const days of RISK_DIFF_WINDOWS) {
+  const digests = options.digests === false ? null : frameDigests(gitdir, previous.commit);
+  for (const days of windows) {
     const instant = Date.parse(now) - days * 86_400_000;
     if (Date.parse(previous.frame.at) <= instant) {
       baselines[days] = { commit: previous.commit, frame: previous.frame };
@@ -45,7 +54,7 @@ export async function windowBaselines(gitdir: string, previous: PreviousState, n
     }
     baselines[days] = found;
   }
-  return { now, firstFrameAt: previous.blackBox?.replay.firstFrameAt ?? previous.frame.at, baselines };
+  return { now, baselines };
 }
 
 /** The object manifest stored with a frame, or null when that frame recorded none. */

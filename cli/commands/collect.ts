@@ -50,7 +50,7 @@ export async function runCollect(opts: CollectOptions): Promise<CollectReport> {
   const now = resolveNow(opts.now, process.env, () => new Date());
   const { fs } = runtimeFs();
   const publication = await loadPublication(fs, pubDir);
-  const previous = await previousState(gitdirOf(resolve(opts.archive)));
+  const previous = await previousState(gitdirOf(resolve(opts.archive)), []);
   const started = performance.now();
   const upstream = await collectUpstream(publication, { fs, http: runtimeHttp() }, { attemptedAt: now });
   const durationMs = Math.round(performance.now() - started);

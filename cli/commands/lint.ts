@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { assemble } from "../../core/assemble.ts";
-import { editorialFindings, lineOf, type Finding } from "../../core/editorial/lint.ts";
+import { editorialFindings, formatFinding, lineOf, type LintFinding } from "../../core/editorial/lint.ts";
 import { editorialOf } from "../../core/editorial/analysis.ts";
 import { parsePublication, readPublicationFiles } from "../../core/inputs/publication.ts";
 import { SURFACES } from "../../core/surfaces/index.ts";
@@ -8,11 +8,7 @@ import { resolveNow } from "../clock.ts";
 import { demoPublication } from "../paths.ts";
 import { nodeHasher, stderrLogger } from "../runtime/node.ts";
 import { runtimeFs } from "../runtime/select.ts";
-import { VERSION } from "../version.ts";
-
-export interface LintFinding extends Omit<Finding, "needle" | "line"> {
-  line: number | null;
-}
+import { VERSION } from "../../core/version.ts";
 
 export interface LintReport {
   /** False when a finding is an error: the exit status is then 1. */
@@ -41,7 +37,7 @@ export async function runLint(opts: { publication?: string; json: boolean }): Pr
   assemble({ publication, upstream, previous: null, now, toolVersion: VERSION, inputs: "lint" }, nodeHasher, { surfaces });
   const findings = editorialFindings(publication, now, url).map(({ needle, ...f }) => ({ ...f, line: f.line ?? lineOf(files.files.get(f.file), needle) }));
   const editorial = editorialOf(publication, now, url);
-  const count = (s: Finding["severity"]) => findings.filter((f) => f.severity === s).length;
+  const count = (s: LintFinding["severity"]) => findings.filter((f) => f.severity === s).length;
   const report: LintReport = {
     ok: count("error") === 0,
     publication: pubDir,
@@ -63,6 +59,3 @@ export async function runLint(opts: { publication?: string; json: boolean }): Pr
   return report;
 }
 
-export function formatFinding(f: LintFinding): string {
-  return `${f.file}${f.line ? `:${f.line}` : ""} (field ${f.field}): ${f.message} [${f.code}]`;
-}

@@ -1,5 +1,5 @@
 import type { Http, ReadOnlyFs } from "../../core/ports.ts";
-import { VERSION } from "../version.ts";
+import { VERSION } from "../../core/version.ts";
 import { fetchHttp } from "./http.ts";
 
 /** The part of the Deno namespace this adapter uses (typed here so that tsc needs no Deno types). */

@@ -1,7 +1,7 @@
 import { promises as fsp, readFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import type { Hasher, Http, Logger, ReadOnlyFs } from "../../core/ports.ts";
-import { VERSION } from "../version.ts";
+import { VERSION } from "../../core/version.ts";
 import { fetchHttp } from "./http.ts";
 
 export const nodeFs: ReadOnlyFs = {

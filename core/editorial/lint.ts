@@ -89,3 +89,13 @@ export function lineOf(text: string | undefined, needle: string): number | null 
   for (let i = text.indexOf("\n"); i !== -1 && i < at; i = text.indexOf("\n", i + 1)) line++;
   return line;
 }
+
+/** A finding as reported: its line found in the file (null when the file does not say). */
+export interface LintFinding extends Omit<Finding, "needle" | "line"> {
+  line: number | null;
+}
+
+/** One line of a report: `file:line (field f): message [code]`. */
+export function formatFinding(f: LintFinding): string {
+  return `${f.file}${f.line ? `:${f.line}` : ""} (field ${f.field}): ${f.message} [${f.code}]`;
+}

@@ -60,8 +60,8 @@ export const LevelChange = z.strictObject({
 });
 export type LevelChange = z.infer<typeof LevelChange>;
 
-/** What an assembly needs of the history kept in the archive (preloaded by archive/api/history.ts). */
-export interface HistoryState {
+/** The signal history kept in the archive: every daily point and level change (read by archive/api/history.ts). */
+export interface SignalHistory {
   daily: DailyPoint[];
   levelChanges: LevelChange[];
 }

@@ -7,9 +7,8 @@ import { instrumentsOf, type Publication } from "../inputs/publication.ts";
 import { InstrumentKey, IsoDate, IsoDateTime, Level, Tone, SIGNAL_VALUE_FIELDS } from "../schemas/primitives.ts";
 import { frameSignalOf } from "../signals.ts";
 import type { Frame } from "../frame.ts";
-import { RiskError } from "../errors.ts";
 import type { BuildContext } from "../surfaces/types.ts";
-import { closedDayPoint, dayOf, levelChangesBetween, type DailyPoint, type HistoryState, type LevelChange } from "./model.ts";
+import { closedDayPoint, dayOf, levelChangesBetween, type DailyPoint, type SignalHistory, type LevelChange } from "./model.ts";
 
 export const EVIDENCE_TIERS = ["operational-archive", "attested-archive", "current-snapshot"] as const;
 export const EvidenceTier = z.enum(EVIDENCE_TIERS);
@@ -68,15 +67,21 @@ export const LevelChangeRow = z.strictObject({
 export type LevelChangeRow = z.infer<typeof LevelChangeRow>;
 
 /** The history after this assembly: the archive's, plus the day that closes now and the level changes found now. */
-export function historyOf(ctx: BuildContext): HistoryState {
+export function historyOf(ctx: BuildContext): SignalHistory {
   const { previous, now } = ctx;
-  if (previous && previous.history === undefined) {
-    // The caller preloads the history only when a surface needs it (it is O(days) to read).
-    throw new RiskError("E_HISTORY", "The history must be rebuilt: load the archive's daily points and level changes (previousState with history) and assemble again");
-  }
-  const kept = previous?.history ?? { daily: [], levelChanges: [] };
+  const kept = signalHistoryOf(ctx);
   const closed = closedDayPoint(previous, now);
   return { daily: closed ? [...kept.daily, closed] : kept.daily, levelChanges: [...kept.levelChanges, ...newLevelChanges(ctx)] };
+}
+
+/**
+ * The archive's signal history as the plan loaded it for a surface that reads it (an empty one in
+ * an empty archive). Reaching here without it loaded is a planner bug, never a condition to retry.
+ */
+export function signalHistoryOf(ctx: Pick<BuildContext, "previous">): SignalHistory {
+  if (!ctx.previous) return { daily: [], levelChanges: [] };
+  if (ctx.previous.signalHistory === undefined) throw new Error("The assembly plan did not load the signal history that a surface reads: declare reads.signalHistory on that surface");
+  return ctx.previous.signalHistory ?? { daily: [], levelChanges: [] };
 }
 
 export function newLevelChanges(ctx: BuildContext): LevelChange[] {

@@ -33,17 +33,16 @@ export const ENDPOINT_PATHS = {
   docs: "/donnees/agents/",
 } as const;
 
-export const agents = defineSurface({
+export const agents = defineSurface({ format: "json", schema: AgentManifest })({
   path: "/agents.json",
   mediaType: "application/json",
-  format: "json",
   reusable: true,
-  schema: AgentManifest,
+  reads: { corpus: true },
   schemaName: "AgentManifest",
   operationId: "agentManifest",
   summary: "Discovery manifest for agents: endpoints, capabilities, use policy, counts and proof policy",
   build({ publication: p, now, url, registry }) {
-    const endpoints = Object.fromEntries(Object.entries(ENDPOINT_PATHS).map(([k, path]) => [k, url(path)]));
+    const endpoints = Object.fromEntries(Object.entries(ENDPOINT_PATHS).map(([k, path]) => [k, url(path)])) as Record<keyof typeof ENDPOINT_PATHS, string>;
     return {
       schema: url("/openapi.json#/components/schemas/AgentManifest"),
       version: CONTRACT_VERSION,

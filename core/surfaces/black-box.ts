@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { InstrumentKey, IsoDate, IsoDateTime } from "../schemas/primitives.ts";
-import { defineSurface, type PreviousState } from "./types.ts";
+import { defineSurface, previousCopy, type BuildContext, type PreviousState } from "./types.ts";
 import { CONTRACT_VERSION } from "./_corpus.ts";
 
 /** How many earlier frames the black box carries; older ones are reached by replay. */
@@ -58,15 +58,18 @@ export const BlackBox = z.strictObject({
 });
 export type BlackBox = z.infer<typeof BlackBox>;
 
-export const blackBox = defineSurface({
-  path: "/api/v1/black-box.json",
+export const BLACK_BOX_PATH = "/api/v1/black-box.json";
+
+export const blackBox = defineSurface({ format: "json", schema: BlackBox })({
+  path: BLACK_BOX_PATH,
   mediaType: "application/json",
-  format: "json",
-  schema: BlackBox,
   schemaName: "BlackBoxSurface",
   operationId: "blackBoxSurface",
   summary: "Black-box recorder: the current frame's identity, recent hashed frames and how to replay any earlier one",
-  build({ now, previous, frame, url }) {
+  previousCopies: [BLACK_BOX_PATH],
+  build(ctx) {
+    const { now, previous, frame, url } = ctx;
+    const before = previousCopy(ctx, BLACK_BOX_PATH, BlackBox);
     const recent = previous
       ? [
           {
@@ -78,7 +81,7 @@ export const blackBox = defineSurface({
             changed: [...previous.frame.changes.added, ...previous.frame.changes.changed, ...previous.frame.changes.removed].sort(),
             scores: Object.fromEntries(Object.entries(previous.frame.signals).map(([k, s]) => [k, s?.value ?? null])),
           },
-          ...(previous.blackBox?.recentFrames ?? []),
+          ...(before?.recentFrames ?? []),
         ].slice(0, RECENT_FRAMES)
       : [];
     return {
@@ -98,9 +101,9 @@ export const blackBox = defineSurface({
         length: frame.seq,
       },
       recentFrames: recent,
-      days: previous ? daysOf(previous, now) : [],
+      days: previous ? daysOf(previous, before, now) : [],
       replay: {
-        firstFrameAt: previous?.blackBox?.replay.firstFrameAt ?? previous?.frame.at ?? now,
+        firstFrameAt: firstFrameAt(ctx),
         lastFrameAt: now,
         rule: "A date means the end of that UTC day; a date-time is exact. Replay gives the last frame at or before it and checks every file against that frame's fingerprints.",
         command: "git clone <archive> && risk-cli replay --archive <archive> --date <date|date-time> --out <dir>",
@@ -114,7 +117,7 @@ export const blackBox = defineSurface({
  * The previous black box's days with the previous frame counted in, limited to the last
  * SUMMARY_DAYS UTC days before `now`: O(1) per assembly whatever the archive's length.
  */
-function daysOf(previous: PreviousState, now: string): z.input<typeof BlackBoxDay>[] {
+function daysOf(previous: PreviousState, before: BlackBox | null, now: string): z.input<typeof BlackBoxDay>[] {
   const f = previous.frame;
   const date = f.at.slice(0, 10);
   const entries = Object.entries(f.signals);
@@ -126,9 +129,17 @@ function daysOf(previous: PreviousState, now: string): z.input<typeof BlackBoxDa
     scores: Object.fromEntries(entries.map(([k, s]) => [k, s?.value ?? null])),
     levels: Object.fromEntries(entries.map(([k, s]) => [k, s?.level ?? null])),
   };
-  const days = [...(previous.blackBox?.days ?? [])];
+  const days = [...(before?.days ?? [])];
   const today = days[0]?.date === date ? days.shift()! : null;
   days.unshift({ date, frames: (today?.frames ?? 0) + 1, firstFrameId: today?.firstFrameId ?? f.frameId, ...last });
   const oldest = new Date(Date.parse(`${now.slice(0, 10)}T00:00:00Z`) - (SUMMARY_DAYS - 1) * 86_400_000).toISOString().slice(0, 10);
   return days.filter((d) => d.date >= oldest);
+}
+
+/**
+ * The archive's first frame time, as the head frame's black box records it; this assembly's own
+ * instant in an empty archive. Surfaces that read it list BLACK_BOX_PATH in their previousCopies.
+ */
+export function firstFrameAt(ctx: Pick<BuildContext, "previous" | "now">): string {
+  return previousCopy(ctx, BLACK_BOX_PATH, BlackBox)?.replay.firstFrameAt ?? ctx.previous?.frame.at ?? ctx.now;
 }

@@ -27,22 +27,21 @@ export const CatalogLine = z.discriminatedUnion("recordType", [
   EditorialProtocol.extend({ recordType: z.literal("protocol") }),
 ]);
 
-export const catalogNdjson = defineSurface({
+export const catalogNdjson = defineSurface({ format: "ndjson", schema: CatalogLine })({
   path: "/api/v1/catalog.ndjson",
   mediaType: "application/x-ndjson",
-  format: "ndjson",
   reusable: true,
-  schema: CatalogLine,
+  reads: { corpus: true },
   schemaName: "CatalogLine",
   summary: "The catalog as one JSON object per line: articles, guides, methodologies, glossary, primary sources, protocol",
   build({ publication: p, indexedAt, url }) {
     const editorial = editorialOf(p, indexedAt, url);
     return [
-      ...sortDocs(p.articles).map((d) => ({ recordType: "article", ...contentSummary(d, url, editorial) })),
-      ...sortDocs(p.guides).map((d) => ({ recordType: "guide", ...contentSummary(d, url, editorial) })),
-      ...methodologySummaries(p, url).map((m) => ({ recordType: "methodology", ...m })),
-      ...glossaryEntries(p, url).map((g) => ({ recordType: "glossary", ...g })),
-      ...primarySources(p, url).map((s) => ({ recordType: "primary-source", ...s })),
+      ...sortDocs(p.articles).map((d) => ({ recordType: "article" as const, ...contentSummary(d, url, editorial) })),
+      ...sortDocs(p.guides).map((d) => ({ recordType: "guide" as const, ...contentSummary(d, url, editorial) })),
+      ...methodologySummaries(p, url).map((m) => ({ recordType: "methodology" as const, ...m })),
+      ...glossaryEntries(p, url).map((g) => ({ recordType: "glossary" as const, ...g })),
+      ...primarySources(p, url).map((s) => ({ recordType: "primary-source" as const, ...s })),
       { recordType: "protocol", ...editorialProtocol(p, url) },
     ];
   },

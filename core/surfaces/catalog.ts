@@ -14,12 +14,11 @@ import {
   sortDocs,
 } from "./_corpus.ts";
 
-export const catalog = defineSurface({
+export const catalog = defineSurface({ format: "json", schema: Catalog })({
   path: "/api/v1/catalog.json",
   mediaType: "application/json",
-  format: "json",
   reusable: true,
-  schema: Catalog,
+  reads: { corpus: true },
   schemaName: "Catalog",
   operationId: "catalog",
   summary: "Full catalog: articles, guides, topics, methodologies, glossary, primary sources, editorial protocol and changelog",

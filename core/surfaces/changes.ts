@@ -1,68 +1,17 @@
-import { z } from "zod";
-import { CHANGEFEED_LIMIT, changefeedOf } from "../changes/feed.ts";
-import { ObjectKind } from "../changes/objects.ts";
-import { IsoDateTime } from "../schemas/primitives.ts";
+import { CHANGEFEED_LIMIT, CHANGES_PATH, ChangeEntry, ChangefeedSurface, changefeedOf, changefeedReads } from "../changes/feed.ts";
 import { defineSurface } from "./types.ts";
 import { CONTRACT_VERSION } from "./_corpus.ts";
 
-const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
+export { ChangeEntry, ChangefeedSurface, CHANGES_PATH };
 
-/** One publication, revision or policy change, as the difference between two frames found it. */
-export const ChangeEntry = z.strictObject({
-  /** Position in the feed since tracking began: a reader who saw seq n missed nothing if n+1 is listed. */
-  seq: z.int().positive(),
-  id: z.string(),
-  kind: ObjectKind,
-  category: z.enum(["publication", "revision", "policy"]),
-  status: z.enum(["added", "modified", "removed"]),
-  /** False when only formatting changed: the whitespace-collapsed, NFC form hashes the same. */
-  semantic: z.boolean(),
-  title: z.string().nullable(),
-  url: z.string().nullable(),
-  language: z.enum(["fr", "en"]).nullable(),
-  version: z.string().nullable(),
-  previousVersion: z.string().nullable(),
-  versionChanged: z.boolean(),
-  hash: Sha256.nullable(),
-  previousHash: Sha256.nullable(),
-  /** The frame that published the change, and its time. */
-  frameId: z.string(),
-  at: IsoDateTime,
-});
-export type ChangeEntry = z.infer<typeof ChangeEntry>;
 
-export const ChangefeedSurface = z.strictObject({
-  schema: z.string(),
-  version: z.string(),
-  generated: IsoDateTime,
-  policy: z.strictObject({ derivation: z.string(), hash: z.string(), semantic: z.string(), bound: z.string(), replay: z.string() }),
-  tracking: z.strictObject({ since: z.strictObject({ frameId: z.string(), at: IsoDateTime }) }),
-  window: z.strictObject({
-    limit: z.int().positive(),
-    total: z.int().nonnegative(),
-    oldestSeq: z.int().positive().nullable(),
-    truncated: z.boolean(),
-  }),
-  counts: z.strictObject({
-    added: z.int().nonnegative(),
-    modified: z.int().nonnegative(),
-    removed: z.int().nonnegative(),
-    semantic: z.int().nonnegative(),
-    formatting: z.int().nonnegative(),
-  }),
-  entries: z.array(ChangeEntry).max(CHANGEFEED_LIMIT),
-  license: z.string(),
-  attribution: z.string(),
-});
-export type ChangefeedSurface = z.infer<typeof ChangefeedSurface>;
-
-export const changes = defineSurface({
-  path: "/api/v1/changes.json",
+export const changes = defineSurface({ format: "json", schema: ChangefeedSurface })({
+  path: CHANGES_PATH,
   mediaType: "application/json",
-  format: "json",
   // New entries come only from changed inputs: with the same inputs the feed is the same.
   reusable: true,
-  schema: ChangefeedSurface,
+  reads: changefeedReads,
+  previousCopies: [CHANGES_PATH],
   schemaName: "ChangefeedSurface",
   operationId: "changefeedSurface",
   summary: "Changefeed: publications, revisions and policy changes between frames, with version, hash, previous hash, diff status and whether the change is semantic",
@@ -99,12 +48,12 @@ export const changes = defineSurface({
   },
 });
 
-export const changesNdjson = defineSurface({
+export const changesNdjson = defineSurface({ format: "ndjson", schema: ChangeEntry })({
   path: "/api/v1/changes.ndjson",
   mediaType: "application/x-ndjson",
-  format: "ndjson",
   reusable: true,
-  schema: ChangeEntry,
+  reads: changefeedReads,
+  previousCopies: [CHANGES_PATH],
   schemaName: "ChangeEntry",
   summary: "One publication, revision or policy change per line, newest first, with version, hashes, diff status and semantic flag",
   build(ctx) {

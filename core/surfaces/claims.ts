@@ -33,12 +33,11 @@ function claimsOf({ publication: p, indexedAt, url }: BuildContext) {
   return editorialOf(p, indexedAt, url);
 }
 
-export const claims = defineSurface({
+export const claims = defineSurface({ format: "json", schema: ClaimsSurface })({
   path: "/api/v1/claims.json",
   mediaType: "application/json",
-  format: "json",
   reusable: true,
-  schema: ClaimsSurface,
+  reads: { corpus: true },
   schemaName: "ClaimsSurface",
   operationId: "claimsSurface",
   summary: "Claim-to-source graph: at most three typed claims per French article, each linked to its references, with the review registry",
@@ -87,12 +86,11 @@ export const claims = defineSurface({
   },
 });
 
-export const claimsNdjson = defineSurface({
+export const claimsNdjson = defineSurface({ format: "ndjson", schema: Claim })({
   path: "/api/v1/claims.ndjson",
   mediaType: "application/x-ndjson",
-  format: "ndjson",
   reusable: true,
-  schema: Claim,
+  reads: { corpus: true },
   schemaName: "Claim",
   summary: "One typed claim per line, references embedded",
   build(ctx) {

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { DebtLatest } from "../inputs/schemas.ts";
 import type { PresentSignal } from "../signals.ts";
 import { IsoDate, IsoDateTime, Uri } from "../schemas/primitives.ts";
-import { defineSurface } from "./types.ts";
+import { defineSurface, previousCopy } from "./types.ts";
 import { CONTRACT_VERSION } from "./_corpus.ts";
 import { MissingSignal, RiskIndex, indexOf } from "./risk.ts";
 
@@ -48,18 +48,20 @@ export type DebtRiskSnapshot = z.infer<typeof DebtRiskSnapshot>;
 
 const ROUNDING = "signal.value = provenance.scoreRaw rounded to one decimal, half away from zero";
 
-export const debtRisk = defineSurface({
-  path: "/api/v1/debt-risk.json",
+export const DEBT_RISK_PATH = "/api/v1/debt-risk.json";
+
+export const debtRisk = defineSurface({ format: "json", schema: DebtRiskSnapshot })({
+  path: DEBT_RISK_PATH,
   mediaType: "application/json",
-  format: "json",
-  schema: DebtRiskSnapshot,
   schemaName: "DebtRiskSnapshot",
   operationId: "debtRiskSnapshot",
   summary: "Canonical US debt-risk snapshot: current stress excluding the budget office's projections, coverage before imputation, provenance, buckets, sources, top signals",
-  build({ publication: p, now, signals, previous, url }) {
+  previousCopies: [DEBT_RISK_PATH],
+  build(ctx) {
+    const { publication: p, now, signals, url } = ctx;
     const s = signals.find((x) => x.instrument === "debt");
     const m = s ? p.methodologies.find((x) => x.slug === s.config.methodology) : undefined;
-    const detail = s?.present ? details(s, p.config.debtSource.url, previous?.debtRisk ?? null) : EMPTY;
+    const detail = s?.present ? details(s, p.config.debtSource.url, previousCopy(ctx, DEBT_RISK_PATH, DebtRiskSnapshot)) : EMPTY;
     return {
       schema: url("/openapi.json#/components/schemas/DebtRiskSnapshot"),
       version: CONTRACT_VERSION,

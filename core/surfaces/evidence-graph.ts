@@ -125,12 +125,11 @@ const countBy = <T extends string>(types: readonly T[], items: { type: T }[]) =>
   return out;
 };
 
-export const evidenceGraphSurface = defineSurface({
+export const evidenceGraphSurface = defineSurface({ format: "json", schema: EvidenceGraphSurface })({
   path: "/api/v1/evidence-graph.json",
   mediaType: "application/json",
-  format: "json",
   reusable: true,
-  schema: EvidenceGraphSurface,
+  reads: { corpus: true },
   schemaName: "EvidenceGraphSurface",
   operationId: "evidenceGraphSurface",
   summary: "Evidence graph: articles, claims, references, hosts, institutions, primary sources and datasets as nodes and typed edges",
@@ -149,16 +148,15 @@ export const evidenceGraphSurface = defineSurface({
   },
 });
 
-export const evidenceGraphNdjson = defineSurface({
+export const evidenceGraphNdjson = defineSurface({ format: "ndjson", schema: EvidenceGraphLine })({
   path: "/api/v1/evidence-graph.ndjson",
   mediaType: "application/x-ndjson",
-  format: "ndjson",
   reusable: true,
-  schema: EvidenceGraphLine,
+  reads: { corpus: true },
   schemaName: "EvidenceGraphLine",
   summary: "The evidence graph as one JSON object per line: every node line first, then every edge line",
   build(ctx) {
     const { nodes, edges } = graphOf(ctx);
-    return [...nodes.map((n) => ({ recordType: "node", ...n })), ...edges.map((e) => ({ recordType: "edge", ...e }))];
+    return [...nodes.map((n) => ({ recordType: "node" as const, ...n })), ...edges.map((e) => ({ recordType: "edge" as const, ...e }))];
   },
 });

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { editorialOf } from "../editorial/analysis.ts";
-import { RiskError } from "../errors.ts";
 import { InstrumentKey, IsoDate, IsoDateTime, Uri } from "../schemas/primitives.ts";
 import { durationSeconds, type Signal } from "../signals.ts";
-import { defineSurface, type BuildContext } from "./types.ts";
+import { defineSurface, previousCopy, type BuildContext } from "./types.ts";
+import { DEBT_RISK_PATH, DebtRiskSnapshot } from "./debt-risk.ts";
 import { CONTRACT_VERSION, docPath, sortDocs } from "./_corpus.ts";
 
 /** How long the editorial corpus stays fresh without a new or updated article or guide, unless configured. */
@@ -72,14 +72,17 @@ export const FreshnessSurface = z.strictObject({
 });
 export type FreshnessSurface = z.infer<typeof FreshnessSurface>;
 
-export const freshness = defineSurface({
-  path: "/api/v1/freshness.json",
+export const FRESHNESS_PATH = "/api/v1/freshness.json";
+
+export const freshness = defineSurface({ format: "json", schema: FreshnessSurface })({
+  path: FRESHNESS_PATH,
   mediaType: "application/json",
-  format: "json",
-  schema: FreshnessSurface,
   schemaName: "FreshnessSurface",
   operationId: "freshnessSurface",
   summary: "Freshness: latest contents, corpus counters, endpoints, the freshness policy, and per producer staleAfter, expiresAt, timeliness and coverage",
+  // The corpus part depends on the input files only: with them unchanged, the head frame's copy has it.
+  reads: ({ inputsUnchanged, hasCopy }) => (inputsUnchanged && hasCopy(FRESHNESS_PATH) ? {} : { corpus: true }),
+  previousCopies: [FRESHNESS_PATH, DEBT_RISK_PATH],
   build(ctx) {
     const { publication: p, now, signals, registry, url } = ctx;
     const corpus = corpusOf(ctx);
@@ -123,16 +126,14 @@ export const freshness = defineSurface({
 });
 
 /**
- * The corpus part depends on the input files only. With the inputs unchanged the previous frame's
- * is taken as is, so a steady-state assembly needs no corpus (only its lite part is loaded).
+ * The corpus part depends on the input files only. With the inputs unchanged the head frame's is
+ * taken as is, so a steady-state assembly needs no corpus (the plan then loads only the
+ * configuration, protocol and methodologies).
  */
 function corpusOf(ctx: BuildContext): Corpus {
-  if (ctx.inputsUnchanged && ctx.previous?.freshness) return ctx.previous.freshness.corpus;
+  const before = ctx.inputsUnchanged ? previousCopy(ctx, FRESHNESS_PATH, FreshnessSurface) : null;
+  if (before) return before.corpus;
   const { publication: p, indexedAt, url } = ctx;
-  // A lite publication (steady state) has no documents: build from the whole one instead.
-  if (ctx.inputsUnchanged && p.articles.length === 0 && p.guides.length === 0) {
-    throw new RiskError("E_PARTIAL", "Cannot build /api/v1/freshness.json without the corpus", { path: "/api/v1/freshness.json" });
-  }
   const latest = (docs: typeof p.articles) =>
     sortDocs(docs)
       .slice(0, LATEST)
@@ -196,7 +197,7 @@ function producerOf(s: Signal, ctx: BuildContext): z.input<typeof Producer> {
     ? { ratio: 1, basis: "the value shown was retained from an earlier assembly (fallbackUsed)" }
     : { ratio: 1, basis: "the value shown was collected by the last attempt" };
   if (debt) {
-    const c = s.debt?.coverage ?? (s.fallbackUsed ? ctx.previous?.debtRisk?.provenance?.coverage : undefined);
+    const c = s.debt?.coverage ?? (s.fallbackUsed ? previousCopy(ctx, DEBT_RISK_PATH, DebtRiskSnapshot)?.provenance?.coverage : undefined);
     coverage = c
       ? { ratio: c.observed, basis: `${c.familiesObserved} of ${c.families} families observed before neutral imputation` }
       : { ratio: null, basis: "the debt file's coverage is not known for the value shown" };

@@ -26,11 +26,9 @@ export const IntegritySurface = z.strictObject({
   verification: z.array(z.string()),
 });
 
-export const integrity = defineSurface({
+export const integrity = defineSurface({ format: "json", schema: IntegritySurface })({
   path: "/api/v1/integrity.json",
   mediaType: "application/json",
-  format: "json",
-  schema: IntegritySurface,
   schemaName: "IntegritySurface",
   operationId: "integritySurface",
   summary: "SHA-256 fingerprints of every other surface of this assembly, as served, for snapshot verification",

@@ -37,12 +37,10 @@ export const JournalRecord = z.strictObject({
 });
 export type JournalRecord = z.infer<typeof JournalRecord>;
 
-export const journal = defineSurface({
+export const journal = defineSurface({ format: "ndjson", schema: JournalRecord })({
   path: JOURNAL_PATH,
   mediaType: "application/x-ndjson",
-  format: "ndjson",
   appendOnly: true,
-  schema: JournalRecord,
   schemaName: "JournalRecord",
   summary: "Raw operational journal: one record per assembly, append-only, without individual CI attestation",
   build({ now, signals, previous, frame, produced, inputs, toolVersion }) {

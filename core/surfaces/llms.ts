@@ -200,34 +200,31 @@ export function llmsFullEn(p: Publication, { url, indexedAt }: Pick<BuildContext
   ).trimEnd() + "\n";
 }
 
-export const llms = defineSurface({
+export const llms = defineSurface({ format: "text", schema: LlmsText })({
   path: "/llms.txt",
   mediaType: "text/plain; charset=utf-8",
-  format: "text",
   reusable: true,
-  schema: LlmsText,
+  reads: { corpus: true },
   schemaName: "LlmsText",
   summary: "Concise map for agents in the llmstxt.org format, under 64 KB",
   build: ({ publication, ...ctx }) => llmsTxt(publication, ctx),
 });
 
-export const llmsFull = defineSurface({
+export const llmsFull = defineSurface({ format: "text", schema: text() })({
   path: "/llms-full.txt",
   mediaType: "text/plain; charset=utf-8",
-  format: "text",
   reusable: true,
-  schema: text(),
+  reads: { corpus: true },
   schemaName: "LlmsFullText",
   summary: "Extended French corpus for agents: articles with their claims, guides, methodologies, glossary and primary sources",
   build: ({ publication, ...ctx }) => llmsFullFr(publication, ctx),
 });
 
-export const llmsFullEnglish = defineSurface({
+export const llmsFullEnglish = defineSurface({ format: "text", schema: text() })({
   path: "/llms-full-en.txt",
   mediaType: "text/plain; charset=utf-8",
-  format: "text",
   reusable: true,
-  schema: text(),
+  reads: { corpus: true },
   schemaName: "LlmsFullEnglishText",
   summary: "Full English corpus for agents, separate from the French context",
   build: ({ publication, ...ctx }) => llmsFullEn(publication, ctx),

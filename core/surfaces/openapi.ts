@@ -44,7 +44,7 @@ const SHARED_COMPONENTS: Record<string, z.ZodType> = {
 
 const SELF = "/openapi.json";
 
-export function componentSchemas(surfaces: readonly Surface[]): Record<string, unknown> {
+export function componentSchemas(surfaces: readonly Surface[]): Record<string, Record<string, unknown>> {
   const registry = z.registry<{ id: string }>();
   for (const [id, schema] of Object.entries(SHARED_COMPONENTS)) registry.add(schema, { id });
   for (const s of surfaces) if (s.path !== SELF) registry.add(s.schema, { id: s.schemaName });
@@ -53,7 +53,7 @@ export function componentSchemas(surfaces: readonly Surface[]): Record<string, u
     io: "output",
     uri: (id) => `#/components/schemas/${id}`,
   });
-  const schemas: Record<string, unknown> = {};
+  const schemas: Record<string, Record<string, unknown>> = {};
   for (const [id, schema] of Object.entries(out.schemas)) {
     // No $id: a fragment-only $id is not allowed by JSON Schema 2020-12, and components are found by their place.
     const { $schema: _dialect, $id: _uri, id: _id, ...rest } = schema as Record<string, unknown>;
@@ -62,16 +62,14 @@ export function componentSchemas(surfaces: readonly Surface[]): Record<string, u
   return schemas;
 }
 
-export const openapi = defineSurface({
+export const openapi = defineSurface({ format: "json", schema: OpenApiDocument })({
   path: SELF,
   mediaType: "application/json",
-  format: "json",
   reusable: true,
-  schema: OpenApiDocument,
   schemaName: "OpenApiDocument",
   summary: "OpenAPI 3.1 contract of the machine endpoints",
   build({ publication: p, registry }) {
-    const paths: Record<string, unknown> = {};
+    const paths: Record<string, { get: Record<string, unknown> }> = {};
     for (const s of [...registry].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
       const isSelf = s.path === SELF;
       const schema = isSelf ? { type: "object", description: "This OpenAPI 3.1 document." } : { $ref: `#/components/schemas/${s.schemaName}` };

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { instrumentsOf } from "../inputs/publication.ts";
-import { historyKey, newLevelChanges } from "../history/rows.ts";
-import { RiskError } from "../errors.ts";
+import { historyKey, newLevelChanges, signalHistoryOf } from "../history/rows.ts";
+import { BLACK_BOX_PATH, firstFrameAt } from "./black-box.ts";
 import type { LevelChange } from "../history/model.ts";
 import { xmlText } from "../history/text.ts";
 import { defineSurface, type BuildContext } from "./types.ts";
@@ -16,23 +16,22 @@ export function entryId(host: string, c: LevelChange): string {
   return `tag:${host},${c.seriesDate}:level-change/${c.frameId}/${c.instrument}`;
 }
 
-export const riskAtom = defineSurface({
+export const riskAtom = defineSurface({ format: "text", schema: AtomText })({
   path: "/api/v1/risk.xml",
   mediaType: "application/atom+xml",
-  format: "text",
-  schema: AtomText,
   schemaName: "RiskLevelFeed",
   summary: "Atom feed (RFC 4287) of signal level changes, newest first, for alerting bots",
   reuseKey: historyKey,
+  reads: { signalHistory: true },
+  previousCopies: [BLACK_BOX_PATH],
   build(ctx: BuildContext) {
-    const { publication: p, url, now } = ctx;
+    const { publication: p, url } = ctx;
     const host = new URL(p.config.baseUrl).hostname;
     const labels = new Map(instrumentsOf(p).map(([key, c]) => [key, c.label]));
-    if (ctx.previous && ctx.previous.history === undefined) throw new RiskError("E_HISTORY", "The level-change feed must be rebuilt: load the archive's history and assemble again");
-    const kept = ctx.previous?.history?.levelChanges ?? [];
+    const kept = signalHistoryOf(ctx).levelChanges;
     const entries = [...kept.slice(-FEED_ENTRIES), ...newLevelChanges(ctx)].slice(-FEED_ENTRIES).reverse();
     // Without an entry, the feed dates from the archive's first frame, so it does not change at every assembly.
-    const updated = entries[0]?.at ?? ctx.previous?.blackBox?.replay.firstFrameAt ?? now;
+    const updated = entries[0]?.at ?? firstFrameAt(ctx);
     const lines = [
       '<?xml version="1.0" encoding="utf-8"?>',
       `<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="${xmlText(p.config.language)}">`,

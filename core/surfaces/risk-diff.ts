@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { changefeedOf, type Changefeed } from "../changes/feed.ts";
+import { CHANGES_PATH, changefeedOf, type Changefeed } from "../changes/feed.ts";
+import { BLACK_BOX_PATH, firstFrameAt } from "./black-box.ts";
 import type { BaselineFrame, FrameSignal } from "../frame.ts";
 import { InstrumentKey, IsoDateTime, Level, Tone } from "../schemas/primitives.ts";
 import type { Signal } from "../signals.ts";
@@ -64,14 +65,15 @@ export const RiskDiffSurface = z.strictObject({
 });
 export type RiskDiffSurface = z.infer<typeof RiskDiffSurface>;
 
-export const riskDiff = defineSurface({
+export const riskDiff = defineSurface({ format: "json", schema: RiskDiffSurface })({
   path: "/api/v1/risk-diff.json",
   mediaType: "application/json",
-  format: "json",
-  schema: RiskDiffSurface,
   schemaName: "RiskDiffSurface",
   operationId: "riskDiffSurface",
   summary: "Risk diff over 1, 7 and 30 days against the archive's frames: signal moves and level changes, sources, claims, models, articles, and the confidence of each window",
+  // The changefeed gains entries only when the inputs changed; then it diffs object manifests.
+  reads: ({ inputsUnchanged }) => (inputsUnchanged ? { archiveWindows: RISK_DIFF_WINDOWS } : { archiveWindows: RISK_DIFF_WINDOWS, corpus: true, objects: true }),
+  previousCopies: [CHANGES_PATH, BLACK_BOX_PATH],
   build(ctx) {
     const { publication: p, now, url } = ctx;
     const feed = changefeedOf(ctx);
@@ -104,7 +106,7 @@ function windowOf(ctx: BuildContext, days: number, feed: Changefeed, models: Rec
   const found = previous?.windows?.now === now ? previous.windows.baselines[days] ?? null : null;
   if (!found) {
     // The first frame says what the next ones will, so that the surface changes only with a baseline.
-    const first = previous?.windows?.firstFrameAt ?? previous?.frame.at ?? now;
+    const first = firstFrameAt(ctx);
     const reason =
       previous && (!previous.windows || previous.windows.now !== now)
         ? "the archive's frames were not consulted for this window"

@@ -85,11 +85,9 @@ export function overallStatus(signals: readonly Signal[]): "nominal" | "degraded
   return signals.every((s) => s.present && s.sourceStatus === "ok" && (s.qualityStatus === "nominal" || s.qualityStatus === "official-delayed")) ? "nominal" : "degraded";
 }
 
-export const risk = defineSurface({
+export const risk = defineSurface({ format: "json", schema: RiskSnapshot })({
   path: "/api/v1/risk.json",
   mediaType: "application/json",
-  format: "json",
-  schema: RiskSnapshot,
   schemaName: "RiskSnapshot",
   operationId: "riskSnapshot",
   summary: "Risk snapshot: one index per instrument measured by its own dashboard; no global aggregate",

@@ -109,12 +109,11 @@ export function searchDocuments(p: Publication, url: UrlOf): SearchDocument[] {
   return docs.sort((a, b) => byCodeUnits(a.id, b.id));
 }
 
-export const searchIndex = defineSurface({
+export const searchIndex = defineSurface({ format: "json", schema: SearchIndexSurface })({
   path: "/api/v1/search-index.json",
   mediaType: "application/json",
-  format: "json",
   reusable: true,
-  schema: SearchIndexSurface,
+  reads: { corpus: true },
   schemaName: "SearchIndexSurface",
   summary: "Bilingual search index (French and English): the documents and a serialised minisearch index a browser page can load",
   build({ publication: p, now, url }) {

@@ -29,14 +29,13 @@ const CsvText = z.string().describe("RFC 4180 CSV, UTF-8, LF line ends, a header
 
 const rest = (r: ObservationRow) => COLUMNS.map((c) => r[c]);
 
-export const signalHistoryCsv = defineSurface({
+export const signalHistoryCsv = defineSurface({ format: "text", schema: CsvText })({
   path: "/api/v1/signals/history.csv",
   mediaType: "text/csv; charset=utf-8; header=present",
-  format: "text",
-  schema: CsvText,
   schemaName: "SignalHistoryCsv",
   summary: "Flat observations of every series (the last point of each closed UTC day) for spreadsheets and data-analysis tools",
   reuseKey: historyKey,
+  reads: { signalHistory: true },
   build(ctx: BuildContext) {
     const rows = observationRows(ctx.publication, historyOf(ctx).daily);
     return csvText(HISTORY_CSV_HEADER, rows.map((r) => [r.seriesDate, r.seriesId, r.instrument, ...rest(r)]));
@@ -47,22 +46,21 @@ export const signalHistoryCsv = defineSurface({
  * One CSV per configured series at /api/v1/signals/<seriesId>/history.csv. Loads with
  * `pandas.read_csv(path, parse_dates=["seriesDate"], index_col="seriesDate")`.
  */
-export const seriesHistoryCsv = defineSurface({
+export const seriesHistoryCsv = defineSurface({ format: "text", schema: CsvText })({
   path: seriesCsvPath("{seriesId}"),
   mediaType: "text/csv; charset=utf-8; header=present",
-  format: "text",
-  schema: CsvText,
   schemaName: "SignalSeriesHistoryCsv",
   summary: "Flat observations of one named series, one row per closed UTC day, indexed by seriesDate",
   build: () => "",
   expand(p: Publication): Surface[] {
     return instrumentsOf(p).map(([key, config]) =>
-      defineSurface({
+      defineSurface({ format: "text", schema: CsvText })({
         ...seriesHistoryCsv,
         expand: undefined,
         path: seriesCsvPath(config.seriesId),
         summary: `Flat observations of the series ${config.seriesId}, one row per closed UTC day, indexed by seriesDate`,
         reuseKey: historyKey,
+        reads: { signalHistory: true },
         build(ctx: BuildContext) {
           const rows = observationRows(ctx.publication, historyOf(ctx).daily).filter((r) => r.instrument === key);
           return csvText(SERIES_CSV_HEADER, rows.map((r) => [r.seriesDate, ...rest(r)]));

@@ -13,7 +13,7 @@ import {
   observationRows,
   type ObservationRow as Observation,
 } from "../history/rows.ts";
-import { dayOf, type HistoryState } from "../history/model.ts";
+import { dayOf, type SignalHistory } from "../history/model.ts";
 import { CONTRACT_VERSION } from "./_corpus.ts";
 import { defineSurface, type BuildContext } from "./types.ts";
 
@@ -108,7 +108,7 @@ const BACKTEST_POLICY = {
 /** The CSV path of one series. */
 export const seriesCsvPath = (seriesId: string) => `/api/v1/signals/${seriesId}/history.csv`;
 
-function coverageOf(p: Publication, now: string, h: HistoryState, rows: readonly Observation[], url: (p: string) => string): z.input<typeof HistoryCoverage> {
+function coverageOf(p: Publication, now: string, h: SignalHistory, rows: readonly Observation[], url: (p: string) => string): z.input<typeof HistoryCoverage> {
   return {
     firstSeriesDate: h.daily[0]?.seriesDate ?? null,
     lastSeriesDate: h.daily.at(-1)?.seriesDate ?? null,
@@ -141,15 +141,14 @@ function currentOf(now: string, url: (p: string) => string): z.input<typeof Hist
 
 const evidenceTiers = () => EVIDENCE_TIERS.map((id) => ({ id, meaning: EVIDENCE_TIER_MEANINGS[id] }));
 
-export const signalHistory = defineSurface({
+export const signalHistory = defineSurface({ format: "json", schema: SignalHistorySurface })({
   path: "/api/v1/signals/history.json",
   mediaType: "application/json",
-  format: "json",
-  schema: SignalHistorySurface,
   schemaName: "SignalHistorySurface",
   operationId: "signalHistorySurface",
   summary: "Fused canonical signal history: the last point of each UTC day per series, level changes, daily journal, attested frames, evidence tiers and backtest policy",
   reuseKey: historyKey,
+  reads: { signalHistory: true },
   build(ctx: BuildContext) {
     const { publication: p, now, url } = ctx;
     const h = historyOf(ctx);
@@ -194,14 +193,13 @@ export const HistoryMetaLine = z.strictObject({
 /** One line of /api/v1/signals/history.ndjson, tagged with `recordType`. */
 export const SignalHistoryLine = z.discriminatedUnion("recordType", [HistoryMetaLine, ObservationRow, LevelChangeRow]);
 
-export const signalHistoryNdjson = defineSurface({
+export const signalHistoryNdjson = defineSurface({ format: "ndjson", schema: SignalHistoryLine })({
   path: "/api/v1/signals/history.ndjson",
   mediaType: "application/x-ndjson",
-  format: "ndjson",
-  schema: SignalHistoryLine,
   schemaName: "SignalHistoryLine",
   summary: "The fused signal history as lines: one meta line, then observation lines, then level-change lines",
   reuseKey: historyKey,
+  reads: { signalHistory: true },
   build(ctx: BuildContext) {
     const { publication: p, now, url } = ctx;
     const h = historyOf(ctx);

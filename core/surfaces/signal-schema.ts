@@ -44,12 +44,10 @@ export function signalLineSchema(id: string): z.input<typeof SignalLineSchema> {
   };
 }
 
-export const signalSchema = defineSurface({
+export const signalSchema = defineSurface({ format: "json", schema: SignalLineSchema })({
   path: "/api/v1/signals/schema.json",
   mediaType: "application/json",
-  format: "json",
   reusable: true,
-  schema: SignalLineSchema,
   schemaName: "SignalLineSchema",
   operationId: "signalLineSchema",
   summary: "JSON Schema 2020-12 of the meta, observation and level-change lines of the signal history",

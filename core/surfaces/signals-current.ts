@@ -36,11 +36,9 @@ export const SignalCurrentSurface = z.strictObject({
   attribution: z.string(),
 });
 
-export const signalsCurrent = defineSurface({
+export const signalsCurrent = defineSurface({ format: "json", schema: SignalCurrentSurface })({
   path: "/api/v1/signals/current.json",
   mediaType: "application/json",
-  format: "json",
-  schema: SignalCurrentSurface,
   schemaName: "SignalCurrentSurface",
   operationId: "signalCurrentSurface",
   summary: "Current signals: the latest point-in-time observation per instrument, with its publication date and its upstream observation date",

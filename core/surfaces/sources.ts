@@ -48,12 +48,11 @@ export const SourcesSurface = z.strictObject({
   ),
 });
 
-export const sources = defineSurface({
+export const sources = defineSurface({ format: "json", schema: SourcesSurface })({
   path: "/api/v1/sources.json",
   mediaType: "application/json",
-  format: "json",
   reusable: true,
-  schema: SourcesSurface,
+  reads: { corpus: true },
   schemaName: "SourcesSurface",
   operationId: "sourcesSurface",
   summary: "Sources registry: institutional primary sources, the hosts the articles cite, citation rules and limits",

@@ -2,13 +2,9 @@ import type { z } from "zod";
 import type { Publication } from "../inputs/publication.ts";
 import type { UpstreamState } from "../inputs/upstream.ts";
 import type { BaselineFrame, Frame } from "../frame.ts";
-import type { BlackBox } from "./black-box.ts";
-import type { DebtRiskSnapshot } from "./debt-risk.ts";
 import type { Signal } from "../signals.ts";
 import type { ObjectManifest } from "../changes/objects.ts";
-import type { ChangefeedSurface } from "./changes.ts";
-import type { FreshnessSurface } from "./freshness.ts";
-import type { HistoryState } from "../history/model.ts";
+import type { SignalHistory } from "../history/model.ts";
 
 /** What an earlier surface of the same assembly produced: its fingerprint as served. */
 export interface Produced {
@@ -20,42 +16,43 @@ export interface Produced {
   storedSha256?: string;
 }
 
-/** The archive's state before this assembly: the head frame and the head black box. */
+/**
+ * The archive's state before this assembly: the head frame, and what the plan decided to read of
+ * the archive for the surfaces it rebuilds. Each part is loaded at most once, before building.
+ */
 export interface PreviousState {
   frame: Frame;
-  blackBox: BlackBox | null;
-  /** The head frame's debt-risk.json, for a debt value retained after an upstream failure. */
-  debtRisk?: DebtRiskSnapshot | null;
   commit: string;
   /** The root tree of that commit, so the next commit does not read the commit again. */
   tree: string;
-
-  // History from the archive (changefeed, risk diff, freshness): each read is O(1) or O(log n)
-  // in the number of frames (archive/api/windows.ts).
-  /** The head frame's changes.json: the feed the next one extends. */
-  changes?: ChangefeedSurface | null;
-  /** The head frame's freshness.json: its corpus part is reused while the inputs are unchanged. */
-  freshness?: FreshnessSurface | null;
-  /** The head frame's object manifest; loaded only when the inputs changed (null: none recorded). */
-  objects?: ObjectManifest | null;
-  /** The frame at or before `now` minus each risk-diff window, found through the day index. */
-  windows?: WindowBaselines;
   /**
-   * The archive's daily points and level changes, preloaded from their
-   * shards; null when there are none. Undefined means not loaded (it is O(days) to read): a
-   * surface that must be rebuilt from it then throws E_HISTORY, and the caller loads it and
-   * assembles again (cli/commands/assemble.ts).
+   * The head frame's copies of the surfaces that some surface declares it reads
+   * (`Surface.previousCopies`), by path, already checked against their schemas. A copy that is
+   * missing or does not match its schema is absent.
    */
-  history?: HistoryState | null;
+  copies: ReadonlyMap<string, unknown>;
+  /** The head frame's object manifest, when the plan needs it (null: that frame recorded none). */
+  objects?: ObjectManifest | null;
+  /** The frame at or before `now` minus each risk-diff window, when the plan needs them. */
+  windows?: WindowBaselines;
+  /** The archive's daily points and level changes, when the plan needs them (null: none yet). */
+  signalHistory?: SignalHistory | null;
 }
 
 /** Baseline frames by window length in days; null when the archive holds no frame that old. */
 export interface WindowBaselines {
   /** The instant the windows were measured from (the assembly's `now`). */
   now: string;
-  /** The archive's first frame time (from the black box), for "archive younger than 7 days". */
-  firstFrameAt: string;
   baselines: Record<number, { commit: string; frame: BaselineFrame } | null>;
+}
+
+/**
+ * The head frame's copy of the surface at `path`, parsed and checked against `schema` when the
+ * previous state was loaded; null without a previous frame or such a copy. `schema` types the
+ * result; the surface that reads it must list `path` in its `previousCopies`.
+ */
+export function previousCopy<S extends z.ZodType>(ctx: { previous: PreviousState | null }, path: string, _schema: S): z.output<S> | null {
+  return (ctx.previous?.copies.get(path) as z.output<S> | undefined) ?? null;
 }
 
 export interface BuildContext {
@@ -73,31 +70,59 @@ export interface BuildContext {
   previous: PreviousState | null;
   /** Identity of the frame this assembly will commit (its hash is not known yet). */
   frame: { frameId: string; seq: number; previousFrameHash: string | null };
-  /** True when the previous frame was built by this tool from the same input files. */
-  inputsUnchanged?: boolean;
+  /** True when the previous frame was built by this tool version from the same input files. */
+  inputsUnchanged: boolean;
   /** The object manifest of these inputs, computed on first call; null when they are unchanged (nothing to diff). */
-  objects?: () => ObjectManifest | null;
+  objects: () => ObjectManifest | null;
   /** Surfaces built before this one, in registry order. */
   produced: readonly Produced[];
   /** Every surface of the registry (for manifests that describe the others). */
   registry: readonly Surface[];
   url(path: string): string;
-  /** The fingerprint of the input files and the tool version, for reuse keys. */
-  inputs?: string;
-  toolVersion?: string;
+  /** The fingerprint of the input files, for reuse keys. */
+  inputs: string;
+  /** This tool's version, for reuse keys. */
+  toolVersion: string;
 }
 
 /** json: one canonical document; ndjson: canonical lines; text: a string served as is (UTF-8). */
 export type SurfaceFormat = "json" | "ndjson" | "text";
 
 /**
- * One published document. Adding a surface means one builder file, one registry line and one
- * golden file: the registry drives building, validation, OpenAPI and integrity.
+ * What a surface's builder reads besides the configuration, the signals and the head frame. The
+ * planner loads the union of what the surfaces it rebuilds read, each part once, before any
+ * surface is built.
  */
-export interface Surface<S extends z.ZodType = z.ZodType> {
+export interface Reads {
+  /** The articles, guides and registries (glossary, topics, sources, changelog, claim reviews). */
+  corpus?: boolean;
+  /** The archive's daily points and level changes (O(days) to read). */
+  signalHistory?: boolean;
+  /** The baseline frames this many days before `now`. */
+  archiveWindows?: readonly number[];
+  /** The head frame's object manifest (only read when the inputs changed). */
+  objects?: boolean;
+}
+
+/** What the planner knows when it asks a surface what it reads. */
+export interface PlanFacts {
+  /** The previous frame was built by this tool version from the same input files. */
+  inputsUnchanged: boolean;
+  /** The head frame's copy of the surface at `path` was loaded (see `previousCopies`). */
+  hasCopy(path: string): boolean;
+}
+
+/** What a builder returns: the document (json), its lines (ndjson) or the text (text). */
+export type SurfaceOutput<F extends SurfaceFormat, S extends z.ZodType> = F extends "ndjson" ? z.input<S>[] : z.input<S>;
+
+/**
+ * One published document. Adding a surface means one builder file, one registry line and one
+ * golden file: the registry drives planning, building, validation, OpenAPI and integrity.
+ */
+export interface Surface<F extends SurfaceFormat = SurfaceFormat, S extends z.ZodType = z.ZodType> {
   path: string;
   mediaType: string;
-  format: SurfaceFormat;
+  format: F;
   /** The document (json) or one line (ndjson). */
   schema: S;
   /** Component name in the OpenAPI document. */
@@ -110,23 +135,32 @@ export interface Surface<S extends z.ZodType = z.ZodType> {
    * previous bytes instead of building, validating and serialising again.
    */
   reusable?: boolean;
-  /** json: the document; ndjson: the lines; text: the string. */
-  build(ctx: BuildContext): unknown;
+  /** What `build` reads (see `Reads`); a function when that depends on what the planner knows. */
+  reads?: Reads | ((facts: PlanFacts) => Reads);
+  /** Paths of the surfaces whose head-frame copy `build` reads through `previousCopy`. */
+  previousCopies?: readonly string[];
+  build(ctx: BuildContext): SurfaceOutput<F, S>;
   /**
-   * An ndjson surface that only grows: `build` returns the lines this assembly
-   * appends, the served document is the previous one followed by them, and its SHA-256 is carried
-   * from frame to frame (frame.journal), so the cost does not grow with the document.
+   * An ndjson surface that only grows: `build` returns the lines this assembly appends, the
+   * served document is the previous one followed by them, and its SHA-256 is carried from frame
+   * to frame (frame.journal), so the cost does not grow with the document.
    */
   appendOnly?: boolean;
   /**
-   * A key of everything the output depends on besides the clock; when the
-   * previous frame recorded the same key for this path, its bytes are reused (restamped).
+   * A key of everything the output depends on besides the clock; when the previous frame recorded
+   * the same key for this path, its bytes are reused (restamped). Computed before anything the
+   * surface reads is loaded: it may read the head frame and the signals, not `reads`.
    */
   reuseKey?(ctx: BuildContext): string;
   /** A template that stands for one surface per configured series. */
   expand?(publication: Publication): Surface[];
 }
 
-export function defineSurface<S extends z.ZodType>(surface: Surface<S>): Surface<S> {
-  return surface;
+/**
+ * Declares a surface: `defineSurface({ format, schema })({ path, ..., build })`. The format and
+ * schema come first so that the compiler knows them when it checks the builder: a builder whose
+ * result drifts from its schema does not compile.
+ */
+export function defineSurface<F extends SurfaceFormat, S extends z.ZodType>(shape: { format: F; schema: S }) {
+  return (surface: Omit<Surface<F, S>, "format" | "schema">): Surface<F, S> => ({ ...shape, ...surface });
 }

@@ -10,7 +10,7 @@ import { canonicalJson } from "../../core/canonical/jcs.ts";
 import { frameHashOf } from "../../core/frame.ts";
 import { BlackBox } from "../../core/surfaces/black-box.ts";
 import { previousState } from "../../archive/api/state.ts";
-import { VERSION } from "../../cli/version.ts";
+import { VERSION } from "../../core/version.ts";
 import { demoSurfaces } from "../helpers/publication.ts";
 import { nodeHasher } from "../../cli/runtime/node.ts";
 import { archiveWithFrames, at, git, replaceInTree, rewrite, showBlob } from "../helpers/archive.ts";
@@ -318,18 +318,20 @@ describe("what an assembly reads back from the head frame", () => {
   it("takes the head's black box on its recorded fingerprint only: a replaced blob goes through the schema", async () => {
     const { archive } = await archiveWithFrames(3);
     const path = "site/api/v1/black-box.json";
-    const trusted = await previousState(archive, undefined, { toolVersion: VERSION, history: false });
-    const checked = await previousState(archive, undefined, { toolVersion: "another version", history: false });
+    const copies = [{ path: "/api/v1/black-box.json", schema: BlackBox }];
+    const blackBoxOf = (state: Awaited<ReturnType<typeof previousState>>) => (state!.copies.get("/api/v1/black-box.json") as BlackBox | undefined) ?? null;
+    const trusted = await previousState(archive, copies, { trustedVersion: VERSION });
+    const checked = await previousState(archive, copies, { trustedVersion: "another version" });
     // Trusted or schema-checked, the same document.
-    expect(trusted!.blackBox).toEqual(BlackBox.parse(checked!.blackBox));
-    expect(trusted!.blackBox!.recentFrames).toHaveLength(2);
+    expect(blackBoxOf(trusted)).toEqual(BlackBox.parse(blackBoxOf(checked)));
+    expect(blackBoxOf(trusted)!.recentFrames).toHaveLength(2);
 
     // A blob that parses as JSON but breaks the schema, put in place of the head's: its hash no
     // longer matches the frame's record, so the schema runs and refuses it.
     const stored = JSON.parse(showBlob(archive, "HEAD", path).toString("utf8"));
     stored.recentFrames[0].frameHash = "not a hash";
     rewrite(archive, 2, (tree) => replaceInTree(archive, tree, path, canonicalJson(stored)));
-    const forged = await previousState(archive, undefined, { toolVersion: VERSION, history: false });
-    expect(forged!.blackBox).toBeNull();
+    const forged = await previousState(archive, copies, { trustedVersion: VERSION });
+    expect(blackBoxOf(forged)).toBeNull();
   });
 });

@@ -4,7 +4,7 @@ import { assemble } from "../../core/assemble.ts";
 import { loadPublication } from "../../core/inputs/publication.ts";
 import { collectUpstream } from "../../core/inputs/collect.ts";
 import { demoSurfaces } from "../helpers/publication.ts";
-import { defineSurface } from "../../core/surfaces/types.ts";
+import type { Surface } from "../../core/surfaces/types.ts";
 import { nodeFs, nodeHasher } from "../../cli/runtime/node.ts";
 import { ROOT } from "../helpers/cli.ts";
 
@@ -28,7 +28,8 @@ describe("assemble()", () => {
   });
 
   it("stops on a field a surface's schema does not allow, naming the surface and the field", async () => {
-    const bad = defineSurface({
+    // Typed as any surface: a builder that drifts from its schema would not compile through defineSurface.
+    const bad: Surface = {
       path: "/api/v1/bad.json",
       mediaType: "application/json",
       format: "json",
@@ -36,7 +37,7 @@ describe("assemble()", () => {
       schemaName: "Bad",
       summary: "a surface with an extra field",
       build: ({ now }) => ({ generated: now, items: [{ name: "a" }, { name: "b", extra: 1 }] }),
-    });
+    };
     const input = await demoInput();
     expect(() => assemble(input, nodeHasher, { surfaces: [bad] })).toThrow(
       "Surface /api/v1/bad.json fails its schema Bad: field items.1.extra",
@@ -44,7 +45,7 @@ describe("assemble()", () => {
   });
 
   it("stops on NaN in a numeric field through the schema", async () => {
-    const nan = defineSurface({
+    const nan: Surface = {
       path: "/nan.json",
       mediaType: "application/json",
       format: "json",
@@ -52,7 +53,7 @@ describe("assemble()", () => {
       schemaName: "Nan",
       summary: "NaN",
       build: () => ({ value: NaN }),
-    });
+    };
     const input = await demoInput();
     expect(() => assemble(input, nodeHasher, { surfaces: [nan] })).toThrow(/Surface \/nan\.json fails its schema Nan: field value/);
   });

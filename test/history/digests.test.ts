@@ -2,6 +2,7 @@
  * The frame digest cache (archive/api/digests.ts): the risk-diff baselines it gives are the ones
  * the archive's day index gives, and it answers only while it belongs to the archive's head.
  */
+import { RISK_DIFF_WINDOWS } from "../../core/surfaces/risk-diff.ts";
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { runAssemble } from "../../cli/commands/assemble.ts";
@@ -74,14 +75,18 @@ describe("the frame digest cache", () => {
     for (const t of times) await runAssemble({ ...paths, now: iso(t), json: true });
     const now = iso(times.at(-1)! + 30 * 60_000);
     const windows = async () => {
-      const previous = (await previousState(paths.archive, undefined, { history: false }))!;
-      return windowBaselines(paths.archive, previous, now);
+      const previous = (await previousState(paths.archive, []))!;
+      return windowBaselines(paths.archive, previous, now, RISK_DIFF_WINDOWS);
     };
     const cached = await windows();
     expect(cached.baselines[1]).not.toBeNull();
     expect(cached.baselines[1]!.frame.at).toBe(iso(times[1]!)); // 23:30 the day before falls after the 23:00 frame
     const head = (await headCommit(paths.archive))!;
     expect(cachedBaseline(paths.archive, head, Date.parse(now) - 86_400_000)).toEqual(cached.baselines[1]);
+
+    // The same baselines with the cache switched off, while it is there.
+    const previous = (await previousState(paths.archive, []))!;
+    expect(await windowBaselines(paths.archive, previous, now, RISK_DIFF_WINDOWS, { digests: false })).toEqual(cached);
 
     rmSync(`${paths.archive}/risk-cli-frames`, { recursive: true });
     expect(cachedBaseline(paths.archive, head, Date.parse(now) - 86_400_000)).toBeNull();

@@ -21,7 +21,7 @@ export interface Moved {
 
 export async function moveAppendOnly(
   files: readonly BuiltFile[],
-  where: { siteDir: string; tmpSite: string; archiveDir: string; previous: PreviousState | null; hash: Hasher },
+  where: { siteDir: string; tmpSite: string; archiveDir: string; previous: PreviousState | null; hash: Hasher; move: boolean },
 ): Promise<Moved[]> {
   const moved: Moved[] = [];
   for (const f of files) {
@@ -29,7 +29,7 @@ export async function moveAppendOnly(
     const target = `${where.tmpSite}${f.path}`;
     const old = `${where.siteDir}${f.path}`;
     fs.mkdirSync(dirname(target), { recursive: true });
-    if (f.appendTo > 0 && looksLikePrevious(old, f.appendTo, where.previous)) {
+    if (f.appendTo > 0 && where.move && looksLikePrevious(old, f.appendTo, where.previous)) {
       fs.renameSync(old, target);
       const size = f.appendTo;
       moved.push({

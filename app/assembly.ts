@@ -1,0 +1,252 @@
+/**
+ * One assembly, as a list of steps: lock the archive, read the inputs, read the archive's head,
+ * collect the upstream readings, plan, load what the plan needs, build and validate, write the
+ * site beside the old one, commit the frame, swap the site in. The CLI, the tests and the
+ * benchmarks all call `runAssembly`; nothing else strings these steps together.
+ *
+ * Collection comes before planning because whether the signal history is rebuilt depends on
+ * whether a signal changed level, which only the fresh readings tell.
+ */
+import { resolve } from "node:path";
+import { assemble, type Assembly } from "../core/assemble.ts";
+import { editorialFindings, formatFinding, lineOf } from "../core/editorial/lint.ts";
+import { collectUpstream, type CollectLimits } from "../core/inputs/collect.ts";
+import { fingerprintInputs, parsePublication, readPublicationFiles, type InputFiles, type Publication } from "../core/inputs/publication.ts";
+import type { UpstreamState } from "../core/inputs/upstream.ts";
+import { copiesRead, planAssembly, type Plan } from "../core/plan.ts";
+import type { Hasher, Http, Logger, ReadOnlyFs } from "../core/ports.ts";
+import { SURFACES, surfacesFor } from "../core/surfaces/index.ts";
+import type { PreviousState } from "../core/surfaces/types.ts";
+import { VERSION } from "../core/version.ts";
+import { commitFrame } from "../archive/api/commit.ts";
+import { loadNeeds, previousState } from "../archive/api/state.ts";
+import { gitdirOf, type TreeCache } from "../archive/git/objects.ts";
+import { acquireLock } from "../archive/lock.ts";
+import { allCaches, type Caches } from "./caches.ts";
+import { cachedPublication, cachedWarnings, savePublication } from "./publication-cache.ts";
+import { folderSite, type SiteWriter } from "./site-writer.ts";
+
+export interface AssemblyRequest {
+  /** The publication folder. */
+  publication: string;
+  /** The site folder, or a writer (tests, benchmarks). */
+  site: string | SiteWriter;
+  /** The archive: a Git directory, or a work tree whose .git is one. */
+  archive: string;
+  /** The assembly instant, ISO 8601 UTC with a Z, whole seconds. */
+  now: string;
+  /** Every cache and fast path on (default) or off; see app/caches.ts. */
+  caches?: boolean | Caches;
+  /** Collection limits over the publication's. */
+  limits?: Partial<CollectLimits>;
+  /** Readings to use instead of collecting them (benchmarks that replay synthetic upstreams). */
+  upstream?: (publication: Publication) => UpstreamState | Promise<UpstreamState>;
+}
+
+/** The effects an assembly uses, for the runtime it runs on. */
+export interface AssemblyPorts {
+  fs: ReadOnlyFs;
+  http: Http;
+  hash: Hasher;
+  log: Logger;
+}
+
+/** The steps of an assembly, in order; their times add up to the whole run. */
+export const STEPS = ["lock", "read", "head", "collect", "plan", "load", "build", "validate", "serialise", "write", "commit", "swap"] as const;
+export type StepName = (typeof STEPS)[number];
+
+export interface AssemblySummary {
+  ok: true;
+  frameId: string;
+  frameHash: string;
+  commit: string;
+  at: string;
+  surfaces: number;
+  bytes: number;
+  blobsWritten: number;
+  /** Surfaces whose inputs did not change, reused from the previous frame instead of rebuilt. */
+  reused: string[];
+  /** Editorial problems that do not stop an assembly (reviews without their claim, translations). */
+  warnings: string[];
+  changed: string[];
+  added: string[];
+  removed: string[];
+  /** Milliseconds per step; `total` is the whole run. */
+  phasesMs: Record<StepName | "total", number>;
+  site: string;
+  archive: string;
+}
+
+/**
+ * Assembles the publication and commits one frame. Any error before the commit leaves the
+ * previous site and archive exactly as they were.
+ */
+export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts): Promise<AssemblySummary> {
+  const caches = typeof request.caches === "object" ? request.caches : allCaches(request.caches !== false);
+  const gitdir = gitdirOf(resolve(request.archive));
+  const pubDir = resolve(request.publication);
+  const { hash, log } = ports;
+  const steps = stepTimer();
+  const started = performance.now();
+
+  const lock = acquireLock(gitdir, new Date(), log.warn);
+  steps.end("lock");
+  const site = typeof request.site === "string" ? folderSite(resolve(request.site), { gitdir, hash, caches }) : request.site;
+  let staged = false;
+  try {
+    // Read: the input files and their fingerprint; the parsed publication only as far as needed.
+    const files = await readPublicationFiles(ports.fs, pubDir);
+    const inputs = fingerprintInputs(files, hash, `risk-cli ${VERSION}`);
+    const reader = publicationReader(files, inputs, gitdir, caches);
+    steps.end("read");
+
+    // Head: the head frame and the copies of surfaces that builders read.
+    const trees: TreeCache = new Map();
+    const base = reader.config();
+    const surfaces = surfacesFor(base, SURFACES);
+    const copies = copiesRead(surfaces).map((path) => ({ path, schema: surfaces.find((s) => s.path === path)!.schema }));
+    const previous = await previousState(gitdir, copies, { cache: trees, trustedVersion: caches.trustedHead ? VERSION : undefined });
+    steps.end("head");
+
+    const upstream = request.upstream
+      ? await request.upstream(base)
+      : await collectUpstream(base, { fs: ports.fs, http: ports.http }, { attemptedAt: request.now, limits: request.limits });
+    for (const [key, r] of Object.entries(upstream.instruments)) if (r && !r.ok) log.warn(`upstream ${key}: ${r.status}: ${r.error}`);
+    steps.end("collect");
+
+    const start = { publication: base, upstream, previous, now: request.now, toolVersion: VERSION, inputs, reuse: caches.reuse };
+    const plan = planAssembly({ ...start, previousServed: (path) => site.served(path), previousVerified: site.verified }, surfaces, hash);
+    steps.end("plan");
+
+    const publication = plan.needs.corpus ? reader.whole() : base;
+    if (previous) await loadNeeds(gitdir, previous, plan.needs, { now: request.now, cache: trees, digests: caches.frameDigests });
+    steps.end("load");
+
+    const assembly = assemble({ ...start, publication }, hash, { plan, timer: () => performance.now() });
+    steps.add("build", assembly.phases.build);
+    steps.add("validate", assembly.phases.validate);
+    steps.add("serialise", assembly.phases.serialise);
+    steps.end("serialise");
+
+    staged = true;
+    await site.stage(assembly.files, previous);
+    steps.end("write");
+
+    const host = new URL(base.config.baseUrl).hostname;
+    const { commit, blobsWritten } = await commitFrame(gitdir, assembly, previous, { name: base.config.name, email: `risk-cli@${host}` }, trees);
+    steps.end("commit");
+
+    site.swap(assembly.files);
+    staged = false;
+    const warnings = reader.warnings(publication, assembly, plan);
+    for (const w of warnings) log.warn(w);
+    reader.save(warnings);
+    steps.end("swap");
+
+    const summary = summaryOf(assembly, { commit, blobsWritten, warnings, site: site.location, archive: gitdir, phasesMs: steps.done(performance.now() - started) });
+    for (const [phase, ms] of Object.entries(summary.phasesMs)) log.info(`${phase.padEnd(10)}${String(ms).padStart(9)} ms`);
+    report(summary, previous, log);
+    return summary;
+  } catch (e) {
+    if (staged) site.abandon();
+    throw e;
+  } finally {
+    lock.release();
+  }
+}
+
+/**
+ * The publication as the plan needs it: its configuration part (configuration, protocol,
+ * methodologies) to plan and collect, the whole of it to build corpus surfaces. Each is parsed
+ * at most once; with the publication cache on, a steady-state assembly reads the cached parts.
+ */
+function publicationReader(files: InputFiles, inputs: string, gitdir: string, caches: Caches) {
+  let whole: Publication | null = null;
+  let parsed = false;
+  let lite: Publication | null = null;
+  const parseWhole = (): Publication => {
+    whole ??= (caches.publication ? cachedPublication(gitdir, inputs, files.root) : null) ?? ((parsed = true), parsePublication(files));
+    return whole;
+  };
+  return {
+    config(): Publication {
+      lite ??= (caches.publication ? cachedPublication(gitdir, inputs, files.root, "lite") : null) ?? parseWhole();
+      return lite;
+    },
+    whole: parseWhole,
+    /** Same inputs, same findings: a steady-state assembly repeats the ones found when they were parsed. */
+    warnings(publication: Publication, assembly: Assembly, plan: Plan): string[] {
+      const cached = !parsed && plan.inputsUnchanged && caches.publication ? cachedWarnings(gitdir, inputs) : null;
+      if (cached) return cached;
+      const p = publication === whole ? publication : parseWhole();
+      return editorialFindings(p, assembly.frame.indexedAt ?? assembly.frame.at, (path) => `${p.config.baseUrl}${path}`)
+        .filter((f) => f.severity === "error")
+        .map(({ needle, ...f }) => formatFinding({ ...f, line: f.line ?? lineOf(files.files.get(f.file), needle) }));
+    },
+    /** Keeps what was parsed for the next assembly (written even with the cache off, so it stays current). */
+    save(warnings: readonly string[]): void {
+      if (parsed && whole) savePublication(gitdir, inputs, whole, warnings);
+    },
+  };
+}
+
+function summaryOf(
+  assembly: Assembly,
+  more: Pick<AssemblySummary, "commit" | "blobsWritten" | "warnings" | "site" | "archive" | "phasesMs">,
+): AssemblySummary {
+  const { frame, files } = assembly;
+  return {
+    ok: true,
+    frameId: frame.frameId,
+    frameHash: frame.frameHash,
+    commit: more.commit,
+    at: frame.at,
+    surfaces: files.length,
+    bytes: files.reduce((n, f) => n + (f.appendTo ?? 0) + f.served.byteLength, 0),
+    blobsWritten: more.blobsWritten,
+    reused: files.filter((f) => f.stored === null && f.appendTo === undefined).map((f) => f.path),
+    warnings: more.warnings,
+    changed: frame.changes.changed,
+    added: frame.changes.added,
+    removed: frame.changes.removed,
+    phasesMs: more.phasesMs,
+    site: more.site,
+    archive: more.archive,
+  };
+}
+
+function report(summary: AssemblySummary, previous: PreviousState | null, log: Logger): void {
+  const changes = [...summary.added.map((p) => `+${p}`), ...summary.changed.map((p) => `~${p}`), ...summary.removed.map((p) => `-${p}`)];
+  log.info(`frame ${summary.frameId} sha256:${summary.frameHash} commit ${summary.commit.slice(0, 12)}`);
+  log.info(`${summary.surfaces} surfaces, ${summary.bytes} bytes in ${summary.site}; ${summary.blobsWritten} new blobs in ${summary.archive}`);
+  log.info(previous ? `changed since frame ${previous.frame.frameId}: ${changes.length ? changes.join(" ") : "nothing"}` : "first frame of the archive");
+}
+
+/**
+ * Times the steps in order: `end(step)` gives a step the time since the previous end, less what
+ * `add` already gave to steps measured inside it. The steps then add up to the run.
+ */
+function stepTimer() {
+  const ms = Object.fromEntries(STEPS.map((s) => [s, 0])) as Record<StepName, number>;
+  let last = performance.now();
+  let inner = 0;
+  return {
+    end(step: StepName) {
+      const now = performance.now();
+      ms[step] += now - last - inner;
+      last = now;
+      inner = 0;
+    },
+    add(step: StepName, value: number) {
+      ms[step] += value;
+      inner += value;
+    },
+    done(total: number): Record<StepName | "total", number> {
+      const out = Object.fromEntries(STEPS.map((s) => [s, round(ms[s])])) as Record<StepName | "total", number>;
+      out.total = round(total);
+      return out;
+    },
+  };
+}
+
+const round = (ms: number) => Math.round(ms * 10) / 10;

@@ -1,0 +1,52 @@
+/**
+ * Every cache and fast path of an assembly, in one place. Each gives the same bytes as the slow
+ * way it replaces (a test assembles with all of them off and compares every file and frame);
+ * `--no-cache` turns them all off at once. Off means "not read or trusted": the files that hold
+ * them are still written, so the next assembly with them on finds them up to date.
+ */
+export interface Caches {
+  /**
+   * The parsed publication, keyed by the fingerprint of its input files
+   * (`risk-cli-publication-{whole,lite}.json` in the archive's Git directory, app/publication-cache.ts).
+   * A steady-state assembly loads its lite part (configuration, protocol, methodologies) instead
+   * of parsing YAML and Markdown.
+   */
+  publication: boolean;
+  /**
+   * Reuse of the previous frame's bytes for a surface whose inputs did not change, or whose
+   * reuse key is the one the head frame recorded (core/plan.ts): no build, validation or
+   * serialisation, only a hash check of the previous site file.
+   */
+  reuse: boolean;
+  /**
+   * The stat data of the site files the last assembly wrote (`risk-cli-site-stat.json`,
+   * app/site-stat.ts): an unchanged file is trusted to hash to what was written, without a new
+   * hash, as Git trusts its index.
+   */
+  siteStat: boolean;
+  /**
+   * Hard links from the previous site for files that are served unchanged, instead of writing
+   * their bytes again (app/site-writer.ts).
+   */
+  hardLinks: boolean;
+  /**
+   * The append-only journal moved from the previous site and appended to, instead of rebuilt
+   * from the archive's day shards (app/site-append.ts).
+   */
+  journalMove: boolean;
+  /**
+   * The frame digest cache (`risk-cli-frames/`, archive/api/digests.ts): the risk-diff windows'
+   * baseline frames found in two small reads instead of the archive's day index and frames.
+   */
+  frameDigests: boolean;
+  /**
+   * Head-frame copies written by this very tool version are parsed without a second schema check
+   * when their bytes hash to the fingerprint the frame records (archive/api/state.ts).
+   */
+  trustedHead: boolean;
+}
+
+/** Every cache on (`true`) or off (`false`). */
+export function allCaches(on: boolean): Caches {
+  return { publication: on, reuse: on, siteStat: on, hardLinks: on, journalMove: on, frameDigests: on, trustedHead: on };
+}

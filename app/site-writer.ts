@@ -1,0 +1,144 @@
+/**
+ * Where an assembly's site goes. The assembly reads the previous site through it (to reuse
+ * unchanged files) and writes the new one in two steps, so that a failed run leaves the previous
+ * site whole: `stage` prepares the new site beside the old, `swap` serves it, `abandon` drops it.
+ * `folderSite` writes a folder atomically; `memorySite` keeps the files in memory (tests, the
+ * year-of-frames benchmark).
+ */
+import * as fs from "node:fs";
+import { dirname } from "node:path";
+import type { BuiltFile } from "../core/assemble.ts";
+import { RiskError } from "../core/errors.ts";
+import type { Hasher } from "../core/ports.ts";
+import type { PreviousState } from "../core/surfaces/types.ts";
+import type { Caches } from "./caches.ts";
+import { moveAppendOnly, type Moved } from "./site-append.ts";
+import { loadSiteStat, saveSiteStat } from "./site-stat.ts";
+
+export interface SiteWriter {
+  /** Where the site is served from, for messages and the summary. */
+  readonly location: string;
+  /** The bytes the current site serves at `path`, or null. */
+  served(path: string): Uint8Array | null;
+  /** True when the current file at `path` is known, without hashing it, to hash to `sha256`. */
+  verified(path: string, sha256: string): boolean;
+  /** Prepares the new site; what is served does not change yet. */
+  stage(files: readonly BuiltFile[], previous: PreviousState | null): Promise<void>;
+  /** Serves the staged site in place of the current one. */
+  swap(files: readonly BuiltFile[]): void;
+  /** Drops the staged site; the current one stays exactly as it was. */
+  abandon(): void;
+}
+
+/**
+ * A site folder. The new site is written into `<site>.tmp-<pid>` and renamed into place; the
+ * append-only journal is moved from the old site and appended to (put back on failure). The stat
+ * data of the files written are kept in the archive's Git directory for the next assembly.
+ */
+export function folderSite(siteDir: string, where: { gitdir: string; hash: Hasher; caches: Caches }): SiteWriter {
+  const tmp = `${siteDir}.tmp-${process.pid}`;
+  const trusted = where.caches.siteStat ? loadSiteStat(where.gitdir, siteDir) : () => false;
+  let moved: Moved[] = [];
+  return {
+    location: siteDir,
+    served(path) {
+      try {
+        return fs.readFileSync(`${siteDir}${path}`);
+      } catch {
+        return null;
+      }
+    },
+    verified: trusted,
+    async stage(files, previous) {
+      writeFolder(tmp, files.filter((f) => f.appendTo === undefined), where.caches.hardLinks ? siteDir : null);
+      moved = await moveAppendOnly(files, { siteDir, tmpSite: tmp, archiveDir: where.gitdir, previous, hash: where.hash, move: where.caches.journalMove });
+    },
+    swap(files) {
+      swapIn(tmp, siteDir);
+      moved = [];
+      saveSiteStat(where.gitdir, siteDir, files);
+    },
+    abandon() {
+      for (const m of moved) m.restore();
+      moved = [];
+      fs.rmSync(tmp, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A site kept in memory: `files` holds what is served, by path. */
+export function memorySite(files = new Map<string, Uint8Array>()): SiteWriter & { files: Map<string, Uint8Array> } {
+  let staged: Map<string, Uint8Array> | null = null;
+  return {
+    location: "(memory)",
+    files,
+    served: (path) => files.get(path) ?? null,
+    verified: () => false,
+    async stage(built) {
+      staged = new Map();
+      for (const f of built) {
+        const before = f.appendTo !== undefined && f.appendTo > 0 ? files.get(f.path) : undefined;
+        if (before !== undefined && before.byteLength !== f.appendTo) {
+          throw new RiskError("E_IO", `The in-memory site's ${f.path} is not the previous frame's; start from an empty site`, { path: f.path });
+        }
+        staged.set(f.path, before ? concat(before, f.served) : f.served);
+      }
+    },
+    swap() {
+      if (!staged) return;
+      files.clear();
+      for (const [path, bytes] of staged) files.set(path, bytes);
+      staged = null;
+    },
+    abandon() {
+      staged = null;
+    },
+  };
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.byteLength + b.byteLength);
+  out.set(a, 0);
+  out.set(b, a.byteLength);
+  return out;
+}
+
+/**
+ * Writes the new site folder. A reused file served as stored (no `generated` to move) is the
+ * previous site's file, unchanged: it is hard-linked rather than written again, which also keeps
+ * the stat data that let the next assembly trust it without hashing (app/site-stat.ts).
+ */
+function writeFolder(dir: string, files: readonly BuiltFile[], previousSite: string | null): void {
+  fs.rmSync(dir, { recursive: true, force: true });
+  for (const f of files) {
+    const file = `${dir}${f.path}`;
+    fs.mkdirSync(dirname(file), { recursive: true });
+    if (previousSite !== null && f.stored === null && !f.stamped) {
+      try {
+        fs.linkSync(`${previousSite}${f.path}`, file);
+        continue;
+      } catch {
+        // Another file system, or no previous file: write the bytes.
+      }
+    }
+    fs.writeFileSync(file, f.served);
+  }
+}
+
+/** Replaces `target` by `fresh` with two renames; the old folder is removed only afterwards. */
+function swapIn(fresh: string, target: string): void {
+  const old = `${target}.old-${process.pid}`;
+  fs.mkdirSync(dirname(target), { recursive: true });
+  const hadOld = fs.existsSync(target);
+  if (hadOld) {
+    if (!fs.statSync(target).isDirectory()) throw new RiskError("E_IO", `${target} exists and is not a folder; choose another --site`);
+    fs.renameSync(target, old);
+  }
+  try {
+    fs.renameSync(fresh, target);
+  } catch (e) {
+    if (hadOld) fs.renameSync(old, target);
+    throw e;
+  }
+  if (hadOld) fs.rmSync(old, { recursive: true, force: true });
+}
