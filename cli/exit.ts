@@ -14,8 +14,6 @@ export const EXIT: Record<ErrorCode | "OK" | "INTERNAL", number> = {
   E_IO: 6,
   E_NO_FRAME: 7,
   E_CLOCK: 8,
-  E_PARTIAL: 70,
-  E_HISTORY: 70,
   INTERNAL: 70,
 };
 

@@ -43,6 +43,7 @@ const parser = or(
       site,
       archive,
       now: optional(option("--now", string({ metavar: "DATE-TIME" }), { description: message`The assembly instant (UTC); overrides SOURCE_DATE_EPOCH and the clock.` })),
+      noCache: withDefault(flag("--no-cache", { description: message`Read or trust no cache and take no fast path (the output is the same, only slower).` }), false),
       json,
     }),
     {
@@ -160,7 +161,7 @@ async function main(): Promise<number> {
     let result: unknown;
     switch (args.command) {
       case "assemble":
-        result = await runAssemble(args);
+        result = await runAssemble({ ...args, cache: !args.noCache });
         break;
       case "collect":
         result = await runCollect(args);

@@ -13,11 +13,7 @@ export type ErrorCode =
   | "E_NO_FRAME"
   | "E_VERIFY"
   | "E_REPLAY_MISMATCH"
-  | "E_IO"
-  /** Internal: a partial publication met a surface that must be rebuilt; retried, never shown. */
-  | "E_PARTIAL"
-  // A history surface must be rebuilt from the archive's history, not loaded.
-  | "E_HISTORY";
+  | "E_IO";
 
 export class RiskError extends Error {
   readonly code: ErrorCode;

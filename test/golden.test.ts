@@ -1,6 +1,8 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { runAssemble } from "../cli/commands/assemble.ts";
+import { runAssembly } from "../app/assembly.ts";
+import { demoPublication } from "../cli/paths.ts";
+import { nodeFs, nodeHasher, nodeHttp } from "../cli/runtime/node.ts";
 import { tempDir, treeDigest } from "./helpers/tmp.ts";
 
 /**
@@ -13,7 +15,8 @@ const update = process.env.UPDATE_GOLDEN === "1";
 
 describe("the demo publication at a fixed instant", async () => {
   const dir = tempDir("risk-golden-");
-  const summary = await runAssemble({ site: `${dir}/site`, archive: `${dir}/archive`, now: NOW, json: true });
+  const ports = { fs: nodeFs, http: nodeHttp, hash: nodeHasher, log: { info: () => {}, warn: () => {} } };
+  const summary = await runAssembly({ publication: demoPublication(), site: `${dir}/site`, archive: `${dir}/archive.git`, now: NOW }, ports);
   const produced = treeDigest(`${dir}/site`);
   const identity = { frameId: summary.frameId, frameHash: summary.frameHash, commit: summary.commit };
 

@@ -1,0 +1,85 @@
+import { readdirSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { runAssembly, type AssemblySummary } from "../../app/assembly.ts";
+import { allCaches } from "../../app/caches.ts";
+import { memorySite } from "../../app/site-writer.ts";
+import { nodeFs, nodeHasher, nodeHttp } from "../../cli/runtime/node.ts";
+import { runCli } from "../helpers/cli.ts";
+import { demoCopy, editFile } from "../helpers/publication.ts";
+import { tempDir, treeDigest } from "../helpers/tmp.ts";
+
+const quiet = { info: () => {}, warn: () => {} };
+const ports = { fs: nodeFs, http: nodeHttp, hash: nodeHasher, log: quiet };
+const T0 = Date.parse("2026-11-21T22:30:00Z");
+const at = (minutes: number) => new Date(T0 + minutes * 60_000).toISOString().replace(".000Z", "Z");
+
+/**
+ * The same publication, edited at the same moments, assembled twice side by side: once with
+ * every cache and fast path on, once with all of them off. Every frame and every served byte
+ * must be the same. The sequence covers a first frame, steady frames (reuse), an edited article
+ * (the changefeed and the corpus surfaces), a UTC day closing (the signal history) and a
+ * damaged site file (a reuse refused).
+ */
+describe("caches and fast paths", () => {
+  it("give byte-identical sites and frames to an assembly with every cache off", async () => {
+    const publication = demoCopy();
+    const dir = tempDir("risk-caches-");
+    const sides = [
+      { caches: allCaches(true), site: `${dir}/on/site`, archive: `${dir}/on/archive.git`, summaries: [] as AssemblySummary[] },
+      { caches: allCaches(false), site: `${dir}/off/site`, archive: `${dir}/off/archive.git`, summaries: [] as AssemblySummary[] },
+    ];
+    const article = `${publication}/content/articles/fr/${readdirFirst(publication)}`;
+    const steps: Array<() => void> = [
+      () => {},
+      () => {},
+      () => editFile(article, (t) => t.replace(/\n$/, "\n\nUne phrase ajoutée pour la révision.\n")),
+      () => {},
+      () => {}, // crosses midnight UTC: a daily point closes
+      () => {},
+    ];
+    for (const [i, step] of steps.entries()) {
+      step();
+      for (const side of sides) {
+        side.summaries.push(await runAssembly({ publication, site: side.site, archive: side.archive, now: at(i * 20), caches: side.caches }, ports));
+      }
+      const [on, off] = sides.map((s) => s.summaries.at(-1)!);
+      expect(on!.frameHash, `frame ${i + 1}`).toBe(off!.frameHash);
+      expect(on!.commit, `frame ${i + 1}`).toBe(off!.commit);
+      expect(treeDigest(sides[0]!.site), `site after frame ${i + 1}`).toEqual(treeDigest(sides[1]!.site));
+    }
+    // The fast paths were taken on one side only: reuse is what they are for.
+    expect(sides[0]!.summaries[1]!.reused.length).toBeGreaterThan(10);
+    expect(sides[1]!.summaries.every((s) => s.reused.length === 0)).toBe(true);
+    // A daily point closed in the sequence, so the signal history was rebuilt on both sides.
+    expect(sides[0]!.summaries[5]!.changed).toContain("/api/v1/signals/history.json");
+  });
+
+  it("refuse a damaged site file: the surface is built again, not reused", async () => {
+    const dir = tempDir("risk-caches-");
+    const site = memorySite();
+    const publication = demoCopy();
+    await runAssembly({ publication, site, archive: `${dir}/archive.git`, now: at(0) }, ports);
+    const path = "/api/v1/catalog.json";
+    const bytes = site.files.get(path)!;
+    site.files.set(path, new TextEncoder().encode(new TextDecoder().decode(bytes).replace("Observatoire", "Observatoirf")));
+    const second = await runAssembly({ publication, site, archive: `${dir}/archive.git`, now: at(15) }, ports);
+    expect(second.reused).not.toContain(path);
+    expect(second.reused.length).toBeGreaterThan(10);
+    expect(new TextDecoder().decode(site.files.get(path)!)).not.toContain("Observatoirf");
+  });
+
+  it("are turned off by --no-cache on the command line, with the same frame", () => {
+    const dir = tempDir("risk-caches-cli-");
+    const env = { SOURCE_DATE_EPOCH: "1795000000" };
+    const on = runCli(["assemble", "--site", `${dir}/a/site`, "--archive", `${dir}/a/archive.git`, "--json"], { env });
+    const off = runCli(["assemble", "--no-cache", "--site", `${dir}/b/site`, "--archive", `${dir}/b/archive.git`, "--json"], { env });
+    expect(on.status).toBe(0);
+    expect(off.status).toBe(0);
+    expect(JSON.parse(off.stdout).frameHash).toBe(JSON.parse(on.stdout).frameHash);
+  });
+});
+
+/** The first French article of a publication. */
+function readdirFirst(publication: string): string {
+  return readdirSync(`${publication}/content/articles/fr`).filter((n) => n.endsWith(".md")).sort()[0]!;
+}
