@@ -6,7 +6,7 @@
  *   node --expose-gc dist/bench/run.js [--runs N] [--warmup N] [--cold-runs N] [--floor-runs N]
  *                                       [--gc-frames N] [--only demo|scale] [--cpu-prof FILE] [--keep]
  *
- * Every assembly goes through the CLI's own entry point (runAssemble), in process, with explicit
+ * Every assembly goes through the application's entry point (runAssembly), in process, with explicit
  * `now` values 15 minutes apart and the same inputs, as a scheduled assembly would. The "cold"
  * figures run the built CLI (dist/cli/main.js assemble --json) as a fresh process, as the
  * scheduled job does: Node start-up, module loading and an unoptimised JIT included.
@@ -19,14 +19,15 @@ import { createHash } from "node:crypto";
 import { cpus, tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { runAssemble, type AssembleSummary } from "../cli/commands/assemble.ts";
+import { runAssembly, STEPS, type AssemblySummary as AssembleSummary, type StepName } from "../app/assembly.ts";
+import { nodeFs, nodeHasher, nodeHttp } from "../cli/runtime/node.ts";
 import { demoPublication } from "../cli/paths.ts";
 import { VERSION } from "../core/version.ts";
 import { generatePublication, REAL_SCALE, type Generated } from "./generate.ts";
 import { benchCollection, collectionTable } from "./collect.ts";
 
-const PHASES = ["load", "build", "validate", "serialise", "write", "commit"] as const;
-type Phase = (typeof PHASES)[number];
+const PHASES = STEPS;
+type Phase = StepName;
 
 /** Targets of the issue, for the real-scale scenario. */
 const TARGET_TOTAL_MS = 3000;
@@ -193,6 +194,9 @@ function treeSize(dir: string): { bytes: number; files: number } {
   return { bytes, files };
 }
 
+/** The Node effects, with a logger that prints nothing. */
+const BENCH_PORTS = { fs: nodeFs, http: nodeHttp, hash: nodeHasher, log: { info: () => {}, warn: () => {} } };
+
 /** Drives assemblies of one publication into one site and archive, 15 minutes apart. */
 class Assembler {
   private frame = 0;
@@ -205,7 +209,7 @@ class Assembler {
     const now = iso(START + this.frame++ * STEP_MS);
     collect();
     const t = performance.now();
-    const summary = await runAssemble({ publication: this.publication, site: this.site, archive: this.archive, now, json: true });
+    const summary = await runAssembly({ publication: this.publication, site: this.site, archive: this.archive, now }, BENCH_PORTS);
     return { summary, wallMs: performance.now() - t };
   }
   /** One assembly by the built CLI in a fresh Node process. */
@@ -477,7 +481,7 @@ const kb = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
 
 function report(results: ScenarioResult[]): string {
   const out: string[] = [];
-  out.push("Assembly time by phase, medians in ms. in-process: runAssemble after a warm-up, total = its wall time;");
+  out.push("Assembly time by phase, medians in ms. in-process: runAssembly after a warm-up, total = its wall time;");
   out.push("cold CLI: a fresh `node dist/cli/main.js assemble` process, total = process wall time (start-up and module loading included)");
   const rows: (string | number)[][] = [];
   for (const r of results) {

@@ -21,7 +21,6 @@ import { readFrame } from "../archive/api/state.ts";
 import { headCommit } from "../archive/git/objects.ts";
 import { runAssembly } from "../app/assembly.ts";
 import { memorySite } from "../app/site-writer.ts";
-import { runAssemble } from "../cli/commands/assemble.ts";
 import { runReplay } from "../cli/commands/replay.ts";
 import { runVerify } from "../cli/commands/verify.ts";
 import { demoPublication } from "../cli/paths.ts";
@@ -149,7 +148,7 @@ export async function pairedAssemblyTimes(
       closePacks();
       (globalThis as { gc?: () => void }).gc?.();
       const t = performance.now();
-      const summary = await runAssemble({ publication, site: side.site, archive: side.archive, now, json: true });
+      const summary = await runAssembly({ publication, site: side.site, archive: side.archive, now }, { fs: nodeFs, http: nodeHttp, hash: nodeHasher, log: { info: () => {}, warn: () => {} } });
       if (r === 0) continue;
       times[k]!.push(performance.now() - t);
       for (const [p, v] of Object.entries(summary.phasesMs)) (phases[k]![p] ??= []).push(v);
