@@ -23,7 +23,8 @@ import { loadNeeds, previousState } from "../archive/api/state.ts";
 import { gitdirOf, type TreeCache } from "../archive/git/objects.ts";
 import { acquireLock } from "../archive/lock.ts";
 import { allCaches, type Caches } from "./caches.ts";
-import { cachedPublication, cachedWarnings, savePublication } from "./publication-cache.ts";
+import { fileMemo } from "./memo.ts";
+import { cachedConfigPart, cachedWarnings, parsedFiles, saveConfigPart } from "./publication-cache.ts";
 import { folderSite, type SiteWriter } from "./site-writer.ts";
 
 export interface AssemblyRequest {
@@ -97,7 +98,7 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
     // Read: the input files and their fingerprint; the parsed publication only as far as needed.
     const files = await readPublicationFiles(ports.fs, pubDir);
     const inputs = fingerprintInputs(files, hash, `risk-cli ${VERSION}`);
-    const reader = publicationReader(files, inputs, gitdir, caches);
+    const reader = publicationReader(files, inputs, gitdir, hash, caches);
     steps.end("read");
 
     // Head: the head frame and the copies of surfaces that builders read.
@@ -114,7 +115,8 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
     for (const [key, r] of Object.entries(upstream.instruments)) if (r && !r.ok) log.warn(`upstream ${key}: ${r.status}: ${r.error}`);
     steps.end("collect");
 
-    const start = { publication: base, upstream, previous, now: request.now, toolVersion: VERSION, inputs, reuse: caches.reuse };
+    const memo = fileMemo(gitdir, hash, { read: caches.memo });
+    const start = { publication: base, upstream, previous, now: request.now, toolVersion: VERSION, inputs, reuse: caches.reuse, memo };
     const plan = planAssembly({ ...start, previousServed: (path) => site.served(path), previousVerified: site.verified }, surfaces, hash);
     steps.end("plan");
 
@@ -138,9 +140,10 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
 
     site.swap(assembly.files);
     staged = false;
-    const warnings = reader.warnings(publication, assembly, plan);
+    const warnings = reader.warnings(assembly, plan);
     for (const w of warnings) log.warn(w);
     reader.save(warnings);
+    memo.save();
     steps.end("swap");
 
     const summary = summaryOf(assembly, { commit, blobsWritten, warnings, site: site.location, archive: gitdir, phasesMs: steps.done(performance.now() - started) });
@@ -157,35 +160,35 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
 
 /**
  * The publication as the plan needs it: its configuration part (configuration, protocol,
- * methodologies) to plan and collect, the whole of it to build corpus surfaces. Each is parsed
- * at most once; with the publication cache on, a steady-state assembly reads the cached parts.
+ * methodologies) to plan and collect, the whole of it to build corpus surfaces. The whole is
+ * parsed at most once, and then only the files whose text changed since an earlier parse
+ * (app/publication-cache.ts).
  */
-function publicationReader(files: InputFiles, inputs: string, gitdir: string, caches: Caches) {
+function publicationReader(files: InputFiles, inputs: string, gitdir: string, hash: Hasher, caches: Caches) {
   let whole: Publication | null = null;
-  let parsed = false;
   let lite: Publication | null = null;
-  const parseWhole = (): Publication => {
-    whole ??= (caches.publication ? cachedPublication(gitdir, inputs, files.root) : null) ?? ((parsed = true), parsePublication(files));
-    return whole;
-  };
+  const memo = parsedFiles(gitdir, hash, { read: caches.publication });
+  const parseWhole = (): Publication => (whole ??= parsePublication(files, { parsed: memo }));
   return {
     config(): Publication {
-      lite ??= (caches.publication ? cachedPublication(gitdir, inputs, files.root, "lite") : null) ?? parseWhole();
+      lite ??= (caches.publication ? cachedConfigPart(gitdir, inputs, files.root) : null) ?? parseWhole();
       return lite;
     },
     whole: parseWhole,
     /** Same inputs, same findings: a steady-state assembly repeats the ones found when they were parsed. */
-    warnings(publication: Publication, assembly: Assembly, plan: Plan): string[] {
-      const cached = !parsed && plan.inputsUnchanged && caches.publication ? cachedWarnings(gitdir, inputs) : null;
+    warnings(assembly: Assembly, plan: Plan): string[] {
+      const cached = !whole && plan.inputsUnchanged && caches.publication ? cachedWarnings(gitdir, inputs) : null;
       if (cached) return cached;
-      const p = publication === whole ? publication : parseWhole();
+      const p = parseWhole();
       return editorialFindings(p, assembly.frame.indexedAt ?? assembly.frame.at, (path) => `${p.config.baseUrl}${path}`)
         .filter((f) => f.severity === "error")
         .map(({ needle, ...f }) => formatFinding({ ...f, line: f.line ?? lineOf(files.files.get(f.file), needle) }));
     },
     /** Keeps what was parsed for the next assembly (written even with the cache off, so it stays current). */
     save(warnings: readonly string[]): void {
-      if (parsed && whole) savePublication(gitdir, inputs, whole, warnings);
+      if (!whole) return;
+      memo.save();
+      saveConfigPart(gitdir, inputs, whole, warnings);
     },
   };
 }

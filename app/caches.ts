@@ -6,12 +6,17 @@
  */
 export interface Caches {
   /**
-   * The parsed publication, keyed by the fingerprint of its input files
-   * (`risk-cli-publication-{whole,lite}.json` in the archive's Git directory, app/publication-cache.ts).
-   * A steady-state assembly loads its lite part (configuration, protocol, methodologies) instead
-   * of parsing YAML and Markdown.
+   * What earlier assemblies parsed (app/publication-cache.ts, in the archive's Git directory): the
+   * configuration part of the publication keyed by the fingerprint of all input files, which is all
+   * a steady-state assembly parses; and each file's validated value keyed by its text's SHA-256,
+   * so that after an edit only the edited files are parsed.
    */
   publication: boolean;
+  /**
+   * Per-document results of earlier assemblies (`risk-cli-memo.json`, app/memo.ts): each search
+   * document's tokens, so that only documents whose text changed are tokenised again.
+   */
+  memo: boolean;
   /**
    * Reuse of the previous frame's bytes for a surface whose inputs did not change, or whose
    * reuse key is the one the head frame recorded (core/plan.ts): no build, validation or
@@ -48,5 +53,5 @@ export interface Caches {
 
 /** Every cache on (`true`) or off (`false`). */
 export function allCaches(on: boolean): Caches {
-  return { publication: on, reuse: on, siteStat: on, hardLinks: on, journalMove: on, frameDigests: on, trustedHead: on };
+  return { publication: on, memo: on, reuse: on, siteStat: on, hardLinks: on, journalMove: on, frameDigests: on, trustedHead: on };
 }

@@ -1,14 +1,23 @@
-import * as fs from "node:fs";
-import type { Publication } from "../core/inputs/publication.ts";
-
 /**
- * The parsed publication of the last assembly, keyed by the fingerprint of its input files. It
- * lives inside the archive's Git directory (Git ignores it; a clone does not carry it). A
- * missing, stale or unreadable cache only means parsing again.
+ * What the last assemblies parsed, kept inside the archive's Git directory (Git ignores these
+ * files; a clone does not carry them). A missing, stale or unreadable cache only means parsing
+ * again.
+ *
+ * - `risk-cli-publication-lite.json`: the configuration part of the publication (configuration,
+ *   protocol, methodologies) and its editorial warnings, keyed by the fingerprint of every input
+ *   file: a steady-state assembly needs nothing else.
+ * - `risk-cli-parsed-files.json`: each input file's validated value, keyed by the SHA-256 of its
+ *   text, so that an assembly after one article is edited parses that article only.
  */
-export function cachedPublication(gitdir: string, inputs: string, root: string, part: Part = "whole"): Publication | null {
+import * as fs from "node:fs";
+import type { Hasher } from "../core/ports.ts";
+import type { ParsedFiles, Publication } from "../core/inputs/publication.ts";
+import { VERSION } from "../core/version.ts";
+
+/** The configuration part of the publication parsed from the same input files, or null. */
+export function cachedConfigPart(gitdir: string, inputs: string, root: string): Publication | null {
   try {
-    const cached = JSON.parse(fs.readFileSync(cacheFile(gitdir, part), "utf8")) as { inputs: string; publication: Publication };
+    const cached = JSON.parse(fs.readFileSync(liteFile(gitdir), "utf8")) as { inputs: string; publication: Publication };
     // File paths inside the parsed publication name its folder, so a moved folder parses again.
     return cached.inputs === inputs && cached.publication.root === root ? cached.publication : null;
   } catch {
@@ -16,11 +25,22 @@ export function cachedPublication(gitdir: string, inputs: string, root: string, 
   }
 }
 
+/** The editorial warnings found when the same input files were parsed (same inputs, same warnings). */
+export function cachedWarnings(gitdir: string, inputs: string): string[] | null {
+  try {
+    const cached = JSON.parse(fs.readFileSync(liteFile(gitdir), "utf8")) as { inputs: string; warnings?: string[] };
+    return cached.inputs === inputs && Array.isArray(cached.warnings) ? cached.warnings : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
- * Saves the whole publication and its lite part: what surfaces that are not reusable read
- * (configuration, protocol, methodologies), a few KB that load in well under a millisecond.
+ * Saves the configuration part of a whole publication (what surfaces that are not reusable read:
+ * configuration, protocol, methodologies; a few KB that load in well under a millisecond) with
+ * the editorial warnings found in the whole.
  */
-export function savePublication(gitdir: string, inputs: string, publication: Publication, warnings: readonly string[]): void {
+export function saveConfigPart(gitdir: string, inputs: string, publication: Publication, warnings: readonly string[]): void {
   const lite: Publication = {
     ...publication,
     articles: [],
@@ -31,24 +51,57 @@ export function savePublication(gitdir: string, inputs: string, publication: Pub
     changelog: [],
     claimReviews: { ...publication.claimReviews, entries: [] },
   };
-  for (const [part, value] of [["whole", publication], ["lite", lite]] as const) {
-    const file = cacheFile(gitdir, part);
-    const tmp = `${file}.tmp-${process.pid}`;
-    fs.writeFileSync(tmp, JSON.stringify({ inputs, publication: value, warnings }));
-    fs.renameSync(tmp, file);
-  }
+  writeAtomically(liteFile(gitdir), JSON.stringify({ inputs, publication: lite, warnings }));
 }
 
-/** The editorial warnings found when the cached publication was parsed (same inputs, same warnings). */
-export function cachedWarnings(gitdir: string, inputs: string): string[] | null {
-  try {
-    const cached = JSON.parse(fs.readFileSync(cacheFile(gitdir, "lite"), "utf8")) as { inputs: string; warnings?: string[] };
-    return cached.inputs === inputs && Array.isArray(cached.warnings) ? cached.warnings : null;
-  } catch {
-    return null;
-  }
+interface ParsedEntry {
+  sha256: string;
+  value: unknown;
 }
 
-type Part = "whole" | "lite";
+/**
+ * The per-file memo of parsed values. `read: false` starts empty (every file is parsed) but
+ * `save` still records what was parsed, so the next assembly finds it up to date.
+ */
+export function parsedFiles(gitdir: string, hash: Hasher, options: { read: boolean }): ParsedFiles & { save(): void } {
+  let known: Record<string, ParsedEntry> = {};
+  if (options.read) {
+    try {
+      const file = JSON.parse(fs.readFileSync(memoFile(gitdir), "utf8")) as { tool: string; files: Record<string, ParsedEntry> };
+      // Another tool version may validate differently: its values are not trusted.
+      if (file.tool === VERSION && file.files && typeof file.files === "object") known = file.files;
+    } catch {
+      known = {};
+    }
+  }
+  const now: Record<string, ParsedEntry> = {};
+  let changed = !options.read;
+  return {
+    get(rel, text) {
+      const entry = known[rel];
+      if (!entry) return undefined;
+      const sha256 = hash.sha256Parts([text]);
+      if (entry.sha256 !== sha256) return undefined;
+      now[rel] = entry;
+      return entry.value;
+    },
+    set(rel, text, value) {
+      now[rel] = { sha256: hash.sha256Parts([text]), value };
+      changed = true;
+    },
+    save() {
+      // Files gone since the last parse are dropped too.
+      if (!changed && Object.keys(now).length === Object.keys(known).length) return;
+      writeAtomically(memoFile(gitdir), JSON.stringify({ tool: VERSION, files: now }));
+    },
+  };
+}
 
-const cacheFile = (gitdir: string, part: Part) => `${gitdir}/risk-cli-publication-${part}.json`;
+function writeAtomically(file: string, text: string): void {
+  const tmp = `${file}.tmp-${process.pid}`;
+  fs.writeFileSync(tmp, text);
+  fs.renameSync(tmp, file);
+}
+
+const liteFile = (gitdir: string) => `${gitdir}/risk-cli-publication-lite.json`;
+const memoFile = (gitdir: string) => `${gitdir}/risk-cli-parsed-files.json`;

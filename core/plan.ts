@@ -5,7 +5,7 @@
  * once, up front, and nothing is built twice.
  */
 import { restamp } from "./canonical/stamp.ts";
-import type { Hasher } from "./ports.ts";
+import { noMemo, type Hasher, type Memo } from "./ports.ts";
 import type { Publication } from "./inputs/publication.ts";
 import type { UpstreamState } from "./inputs/upstream.ts";
 import { frameIdOf } from "./frame.ts";
@@ -67,6 +67,8 @@ export interface PlanInput {
   previousVerified?: (path: string, sha256: string) => boolean;
   /** False turns off every reuse of the previous frame's bytes: each surface is built. */
   reuse?: boolean;
+  /** Per-document results kept from earlier assemblies; none by default. */
+  memo?: Memo;
 }
 
 /** True when the previous frame was built by this tool version from the same input files. */
@@ -128,7 +130,7 @@ function checkClock(previous: PreviousState | null, now: string): void {
  * registry order; `objects` computes the inputs' object manifest on first call.
  */
 export function buildContext(
-  input: Pick<PlanInput, "publication" | "upstream" | "previous" | "now" | "toolVersion" | "inputs">,
+  input: Pick<PlanInput, "publication" | "upstream" | "previous" | "now" | "toolVersion" | "inputs" | "memo">,
   registry: readonly Surface[],
   sameInputs: boolean,
   objects: BuildContext["objects"],
@@ -152,6 +154,7 @@ export function buildContext(
     url: (path) => `${base}${path}`,
     inputs: input.inputs,
     toolVersion: input.toolVersion,
+    memo: input.memo ?? noMemo,
   };
 }
 

@@ -56,3 +56,15 @@ export type HttpResult =
 export interface Http {
   get(url: string, request: HttpRequest): Promise<HttpResult>;
 }
+
+/**
+ * Results of pure computations kept from earlier assemblies. `remember` gives what `compute`
+ * returned before for the same `kind` and `parts` (which must name everything the result depends
+ * on), or computes it now. Results must be plain JSON values. A memo that keeps nothing is always
+ * correct: `noMemo`.
+ */
+export interface Memo {
+  remember<T>(kind: string, parts: readonly string[], compute: () => T): T;
+}
+
+export const noMemo: Memo = { remember: (_kind, _parts, compute) => compute() };

@@ -5,6 +5,7 @@
  * reproduce the term processing (lower case, accents folded).
  */
 import MiniSearch, { type Options, type SearchResult } from "minisearch";
+import { noMemo, type Memo } from "../ports.ts";
 
 export interface SearchDocument {
   id: string;
@@ -49,9 +50,58 @@ export const INDEX_OPTIONS: Options<SearchDocument> = {
 
 export const SEARCH_DEFAULTS = { boost: { title: 3, tags: 2, description: 1.5 }, prefix: true, fuzzy: 0.2 } as const;
 
-export function buildSearchIndex(documents: readonly SearchDocument[]): MiniSearch<SearchDocument> {
+/**
+ * What indexing one document adds, per field in field order: its id, the number of distinct raw
+ * tokens (minisearch's field length) and every processed term in order (one entry per occurrence).
+ */
+export type IndexedFields = [fieldId: number, distinctTokens: number, terms: string[]][];
+
+const tokenize = MiniSearch.getDefault("tokenize") as (text: string, fieldName?: string) => string[];
+
+/** Tokenises and folds a document's fields exactly as `MiniSearch.add` does with INDEX_OPTIONS. */
+export function indexedFields(doc: SearchDocument): IndexedFields {
+  const out: IndexedFields = [];
+  SEARCH_FIELDS.forEach((field, fieldId) => {
+    const value = doc[field];
+    if (value == null) return;
+    const tokens = tokenize(String(value), field);
+    const terms: string[] = [];
+    for (const token of tokens) {
+      const term = foldCached(token);
+      if (term) terms.push(term);
+    }
+    out.push([fieldId, new Set(tokens).size, terms]);
+  });
+  return out;
+}
+
+/** The part of minisearch that `add` drives; undocumented but stable in the pinned version (a test compares with `addAll`). */
+interface MiniSearchInternals {
+  addDocumentId(id: string): number;
+  saveStoredFields(shortId: number, doc: SearchDocument): void;
+  addFieldLength(shortId: number, fieldId: number, count: number, length: number): void;
+  addTerm(fieldId: number, shortId: number, term: string): void;
+  _documentCount: number;
+}
+
+/**
+ * The index of `documents`, the same as `MiniSearch.addAll` with INDEX_OPTIONS would build, term
+ * for term and byte for byte once serialised. Each document's tokens come from `memo`, keyed by
+ * its indexed fields, so that only documents whose text changed are tokenised again.
+ */
+export function buildSearchIndex(documents: readonly SearchDocument[], memo: Memo = noMemo): MiniSearch<SearchDocument> {
   const index = new MiniSearch<SearchDocument>(INDEX_OPTIONS);
-  index.addAll(documents as SearchDocument[]);
+  const inner = index as unknown as MiniSearchInternals;
+  for (const doc of documents) {
+    const fields = memo.remember("search-terms", [doc.title, doc.description, doc.text, doc.tags], () => indexedFields(doc));
+    if (index.has(doc.id)) throw new Error(`The search index has two documents with the id ${doc.id}`);
+    const shortId = inner.addDocumentId(doc.id);
+    inner.saveStoredFields(shortId, doc);
+    for (const [fieldId, distinct, terms] of fields) {
+      inner.addFieldLength(shortId, fieldId, inner._documentCount - 1, distinct);
+      for (const term of terms) inner.addTerm(fieldId, shortId, term);
+    }
+  }
   return index;
 }
 

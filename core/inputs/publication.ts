@@ -109,16 +109,37 @@ export async function loadPublication(fs: ReadOnlyFs, root: string): Promise<Pub
   return parsePublication(await readPublicationFiles(fs, root));
 }
 
+/**
+ * What earlier parses found in files whose text has not changed: `get` gives the value `set`
+ * recorded for the same path and text (validated then), so only changed files are parsed again.
+ * Values hold no file path, so a moved publication folder still finds them.
+ */
+export interface ParsedFiles {
+  get(rel: string, text: string): unknown;
+  set(rel: string, text: string, value: unknown): void;
+}
+
+/** The value of one file: from `parsed` when its text was parsed before, else from `parse`. */
+function remembered<T>(parsed: ParsedFiles | undefined, rel: string, text: string, parse: () => T): T {
+  const known = parsed?.get(rel, text);
+  if (known !== undefined) return known as T;
+  const value = parse();
+  parsed?.set(rel, text, value);
+  return value;
+}
+
 /** Validates every input file, then the cross-references between them. */
-export function parsePublication(input: InputFiles): Publication {
+export function parsePublication(input: InputFiles, options: { parsed?: ParsedFiles } = {}): Publication {
   const { root, files } = input;
-  const yamlOf = <S extends z.ZodType>(rel: string, schema: S): z.infer<S> => parseWithSchema(`${root}/${rel}`, files.get(rel)!, schema);
+  const { parsed } = options;
+  const yamlOf = <S extends z.ZodType>(rel: string, schema: S): z.infer<S> =>
+    remembered(parsed, rel, files.get(rel)!, () => parseWithSchema(`${root}/${rel}`, files.get(rel)!, schema));
   const publication: Publication = {
     root,
     config: yamlOf("risk.config.yaml", Config),
-    articles: parseDocs(input, "articles", "article"),
-    guides: parseDocs(input, "guides", "guide"),
-    methodologies: parseMethodologies(input),
+    articles: parseDocs(input, "articles", "article", parsed),
+    guides: parseDocs(input, "guides", "guide", parsed),
+    methodologies: parseMethodologies(input, parsed),
     topics: yamlOf("content/topics.yaml", TopicsFile),
     glossary: yamlOf("content/glossary.yaml", GlossaryFile),
     primarySources: yamlOf("content/primary-sources.yaml", PrimarySourcesFile),
@@ -130,7 +151,7 @@ export function parsePublication(input: InputFiles): Publication {
   return publication;
 }
 
-function parseDocs(input: InputFiles, folder: string, kind: Doc["kind"]): Doc[] {
+function parseDocs(input: InputFiles, folder: string, kind: Doc["kind"], parsed?: ParsedFiles): Doc[] {
   const docs: Doc[] = [];
   for (const lang of ["fr", "en"] as const) {
     const prefix = `content/${folder}/${lang}/`;
@@ -141,8 +162,10 @@ function parseDocs(input: InputFiles, folder: string, kind: Doc["kind"]): Doc[] 
       if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slug)) {
         throw inputError(file, undefined, undefined, "the file name is the slug: use lowercase ASCII letters, digits and hyphens");
       }
-      const { yaml, body, bodyLine } = splitFrontmatter(file, text);
-      const meta = parseWithSchema(file, yaml, Frontmatter, { lineOffset: 1 });
+      const { meta, body, bodyLine } = remembered(parsed, rel, text, () => {
+        const { yaml, body, bodyLine } = splitFrontmatter(file, text);
+        return { meta: parseWithSchema(file, yaml, Frontmatter, { lineOffset: 1 }), body, bodyLine };
+      });
       if (lang === "fr" && (meta.translationOf || meta.translatedFrom)) {
         throw inputError(file, undefined, "translationOf", "a French original has no translationOf or translatedFrom; remove them");
       }
@@ -158,13 +181,13 @@ function parseDocs(input: InputFiles, folder: string, kind: Doc["kind"]): Doc[] 
   return docs;
 }
 
-function parseMethodologies(input: InputFiles): Methodology[] {
+function parseMethodologies(input: InputFiles, parsed?: ParsedFiles): Methodology[] {
   const prefix = "content/methodologies/";
   return [...input.files]
     .filter(([rel]) => rel.startsWith(prefix))
     .map(([rel, text]) => {
       const file = `${input.root}/${rel}`;
-      return { ...parseWithSchema(file, text, MethodologyFile), slug: rel.slice(prefix.length, -5), file };
+      return { ...remembered(parsed, rel, text, () => parseWithSchema(file, text, MethodologyFile)), slug: rel.slice(prefix.length, -5), file };
     });
 }
 

@@ -116,9 +116,9 @@ export const searchIndex = defineSurface({ format: "json", schema: SearchIndexSu
   reads: { corpus: true },
   schemaName: "SearchIndexSurface",
   summary: "Bilingual search index (French and English): the documents and a serialised minisearch index a browser page can load",
-  build({ publication: p, now, url }) {
+  build({ publication: p, now, url, memo }) {
     const docs = searchDocuments(p, url);
-    const index = buildSearchIndex(docs);
+    const index = buildSearchIndex(docs, memo);
     return {
       schema: url("/openapi.json#/components/schemas/SearchIndexSurface"),
       version: CONTRACT_VERSION,

@@ -5,6 +5,7 @@ import type { BaselineFrame, Frame } from "../frame.ts";
 import type { Signal } from "../signals.ts";
 import type { ObjectManifest } from "../changes/objects.ts";
 import type { SignalHistory } from "../history/model.ts";
+import type { Memo } from "../ports.ts";
 
 /** What an earlier surface of the same assembly produced: its fingerprint as served. */
 export interface Produced {
@@ -83,6 +84,8 @@ export interface BuildContext {
   inputs: string;
   /** This tool's version, for reuse keys. */
   toolVersion: string;
+  /** Results of pure computations kept from earlier assemblies (per-document work). */
+  memo: Memo;
 }
 
 /** json: one canonical document; ndjson: canonical lines; text: a string served as is (UTF-8). */
