@@ -8,7 +8,7 @@
  *
  * Every assembly goes through the CLI's own entry point (runAssemble), in process, with explicit
  * `now` values 15 minutes apart and the same inputs, as a scheduled assembly would. The "cold"
- * figures run the built CLI (dist/cli/main.js assemble --json) as a fresh process, as the
+ * figures run the built CLI (dist/bin/risk-cli.js assemble --json) as a fresh process, as the
  * scheduled job does: Node start-up, module loading and an unoptimised JIT included.
  */
 import { editorialReport, measureEditorial, type EditorialResult } from "./editorial.ts";
@@ -211,7 +211,7 @@ class Assembler {
   /** One assembly by the built CLI in a fresh Node process. */
   cold(): ColdRun {
     const now = iso(START + this.frame++ * STEP_MS);
-    const cli = fileURLToPath(new URL("../cli/main.js", import.meta.url));
+    const cli = fileURLToPath(new URL("../bin/risk-cli.js", import.meta.url));
     const args = [cli, "assemble", "--publication", this.publication, "--site", this.site, "--archive", this.archive, "--now", now, "--json"];
     const t = performance.now();
     const stdout = execFileSync(process.execPath, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
@@ -478,7 +478,7 @@ const kb = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
 function report(results: ScenarioResult[]): string {
   const out: string[] = [];
   out.push("Assembly time by phase, medians in ms. in-process: runAssemble after a warm-up, total = its wall time;");
-  out.push("cold CLI: a fresh `node dist/cli/main.js assemble` process, total = process wall time (start-up and module loading included)");
+  out.push("cold CLI: a fresh `node dist/bin/risk-cli.js assemble` process, total = process wall time (start-up and module loading included)");
   const rows: (string | number)[][] = [];
   for (const r of results) {
     rows.push([r.name, "in-process", r.surfaces, r.siteBytes, ...PHASES.map((p) => r.median[p]), r.median.total, r.floor.medianMs, `${r.ratio.toFixed(1)}x`]);
@@ -557,10 +557,10 @@ async function cpuProfiler(file: string) {
   };
 }
 
-/** Wall time of `node dist/cli/main.js --version`: Node start-up plus loading the CLI's modules. */
+/** Wall time of `node dist/bin/risk-cli.js --version`: Node start-up plus loading the CLI's modules. */
 function cliStartup(runs: number): number | null {
   if (runs === 0) return null;
-  const cli = fileURLToPath(new URL("../cli/main.js", import.meta.url));
+  const cli = fileURLToPath(new URL("../bin/risk-cli.js", import.meta.url));
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const t = performance.now();
@@ -597,7 +597,7 @@ async function main(): Promise<void> {
   }
   let text = report(results);
   if (editorial) text += `\n\n${editorialReport(editorial)}`;
-  if (startupMs !== null) text += `\nCLI start-up (node dist/cli/main.js --version, module loading included): ${startupMs} ms, part of every cold CLI total.`;
+  if (startupMs !== null) text += `\nCLI start-up (node dist/bin/risk-cli.js --version, module loading included): ${startupMs} ms, part of every cold CLI total.`;
   // Risk signals: upstream collection in parallel, against the slowest single fetch of the same run.
   process.stderr.write("[collect] five upstreams answering after 200 ms...\n");
   const collection = await benchCollection({ delayMs: 200, runs: opts.runs });
