@@ -18,6 +18,12 @@ async function main(argv: string[]): Promise<number> {
   }
   const { parseArgs } = await import("./parser.ts");
   const args = parseArgs();
+  if (args.command !== "init" && args.command !== "search") {
+    // One process checks each schema a handful of times: zod's compiled fast path (a generated
+    // function per schema) costs more to build than it saves here, about a tenth of a steady
+    // assembly's CPU. Validation itself is the same either way.
+    (await import("zod")).z.config({ jitless: true });
+  }
   try {
     let result: unknown;
     switch (args.command) {
