@@ -5,6 +5,7 @@
  *
  *   node --expose-gc dist/bench/run.js [--runs N] [--warmup N] [--cold-runs N] [--floor-runs N]
  *                                       [--gc-frames N] [--only demo|scale] [--cpu-prof FILE] [--keep]
+ *                                       [--year-frames N] [--startup-runs N] [--startup-frames N]
  *
  * Every assembly goes through the CLI's own entry point (runAssemble), in process, with explicit
  * `now` values 15 minutes apart and the same inputs, as a scheduled assembly would. The "cold"
@@ -24,6 +25,7 @@ import { demoPublication } from "../cli/paths.ts";
 import { VERSION } from "../cli/version.ts";
 import { generatePublication, REAL_SCALE, type Generated } from "./generate.ts";
 import { benchCollection, collectionTable } from "./collect.ts";
+import { measureStartup, startupReport } from "./startup.ts";
 
 const PHASES = ["load", "build", "validate", "serialise", "write", "commit"] as const;
 type Phase = (typeof PHASES)[number];
@@ -46,6 +48,10 @@ interface Options {
   keep: boolean;
   /** Frames of the year-of-frames archive; 0 skips it. */
   yearFrames: number;
+  /** Runs of each side of the start-up comparisons (bench/startup.ts); 0 skips them. */
+  startupRuns: number;
+  /** Frames of the archive the start-up part replays. */
+  startupFrames: number;
 }
 
 interface TimedRun {
@@ -126,7 +132,7 @@ interface ScenarioResult {
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { runs: 7, warmup: 1, coldRuns: 3, floorRuns: 7, gcFrames: 5, only: null, cpuProf: null, keep: false, yearFrames: YEAR_FRAMES };
+  const o: Options = { runs: 7, warmup: 1, coldRuns: 3, floorRuns: 7, gcFrames: 5, only: null, cpuProf: null, keep: false, yearFrames: YEAR_FRAMES, startupRuns: 9, startupFrames: 300 };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = () => {
@@ -146,6 +152,8 @@ function parseArgs(argv: string[]): Options {
     } else if (a === "--cpu-prof") o.cpuProf = value();
     else if (a === "--keep") o.keep = true;
     else if (a === "--year-frames") o.yearFrames = nonNegative(a, value());
+    else if (a === "--startup-runs") o.startupRuns = nonNegative(a, value());
+    else if (a === "--startup-frames") o.startupFrames = positive(a, value());
     else throw new Error(`unknown option ${a}`);
   }
   return o;
@@ -612,6 +620,11 @@ async function main(): Promise<void> {
     editorial,
     collection,
   };
+  if (opts.startupRuns > 0) {
+    const startup = await measureStartup({ runs: opts.startupRuns, frames: opts.startupFrames });
+    text += `\n\n${startupReport(startup)}`;
+    (summary as Record<string, unknown>).startup = startup;
+  }
   if (opts.yearFrames > 0) {
     process.stderr.write(`[year] building ${opts.yearFrames} frames...\n`);
     const year = await measureYear({ frames: opts.yearFrames, runs: opts.runs });
