@@ -51,7 +51,7 @@ describe("the command line", () => {
     expect(summary).toMatchObject({ ok: true, surfaces: SURFACES.length, frameId: "000001-20261121T085500Z" });
     expect(Object.keys(summary.phasesMs)).toEqual(["load", "build", "validate", "serialise", "write", "commit"]);
     expect(existsSync(`${cwd}/site/api/v1/catalog.json`)).toBe(true);
-    expect(existsSync(`${cwd}/archive/HEAD`)).toBe(true);
+    expect(existsSync(`${cwd}/archive.git/HEAD`)).toBe(true);
 
     const second = runCli(["assemble"], { cwd, env: { SOURCE_DATE_EPOCH: "1795252200" } });
     expect(second.status).toBe(0);
@@ -84,7 +84,7 @@ describe("the command line", () => {
   it("exits with the verification code on a tampered archive", () => {
     const cwd = tempDir("risk-tamper-");
     expect(runCli(["assemble", "--now", "2026-11-21T10:00:00Z"], { cwd }).status).toBe(0);
-    const frame = `${cwd}/archive/refs/heads/main`;
+    const frame = `${cwd}/archive.git/refs/heads/main`;
     expect(existsSync(frame)).toBe(true);
     const r = runCli(["verify", "--archive", `${cwd}/site`], { cwd });
     expect(r.status).toBe(EXIT.E_NO_FRAME);
