@@ -5,10 +5,11 @@
  *
  *   node --expose-gc dist/bench/run.js [--runs N] [--warmup N] [--cold-runs N] [--floor-runs N]
  *                                       [--gc-frames N] [--only demo|scale] [--cpu-prof FILE] [--keep]
+ *                                       [--year-frames N] [--startup-runs N] [--startup-frames N]
  *
  * Every assembly goes through the application's entry point (runAssembly), in process, with explicit
  * `now` values 15 minutes apart and the same inputs, as a scheduled assembly would. The "cold"
- * figures run the built CLI (dist/cli/main.js assemble --json) as a fresh process, as the
+ * figures run the built CLI (dist/bin/risk-cli.js assemble --json) as a fresh process, as the
  * scheduled job does: Node start-up, module loading and an unoptimised JIT included.
  */
 import { editorialReport, measureEditorial, type EditorialResult } from "./editorial.ts";
@@ -25,6 +26,7 @@ import { demoPublication } from "../cli/paths.ts";
 import { VERSION } from "../core/version.ts";
 import { generatePublication, REAL_SCALE, type Generated } from "./generate.ts";
 import { benchCollection, collectionTable } from "./collect.ts";
+import { measureStartup, startupReport } from "./startup.ts";
 
 const PHASES = STEPS;
 type Phase = StepName;
@@ -47,6 +49,10 @@ interface Options {
   keep: boolean;
   /** Frames of the year-of-frames archive; 0 skips it. */
   yearFrames: number;
+  /** Runs of each side of the start-up comparisons (bench/startup.ts); 0 skips them. */
+  startupRuns: number;
+  /** Frames of the archive the start-up part replays. */
+  startupFrames: number;
 }
 
 interface TimedRun {
@@ -127,7 +133,7 @@ interface ScenarioResult {
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { runs: 7, warmup: 1, coldRuns: 3, floorRuns: 7, gcFrames: 5, only: null, cpuProf: null, keep: false, yearFrames: YEAR_FRAMES };
+  const o: Options = { runs: 7, warmup: 1, coldRuns: 3, floorRuns: 7, gcFrames: 5, only: null, cpuProf: null, keep: false, yearFrames: YEAR_FRAMES, startupRuns: 9, startupFrames: 300 };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = () => {
@@ -147,6 +153,8 @@ function parseArgs(argv: string[]): Options {
     } else if (a === "--cpu-prof") o.cpuProf = value();
     else if (a === "--keep") o.keep = true;
     else if (a === "--year-frames") o.yearFrames = nonNegative(a, value());
+    else if (a === "--startup-runs") o.startupRuns = nonNegative(a, value());
+    else if (a === "--startup-frames") o.startupFrames = positive(a, value());
     else throw new Error(`unknown option ${a}`);
   }
   return o;
@@ -215,7 +223,7 @@ class Assembler {
   /** One assembly by the built CLI in a fresh Node process. */
   cold(): ColdRun {
     const now = iso(START + this.frame++ * STEP_MS);
-    const cli = fileURLToPath(new URL("../cli/main.js", import.meta.url));
+    const cli = fileURLToPath(new URL("../bin/risk-cli.js", import.meta.url));
     const args = [cli, "assemble", "--publication", this.publication, "--site", this.site, "--archive", this.archive, "--now", now, "--json"];
     const t = performance.now();
     const stdout = execFileSync(process.execPath, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
@@ -482,7 +490,7 @@ const kb = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
 function report(results: ScenarioResult[]): string {
   const out: string[] = [];
   out.push("Assembly time by phase, medians in ms. in-process: runAssembly after a warm-up, total = its wall time;");
-  out.push("cold CLI: a fresh `node dist/cli/main.js assemble` process, total = process wall time (start-up and module loading included)");
+  out.push("cold CLI: a fresh `node dist/bin/risk-cli.js assemble` process, total = process wall time (start-up and module loading included)");
   const rows: (string | number)[][] = [];
   for (const r of results) {
     rows.push([r.name, "in-process", r.surfaces, r.siteBytes, ...PHASES.map((p) => r.median[p]), r.median.total, r.floor.medianMs, `${r.ratio.toFixed(1)}x`]);
@@ -561,10 +569,10 @@ async function cpuProfiler(file: string) {
   };
 }
 
-/** Wall time of `node dist/cli/main.js --version`: Node start-up plus loading the CLI's modules. */
+/** Wall time of `node dist/bin/risk-cli.js --version`: Node start-up plus loading the CLI's modules. */
 function cliStartup(runs: number): number | null {
   if (runs === 0) return null;
-  const cli = fileURLToPath(new URL("../cli/main.js", import.meta.url));
+  const cli = fileURLToPath(new URL("../bin/risk-cli.js", import.meta.url));
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const t = performance.now();
@@ -601,7 +609,7 @@ async function main(): Promise<void> {
   }
   let text = report(results);
   if (editorial) text += `\n\n${editorialReport(editorial)}`;
-  if (startupMs !== null) text += `\nCLI start-up (node dist/cli/main.js --version, module loading included): ${startupMs} ms, part of every cold CLI total.`;
+  if (startupMs !== null) text += `\nCLI start-up (node dist/bin/risk-cli.js --version, module loading included): ${startupMs} ms, part of every cold CLI total.`;
   // Risk signals: upstream collection in parallel, against the slowest single fetch of the same run.
   process.stderr.write("[collect] five upstreams answering after 200 ms...\n");
   const collection = await benchCollection({ delayMs: 200, runs: opts.runs });
@@ -616,6 +624,11 @@ async function main(): Promise<void> {
     editorial,
     collection,
   };
+  if (opts.startupRuns > 0) {
+    const startup = await measureStartup({ runs: opts.startupRuns, frames: opts.startupFrames });
+    text += `\n\n${startupReport(startup)}`;
+    (summary as Record<string, unknown>).startup = startup;
+  }
   if (opts.yearFrames > 0) {
     process.stderr.write(`[year] building ${opts.yearFrames} frames...\n`);
     const year = await measureYear({ frames: opts.yearFrames, runs: opts.runs });

@@ -17,7 +17,7 @@ import { pathToFileURL } from "node:url";
 import type { UpstreamState } from "../core/inputs/upstream.ts";
 import { collectUpstream } from "../core/inputs/collect.ts";
 import { loadPublication } from "../core/inputs/publication.ts";
-import { readFrame } from "../archive/api/state.ts";
+import { readFrame } from "../archive/api/frames.ts";
 import { headCommit } from "../archive/git/objects.ts";
 import { runAssembly } from "../app/assembly.ts";
 import { memorySite } from "../app/site-writer.ts";

@@ -8,6 +8,7 @@ import type { FrameSignal } from "./frame.ts";
 import { instrumentsOf, type Publication } from "./inputs/publication.ts";
 import type { InstrumentConfig } from "./inputs/schemas.ts";
 import { normalisedValue, roundValue, type DebtLatest, type SourceStatus, type UpstreamState } from "./inputs/upstream.ts";
+import { ageSeconds, durationSeconds } from "./durations.ts";
 import { levelOf, type LevelLabel, type Tone } from "./levels.ts";
 import type { InstrumentKey } from "./schemas/primitives.ts";
 
@@ -170,15 +171,5 @@ export function freshnessFields(s: PresentSignal) {
   };
 }
 
-/** Seconds from `from` to `to`, two ISO 8601 instants. */
-export function ageSeconds(from: string, to: string): number {
-  return (Date.parse(to) - Date.parse(from)) / 1000;
-}
-
-/** Seconds of an ISO 8601 duration in weeks, days, hours, minutes and seconds (PT6H, P2D, P1W). */
-export function durationSeconds(d: string): number {
-  const m = /^P(?:(\d+(?:\.\d+)?)W)?(?:(\d+(?:\.\d+)?)D)?(?:T(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?$/.exec(d);
-  if (!m) throw new Error(`Cannot read the duration "${d}": use weeks, days, hours, minutes or seconds (PT6H, P2D)`);
-  const [w, days, h, min, s] = m.slice(1).map((x) => (x === undefined ? 0 : Number(x)));
-  return (((w! * 7 + days!) * 24 + h!) * 60 + min!) * 60 + s!;
-}
+// Kept importable from here, where they lived first.
+export { ageSeconds, durationSeconds };

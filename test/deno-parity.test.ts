@@ -1,6 +1,6 @@
 /**
- * Runtime parity and determinism of `assemble`: the built CLI on Node (dist/, so `npm run build`
- * must have run) and the TypeScript sources on Deno (the `deno` devDependency, using
+ * Runtime parity and determinism of `assemble`: the published bin on Node (the dist/bin/ bundle,
+ * so `npm run build` must have run) and the TypeScript sources on Deno (the `deno` devDependency, using
  * node_modules as deno.json says) must write byte-identical sites and byte-identical archive
  * commits for the same --now. Two Node runs into different folders must agree as well.
  */
@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 const run = promisify(execFile);
 const NOW = "2026-11-21T10:00:00Z";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const DIST_MAIN = join(ROOT, "dist", "cli", "main.js");
+const DIST_MAIN = join(ROOT, "dist", "bin", "risk-cli.js");
 // What `npx deno` runs; called directly to skip npx's start-up.
 const DENO = join(ROOT, "node_modules", ".bin", "deno");
 const DENO_FLAGS = ["--allow-read", "--allow-write", "--allow-env", "--allow-sys"];

@@ -16,7 +16,7 @@ import { editTree, flattenTree } from "../git/tree-edit.ts";
 import { IndexShard, shardPath, type IndexEntry } from "../models/date-index.ts";
 import { frameMessage } from "../models/message.ts";
 import { OBJECTS_FILE } from "../../core/changes/objects.ts";
-import { FRAME_FILE, SITE_PREFIX, frameBytes } from "./state.ts";
+import { FRAME_FILE, SITE_PREFIX, frameBytes } from "./frames.ts";
 import { journalShard } from "./journal.ts";
 import { historyShards } from "./history.ts";
 import { recordDigest } from "./digests.ts";

@@ -9,7 +9,7 @@ import type { Frame } from "../../core/frame.ts";
 import type { Hasher } from "../../core/ports.ts";
 import { JOURNAL_PATH, JOURNAL_PREFIX, journalShardPath } from "../../core/history/journal.ts";
 import { decodeSha256State, encodeSha256State, sha256Digest, sha256Start, sha256Update } from "../../core/history/sha256.ts";
-import { JournalRecord } from "../../core/surfaces/journal.ts";
+import { JournalRecord } from "../../core/schemas/journal.ts";
 import { oidAtPath, readBlob, readTree, type TreeCache } from "../git/objects.ts";
 import { flattenTree } from "../git/tree-edit.ts";
 

@@ -5,7 +5,7 @@ import type { Frame } from "../../core/frame.ts";
 import type { Hasher } from "../../core/ports.ts";
 import { headCommit, isRepository, oidAtPath, readBlob, readTree, type TreeCache } from "../git/objects.ts";
 import { IndexShard, type IndexEntry } from "../models/date-index.ts";
-import { readFrame, servedBytes } from "./state.ts";
+import { readFrame, servedBytes } from "./frames.ts";
 
 export interface FoundFrame {
   commit: string;

@@ -8,7 +8,7 @@ import { ObjectManifest, OBJECTS_FILE } from "../../core/changes/objects.ts";
 import type { PreviousState, WindowBaselines } from "../../core/surfaces/types.ts";
 import { oidAtPath, readBlob, type TreeCache } from "../git/objects.ts";
 import { lastIndexedAtOrBefore } from "./replay.ts";
-import { readFrameAs } from "./state.ts";
+import { readFrameAs } from "./frames.ts";
 import { frameDigests } from "./digests.ts";
 import { BaselineFrame } from "../../core/frame.ts";
 

@@ -9,15 +9,23 @@
 import * as fs from "node:fs";
 import { createHash } from "node:crypto";
 import { deflateSync, inflateSync } from "node:zlib";
-import git from "isomorphic-git";
 import { PackCorruptError, PackUnsupportedError, packStore, type GitObject } from "./pack.ts";
 
 export type TreeEntry = { mode: string; path: string; oid: string; type: "blob" | "tree" | "commit" };
 
 export const BRANCH = "refs/heads/main";
 
+/**
+ * isomorphic-git, loaded on first use: it is needed only to create a repository, resolve a packed
+ * branch ref and read a pack ./pack.ts does not understand, and loading it costs a CLI process
+ * more than most commands' own work.
+ */
+async function isogit(): Promise<typeof import("isomorphic-git").default> {
+  return (await import("isomorphic-git")).default;
+}
+
 export async function initRepository(gitdir: string): Promise<void> {
-  await git.init({ fs, dir: gitdir, gitdir, bare: true, defaultBranch: "main" });
+  await (await isogit()).init({ fs, dir: gitdir, gitdir, bare: true, defaultBranch: "main" });
 }
 
 export function isRepository(gitdir: string): boolean {
@@ -38,7 +46,7 @@ export async function headCommit(gitdir: string): Promise<string | null> {
   }
   if (loose !== null && /^[0-9a-f]{40}\n?$/.test(loose)) return loose.slice(0, 40);
   try {
-    return await git.resolveRef({ fs, gitdir, ref: BRANCH });
+    return await (await isogit()).resolveRef({ fs, gitdir, ref: BRANCH });
   } catch {
     return null;
   }
@@ -134,7 +142,7 @@ function readTyped(gitdir: string, oid: string, type: GitObject["type"]): Buffer
 export async function readBlob(gitdir: string, oid: string): Promise<Uint8Array> {
   const body = readTyped(gitdir, oid, "blob");
   if (body) return body;
-  const { blob } = await git.readBlob({ fs, gitdir, oid });
+  const { blob } = await (await isogit()).readBlob({ fs, gitdir, oid });
   return blob;
 }
 
@@ -162,7 +170,7 @@ export async function readTree(gitdir: string, oid: string, cache?: TreeCache): 
   const hit = cache?.get(oid);
   if (hit) return hit;
   const body = readTyped(gitdir, oid, "tree");
-  const tree = body ? parseTree(body) : ((await git.readTree({ fs, gitdir, oid })).tree as TreeEntry[]);
+  const tree = body ? parseTree(body) : ((await (await isogit()).readTree({ fs, gitdir, oid })).tree as TreeEntry[]);
   cache?.set(oid, tree);
   return tree;
 }
@@ -228,7 +236,7 @@ export async function readCommit(gitdir: string, oid: string): Promise<CommitInf
   // A tag is peeled to its commit by isomorphic-git; any other type is its error to report.
   const parsed = obj !== "fallback" && obj.type === "commit" ? parseCommit(oid, obj.body) : null;
   if (parsed) return parsed;
-  const { commit } = await git.readCommit({ fs, gitdir, oid });
+  const { commit } = await (await isogit()).readCommit({ fs, gitdir, oid });
   return {
     oid,
     tree: commit.tree,

@@ -1,8 +1,8 @@
 /** Text renderings of a frame and of a diff between two frames, for replay and diff. */
 import type { Frame } from "../../core/frame.ts";
 import type { FrameDiff } from "../../archive/api/diff.ts";
-import { ageSeconds } from "../../core/signals.ts";
-import { humanAge } from "../commands/collect.ts";
+import { ageSeconds } from "../../core/durations.ts";
+import { humanAge } from "./age.ts";
 
 /** Per instrument: the upstream publication shown and its age at the frame's instant. */
 export function frameFreshness(frame: Frame) {

@@ -1,41 +1,9 @@
-import { z } from "zod";
-import { InstrumentKey, IsoDate, IsoDateTime, Level, Tone } from "../schemas/primitives.ts";
+import { JournalRecord } from "../schemas/journal.ts";
 import { frameSignalOf } from "../signals.ts";
 import { JOURNAL_PATH } from "../history/journal.ts";
 import { levelChangesBetween } from "../history/model.ts";
 import type { Frame } from "../frame.ts";
 import { defineSurface } from "./types.ts";
-
-const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
-
-export const JournalSignal = z.strictObject({
-  value: z.number().nullable(),
-  level: Level.nullable(),
-  tone: Tone.nullable(),
-  sourceStatus: z.string(),
-  qualityStatus: z.string().nullable(),
-  fallbackUsed: z.boolean(),
-  observedAt: z.union([IsoDateTime, IsoDate]).nullable(),
-  lastSuccessAt: IsoDateTime.nullable(),
-});
-
-/** One assembly, as the raw operational journal records it. */
-export const JournalRecord = z.strictObject({
-  recordType: z.literal("assembly"),
-  frameId: z.string(),
-  seq: z.int().positive(),
-  at: IsoDateTime,
-  previousFrameId: z.string().nullable(),
-  previousFrameHash: Sha256.nullable(),
-  tool: z.string(),
-  inputs: z.string(),
-  signals: z.partialRecord(InstrumentKey, JournalSignal),
-  /** Surfaces whose content changed since the previous frame (among those built before the journal). */
-  changed: z.array(z.string()),
-  /** Ids of the level changes this assembly found against the previous frame. */
-  levelChanges: z.array(z.string()),
-});
-export type JournalRecord = z.infer<typeof JournalRecord>;
 
 export const journal = defineSurface({ format: "ndjson", schema: JournalRecord })({
   path: JOURNAL_PATH,

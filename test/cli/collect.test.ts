@@ -1,7 +1,7 @@
 import { renameSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { runAssemble } from "../../cli/commands/assemble.ts";
-import { humanAge } from "../../cli/commands/collect.ts";
+import { humanAge } from "../../cli/format/age.ts";
 import { runCli } from "../helpers/cli.ts";
 import { demoCopy } from "../helpers/publication.ts";
 import { tempDir, treeDigest } from "../helpers/tmp.ts";

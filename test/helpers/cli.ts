@@ -2,7 +2,8 @@ import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-export const CLI = `${ROOT}dist/cli/main.js`;
+// The published bin: the esbuild bundle that `npm install` builds.
+export const CLI = `${ROOT}dist/bin/risk-cli.js`;
 
 /** Runs the built CLI (`npm test` builds first) and returns its status and output. */
 export function runCli(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}) {

@@ -1,0 +1,64 @@
+/**
+ * Reading one frame and the bytes it served: what replay, verify and the risk-diff baselines need,
+ * apart from the head state of state.ts, whose surface schemas an assembly needs and a replay does not.
+ */
+import type { z } from "zod";
+import { canonicalJson } from "../../core/canonical/jcs.ts";
+import { stamp } from "../../core/canonical/stamp.ts";
+import { RiskError } from "../../core/errors.ts";
+import { Frame } from "../../core/frame.ts";
+import { oidAtPath, readBlob, readCommit, type CommitInfo, type TreeCache } from "../git/objects.ts";
+import { JOURNAL_PATH, servedJournal } from "./journal.ts";
+
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
+export const FRAME_FILE = "frame.json";
+export const SITE_PREFIX = "site";
+
+/**
+ * The frame recorded by `commit`, schema-checked. A caller that has read the commit already
+ * passes it, so that it is not read again.
+ */
+export async function readFrame(
+  gitdir: string,
+  commit: string,
+  options: { cache?: TreeCache; read?: CommitInfo } = {},
+): Promise<{ frame: Frame; tree: string }> {
+  return readFrameAs(gitdir, commit, Frame, options);
+}
+
+/** The frame recorded by `commit`, checked against `schema` (the whole frame, or the part a caller reads). */
+export async function readFrameAs<T>(
+  gitdir: string,
+  commit: string,
+  schema: z.ZodType<T>,
+  options: { cache?: TreeCache; read?: CommitInfo } = {},
+): Promise<{ frame: T; tree: string }> {
+  const c = options.read ?? (await readCommit(gitdir, commit));
+  const entry = await oidAtPath(gitdir, c.tree, FRAME_FILE, options.cache);
+  if (!entry) throw new RiskError("E_ARCHIVE", `Commit ${commit} has no ${FRAME_FILE}: it is not a frame`, { commit });
+  const parsed = schema.safeParse(JSON.parse(decoder.decode(await readBlob(gitdir, entry.oid))));
+  if (!parsed.success) {
+    throw new RiskError("E_ARCHIVE", `Commit ${commit}: ${FRAME_FILE} does not match the frame schema (${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message})`, { commit });
+  }
+  return { frame: parsed.data, tree: c.tree };
+}
+
+/** The served bytes of `path` as recorded in a frame: the stored blob, restamped when needed. */
+export async function servedBytes(gitdir: string, tree: string, frame: Frame, path: string, cache?: TreeCache): Promise<Uint8Array> {
+  // The journal is kept as day shards, served as their concatenation.
+  if (path === JOURNAL_PATH && frame.journal) return servedJournal(gitdir, tree, cache);
+  const stored = await storedBytes(gitdir, tree, frame, path, cache);
+  if (!frame.surfaces[path]?.stamped) return stored;
+  return new TextEncoder().encode(stamp(decoder.decode(stored), frame.at));
+}
+
+export async function storedBytes(gitdir: string, tree: string, frame: Frame, path: string, cache?: TreeCache): Promise<Uint8Array> {
+  const entry = await oidAtPath(gitdir, tree, `${SITE_PREFIX}${path}`, cache);
+  if (!entry) throw new RiskError("E_ARCHIVE", `Frame ${frame.frameId} lacks the stored surface ${path}`, { frame: frame.frameId, path });
+  return readBlob(gitdir, entry.oid);
+}
+
+export function frameBytes(frame: Frame): Uint8Array {
+  return new TextEncoder().encode(canonicalJson(frame, FRAME_FILE));
+}

@@ -1,0 +1,56 @@
+// Builds the published bin: cli/main.ts bundled by esbuild into dist/bin/risk-cli.js, with each
+// command (and isomorphic-git, Optique) in chunks of its own that load on their first dynamic
+// import, so a command loads a handful of files instead of ~390 modules. The chunks sit beside
+// the entry, so cli/paths.ts finds the demo at ../../demo from any of them, as from dist/cli/.
+// The metafile (what each chunk holds and imports) is kept for the loading test.
+import { chmodSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { build } from "esbuild";
+
+const OUT = "dist/bin";
+
+// Chunk names carry content hashes: chunks of an earlier build would linger beside the new ones.
+rmSync(OUT, { recursive: true, force: true });
+
+/**
+ * zod's `locales` namespace holds every language's error messages, half of zod's bytes; risk-cli
+ * reports in English, which zod sets up from its own import of locales/en.js. The namespaces (in
+ * zod's classic and core exports) keep
+ * English only, so that every process that validates parses half as much zod.
+ */
+const englishZodLocales = {
+  name: "english-zod-locales",
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/](classic|core)[\\/]/.test(args.importer) ? { path: join(dirname(args.importer), "../locales/index.js"), namespace: "zod-locales" } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "zod-locales" }, (args) => ({
+      contents: 'export { default as en } from "./en.js";\n',
+      resolveDir: dirname(args.path),
+      loader: "js",
+    }));
+  },
+};
+
+const result = await build({
+  entryPoints: { "risk-cli": "cli/main.ts" },
+  outdir: OUT,
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  // CommonJS inside dependencies may require Node built-ins, which an ES module bundle can only
+  // do through a require of its own.
+  banner: { js: 'import { createRequire as __riskCreateRequire } from "node:module"; const require = __riskCreateRequire(import.meta.url);' },
+  plugins: [englishZodLocales],
+  metafile: true,
+  legalComments: "none",
+  // Less to parse at every start; the source map gives names back under --enable-source-maps.
+  minify: true,
+  sourcemap: "linked",
+  logLevel: "warning",
+});
+
+writeFileSync(`${OUT}/meta.json`, JSON.stringify(result.metafile));
+chmodSync(`${OUT}/risk-cli.js`, 0o755);
