@@ -10,7 +10,7 @@ import * as fs from "node:fs";
 import { dirname } from "node:path";
 import type { BuiltFile } from "../core/assemble.ts";
 import { RiskError } from "../core/errors.ts";
-import { decodeSha256State } from "../core/history/sha256.ts";
+import { decodeSha256State } from "../core/journal/sha256.ts";
 import type { Hasher } from "../core/ports.ts";
 import type { PreviousState } from "../core/surfaces/types.ts";
 import { servedJournal } from "../archive/api/journal.ts";

@@ -13,7 +13,7 @@ import { frameSignalOf, type Signal } from "./signals.ts";
 import { manifestBytes, objectManifest, type ObjectManifest } from "./changes/objects.ts";
 import type { PreviousState, Produced, Surface } from "./surfaces/types.ts";
 import { buildContext, planAssembly, type Plan, type PlanInput } from "./plan.ts";
-import { decodeSha256State, encodeSha256State, sha256Digest, sha256Start, sha256Update } from "./history/sha256.ts";
+import { decodeSha256State, encodeSha256State, sha256Digest, sha256Start, sha256Update } from "./journal/sha256.ts";
 
 export interface BuiltFile {
   path: string;

@@ -105,7 +105,7 @@ export function planAssembly(input: PlanInput, surfaces: readonly Surface[], has
     return reuseKey === undefined ? { surface, action: "build" } : { surface, action: "build", reuseKey };
   });
   needs.archiveWindows = [...windows].sort((a, b) => a - b);
-  // An empty archive has no history, windows or manifest to read.
+  // An empty archive has no signal history, windows or manifest to read.
   if (!previous) Object.assign(needs, { signalHistory: false, archiveWindows: [], objects: false });
   return { steps, needs, inputsUnchanged: sameInputs };
 }

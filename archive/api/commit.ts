@@ -18,7 +18,7 @@ import { frameMessage } from "../models/message.ts";
 import { OBJECTS_FILE } from "../../core/changes/objects.ts";
 import { FRAME_FILE, SITE_PREFIX, frameBytes } from "./frames.ts";
 import { journalShard } from "./journal.ts";
-import { historyShards } from "./history.ts";
+import { signalHistoryShards } from "./signal-history.ts";
 import { recordDigest } from "./digests.ts";
 
 export interface CommitResult {
@@ -93,7 +93,7 @@ export async function commitFrame(
     await write(shard, new TextEncoder().encode(canonicalJson(entries, shard)));
   }
   // The day that closes and the level changes found, appended to their shards.
-  for (const shard of await historyShards(gitdir, base, previous, frame, cache)) await write(shard.path, shard.bytes);
+  for (const shard of await signalHistoryShards(gitdir, base, previous, frame, cache)) await write(shard.path, shard.bytes);
   const tree = await editTree(gitdir, base, edits, cache);
   const commit = await writeCommit(gitdir, {
     tree: tree!,

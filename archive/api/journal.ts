@@ -7,8 +7,8 @@
 import type { BuiltFile } from "../../core/assemble.ts";
 import type { Frame } from "../../core/frame.ts";
 import type { Hasher } from "../../core/ports.ts";
-import { JOURNAL_PATH, JOURNAL_PREFIX, journalShardPath } from "../../core/history/journal.ts";
-import { decodeSha256State, encodeSha256State, sha256Digest, sha256Start, sha256Update } from "../../core/history/sha256.ts";
+import { JOURNAL_PATH, JOURNAL_PREFIX, journalShardPath } from "../../core/journal/paths.ts";
+import { decodeSha256State, encodeSha256State, sha256Digest, sha256Start, sha256Update } from "../../core/journal/sha256.ts";
 import { JournalRecord } from "../../core/schemas/journal.ts";
 import { oidAtPath, readBlob, readTree, type TreeCache } from "../git/objects.ts";
 import { flattenTree } from "../git/tree-edit.ts";

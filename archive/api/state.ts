@@ -8,7 +8,7 @@ import type { Frame } from "../../core/frame.ts";
 import type { PreviousState } from "../../core/surfaces/types.ts";
 import { headCommit, isRepository, type TreeCache } from "../git/objects.ts";
 import { readFrame, storedBytes } from "./frames.ts";
-import { loadSignalHistory } from "./history.ts";
+import { loadSignalHistory } from "./signal-history.ts";
 import { frameObjects, windowBaselines } from "./windows.ts";
 
 const decoder = new TextDecoder("utf-8", { fatal: true });

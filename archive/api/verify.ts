@@ -10,7 +10,7 @@ import { parseFrameMessage } from "../models/message.ts";
 import { FRAME_FILE, SITE_PREFIX, readFrame } from "./frames.ts";
 import { OBJECTS_FILE } from "../../core/changes/objects.ts";
 import { JOURNAL_PATH, verifyJournalHead, verifyJournalStep } from "./journal.ts";
-import { verifyHistoryStep } from "./history.ts";
+import { verifySignalHistoryStep } from "./signal-history.ts";
 
 export interface VerifyReport {
   frames: number;
@@ -90,10 +90,10 @@ export async function verifyArchive(gitdir: string, hash: Hasher, onFrame?: (n: 
     const site = await oidAtPath(gitdir, tree, SITE_PREFIX);
     const stored = site ? await flattenTree(gitdir, site.oid) : new Map<string, string>();
     for (const path of stored.keys()) if (!frame.surfaces[`/${path}`]) fail(where, oid, `/${path}`, "a stored file is not recorded in the frame");
-    // The journal (day shards, rolling hash) and the history shards, O(1) per frame.
+    // The journal (day shards, rolling hash) and the signal-history shards, O(1) per frame.
     const failHere = (path: string, problem: string): never => fail(where, oid, path, problem);
     await verifyJournalStep(gitdir, previous, { frame, tree }, failHere);
-    await verifyHistoryStep(gitdir, previous, { frame, tree }, failHere);
+    await verifySignalHistoryStep(gitdir, previous, { frame, tree }, failHere);
     for (const [path, rec] of Object.entries(frame.surfaces)) {
       if (path === JOURNAL_PATH && frame.journal) {
         surfacesChecked++;

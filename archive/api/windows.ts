@@ -1,5 +1,5 @@
 /**
- * What the history surfaces read from the archive, each in O(1) or O(log n) of the number of
+ * What the risk diff and the changefeed read from the archive, each in O(1) or O(log n) of the number of
  * frames: the baseline frames of the risk-diff windows (from the frame digest cache, ./digests.ts,
  * or else one day shard and one frame each, through the head tree's day index) and the head
  * frame's object manifest (one blob).

@@ -44,7 +44,7 @@ export const SURFACES: readonly Surface[] = [
   risk,
   debtRisk,
   signalsCurrent,
-  // History from the archive: changefeed, risk diff, freshness.
+  // Computed against the archive's earlier frames: changefeed, risk diff, freshness.
   changes,
   changesNdjson,
   riskDiff,

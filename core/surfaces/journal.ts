@@ -1,7 +1,7 @@
 import { JournalRecord } from "../schemas/journal.ts";
 import { frameSignalOf } from "../signals.ts";
-import { JOURNAL_PATH } from "../history/journal.ts";
-import { levelChangesBetween } from "../history/model.ts";
+import { JOURNAL_PATH } from "../journal/paths.ts";
+import { levelChangesBetween } from "../signal-history/model.ts";
 import type { Frame } from "../frame.ts";
 import { defineSurface } from "./types.ts";
 

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { instrumentsOf } from "../inputs/publication.ts";
-import { historyKey, newLevelChanges, signalHistoryOf } from "../history/rows.ts";
+import { signalHistoryKey, newLevelChanges, signalHistoryOf } from "../signal-history/rows.ts";
 import { BLACK_BOX_PATH, firstFrameAt } from "./black-box.ts";
-import type { LevelChange } from "../history/model.ts";
-import { xmlText } from "../history/text.ts";
+import type { LevelChange } from "../signal-history/model.ts";
+import { xmlText } from "../render/text.ts";
 import { defineSurface, type BuildContext } from "./types.ts";
 
 /** The feed carries the most recent level changes only; the whole list is in signals/history.json. */
@@ -21,7 +21,7 @@ export const riskAtom = defineSurface({ format: "text", schema: AtomText })({
   mediaType: "application/atom+xml",
   schemaName: "RiskLevelFeed",
   summary: "Atom feed (RFC 4287) of signal level changes, newest first, for alerting bots",
-  reuseKey: historyKey,
+  reuseKey: signalHistoryKey,
   reads: { signalHistory: true },
   previousCopies: [BLACK_BOX_PATH],
   build(ctx: BuildContext) {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { instrumentsOf, type Publication } from "../inputs/publication.ts";
-import { historyKey, historyOf, observationRows, type ObservationRow } from "../history/rows.ts";
-import { csvText } from "../history/text.ts";
+import { signalHistoryKey, signalHistoryAfter, observationRows, type ObservationRow } from "../signal-history/rows.ts";
+import { csvText } from "../render/text.ts";
 import { seriesCsvPath } from "./signal-history.ts";
 import { defineSurface, type BuildContext, type Surface } from "./types.ts";
 
@@ -34,10 +34,10 @@ export const signalHistoryCsv = defineSurface({ format: "text", schema: CsvText 
   mediaType: "text/csv; charset=utf-8; header=present",
   schemaName: "SignalHistoryCsv",
   summary: "Flat observations of every series (the last point of each closed UTC day) for spreadsheets and data-analysis tools",
-  reuseKey: historyKey,
+  reuseKey: signalHistoryKey,
   reads: { signalHistory: true },
   build(ctx: BuildContext) {
-    const rows = observationRows(ctx.publication, historyOf(ctx).daily);
+    const rows = observationRows(ctx.publication, signalHistoryAfter(ctx).daily);
     return csvText(HISTORY_CSV_HEADER, rows.map((r) => [r.seriesDate, r.seriesId, r.instrument, ...rest(r)]));
   },
 });
@@ -59,10 +59,10 @@ export const seriesHistoryCsv = defineSurface({ format: "text", schema: CsvText 
         expand: undefined,
         path: seriesCsvPath(config.seriesId),
         summary: `Flat observations of the series ${config.seriesId}, one row per closed UTC day, indexed by seriesDate`,
-        reuseKey: historyKey,
+        reuseKey: signalHistoryKey,
         reads: { signalHistory: true },
         build(ctx: BuildContext) {
-          const rows = observationRows(ctx.publication, historyOf(ctx).daily).filter((r) => r.instrument === key);
+          const rows = observationRows(ctx.publication, signalHistoryAfter(ctx).daily).filter((r) => r.instrument === key);
           return csvText(SERIES_CSV_HEADER, rows.map((r) => [r.seriesDate, ...rest(r)]));
         },
       }),

@@ -7,13 +7,13 @@ import {
   EvidenceTier,
   LevelChangeRow,
   ObservationRow,
-  historyKey,
-  historyOf,
+  signalHistoryKey,
+  signalHistoryAfter,
   levelChangeRows,
   observationRows,
   type ObservationRow as Observation,
-} from "../history/rows.ts";
-import { dayOf, type SignalHistory } from "../history/model.ts";
+} from "../signal-history/rows.ts";
+import { dayOf, type SignalHistory } from "../signal-history/model.ts";
 import { CONTRACT_VERSION } from "./_corpus.ts";
 import { defineSurface, type BuildContext } from "./types.ts";
 
@@ -147,11 +147,11 @@ export const signalHistory = defineSurface({ format: "json", schema: SignalHisto
   schemaName: "SignalHistorySurface",
   operationId: "signalHistorySurface",
   summary: "Fused canonical signal history: the last point of each UTC day per series, level changes, daily journal, attested frames, evidence tiers and backtest policy",
-  reuseKey: historyKey,
+  reuseKey: signalHistoryKey,
   reads: { signalHistory: true },
   build(ctx: BuildContext) {
     const { publication: p, now, url } = ctx;
-    const h = historyOf(ctx);
+    const h = signalHistoryAfter(ctx);
     const observations = observationRows(p, h.daily);
     return {
       schema: url("/openapi.json#/components/schemas/SignalHistorySurface"),
@@ -198,11 +198,11 @@ export const signalHistoryNdjson = defineSurface({ format: "ndjson", schema: Sig
   mediaType: "application/x-ndjson",
   schemaName: "SignalHistoryLine",
   summary: "The fused signal history as lines: one meta line, then observation lines, then level-change lines",
-  reuseKey: historyKey,
+  reuseKey: signalHistoryKey,
   reads: { signalHistory: true },
   build(ctx: BuildContext) {
     const { publication: p, now, url } = ctx;
-    const h = historyOf(ctx);
+    const h = signalHistoryAfter(ctx);
     const observations = observationRows(p, h.daily);
     return [
       {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { LevelChangeRow, ObservationRow } from "../history/rows.ts";
+import { LevelChangeRow, ObservationRow } from "../signal-history/rows.ts";
 import { HistoryMetaLine } from "./signal-history.ts";
 import { defineSurface } from "./types.ts";
 

@@ -4,7 +4,7 @@ import type { UpstreamState } from "../inputs/upstream.ts";
 import type { BaselineFrame, Frame } from "../frame.ts";
 import type { Signal } from "../signals.ts";
 import type { ObjectManifest } from "../changes/objects.ts";
-import type { SignalHistory } from "../history/model.ts";
+import type { SignalHistory } from "../signal-history/model.ts";
 import type { Memo } from "../ports.ts";
 
 /** What an earlier surface of the same assembly produced: its fingerprint as served. */

@@ -246,7 +246,7 @@ describe("reuse of unchanged surfaces", () => {
     const pub = demoCopy();
     const { site, archive, summaries } = await archiveWithFrames(2, pub);
     const corpus = SURFACES.filter((s) => s.reusable).map((s) => s.path);
-    // The history surfaces are reused too, by key: same day, no level change.
+    // The signal-history surfaces are reused too, by key: same day, no level change.
     const keyed = SURFACES.filter((s) => s.reuseKey).map((s) => s.path);
     expect(keyed).toContain("/api/v1/signals/history.json");
     expect(summaries[1]!.reused).toEqual(SURFACES.filter((s) => s.reusable || s.reuseKey).map((s) => s.path));
@@ -260,7 +260,7 @@ describe("reuse of unchanged surfaces", () => {
     expect(rebuilt.reused).toEqual([]);
     // Only the surfaces that read the clock or the upstream readings change. Freshness and the
     // risk diff read the clock too, but move only when a producer expires or a window finds a new
-    // baseline frame, which this half hour does not bring; the history surfaces are rebuilt to the
+    // baseline frame, which this half hour does not bring; the signal-history surfaces are rebuilt to the
     // same bytes (same day, no level change).
     const steady = ["/api/v1/freshness.json", "/api/v1/risk-diff.json", "/api/v1/risk.xml"];
     expect(rebuilt.changed).toEqual(SURFACES.filter((s) => !s.reusable && !s.reuseKey && !steady.includes(s.path)).map((s) => s.path).sort());

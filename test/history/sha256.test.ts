@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { decodeSha256State, encodeSha256State, sha256Digest, sha256Start, sha256Update } from "../../core/history/sha256.ts";
-import { csvField, xmlText } from "../../core/history/text.ts";
+import { decodeSha256State, encodeSha256State, sha256Digest, sha256Start, sha256Update } from "../../core/journal/sha256.ts";
+import { csvField, xmlText } from "../../core/render/text.ts";
 
 const reference = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
 

@@ -14,7 +14,7 @@ import {
   levelChangesBetween,
   levelShardPath,
   type SignalHistory,
-} from "../../core/history/model.ts";
+} from "../../core/signal-history/model.ts";
 import { oidAtPath, readBlob, type TreeCache } from "../git/objects.ts";
 import { flattenTree } from "../git/tree-edit.ts";
 import { changedPaths, type Fail } from "./journal.ts";
@@ -23,7 +23,7 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
 /** The shard lines a frame appends after `previous`: path -> appended text. */
-export function historyAppends(previous: { frame: Frame; commit: string } | null, frame: Frame): Map<string, string> {
+export function signalHistoryAppends(previous: { frame: Frame; commit: string } | null, frame: Frame): Map<string, string> {
   const out = new Map<string, string>();
   const add = (path: string, value: unknown) => out.set(path, (out.get(path) ?? "") + canonicalJson(value, path) + "\n");
   const closed = closedDayPoint(previous, frame.at);
@@ -37,7 +37,7 @@ export function historyAppends(previous: { frame: Frame; commit: string } | null
 }
 
 /** The blobs a commit writes for the history: each touched shard, old bytes followed by the new lines. */
-export async function historyShards(
+export async function signalHistoryShards(
   gitdir: string,
   base: string | null,
   previous: { frame: Frame; commit: string } | null,
@@ -45,7 +45,7 @@ export async function historyShards(
   cache?: TreeCache,
 ): Promise<{ path: string; bytes: Uint8Array }[]> {
   const out = [];
-  for (const [path, text] of historyAppends(previous, frame)) {
+  for (const [path, text] of signalHistoryAppends(previous, frame)) {
     const existing = base ? await oidAtPath(gitdir, base, path, cache) : null;
     const old = existing ? decoder.decode(await readBlob(gitdir, existing.oid)) : "";
     out.push({ path, bytes: encoder.encode(old + text) });
@@ -75,7 +75,7 @@ export async function loadSignalHistory(gitdir: string, tree: string, cache?: Tr
  * One frame's history step: only the shards this frame must append to changed, and each is the
  * previous shard followed by exactly the lines computed from the previous frame and this one.
  */
-export async function verifyHistoryStep(
+export async function verifySignalHistoryStep(
   gitdir: string,
   previous: { frame: Frame; tree: string; commit: string } | null,
   current: { frame: Frame; tree: string },
@@ -85,7 +85,7 @@ export async function verifyHistoryStep(
   const after = await oidAtPath(gitdir, current.tree, "history");
   // Frames written before the history existed carry none; the first one that does starts it.
   if (!after && !before) return;
-  const expected = historyAppends(previous, current.frame);
+  const expected = signalHistoryAppends(previous, current.frame);
   for (const path of await changedPaths(gitdir, before?.oid ?? null, after?.oid ?? null, "history")) {
     if (!expected.has(path)) fail(path, "a history shard changed that this frame has nothing to append to: the history is append-only");
   }

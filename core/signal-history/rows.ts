@@ -67,7 +67,7 @@ export const LevelChangeRow = z.strictObject({
 export type LevelChangeRow = z.infer<typeof LevelChangeRow>;
 
 /** The history after this assembly: the archive's, plus the day that closes now and the level changes found now. */
-export function historyOf(ctx: BuildContext): SignalHistory {
+export function signalHistoryAfter(ctx: BuildContext): SignalHistory {
   const { previous, now } = ctx;
   const kept = signalHistoryOf(ctx);
   const closed = closedDayPoint(previous, now);
@@ -93,17 +93,17 @@ export function newLevelChanges(ctx: BuildContext): LevelChange[] {
 }
 
 /** The surface whose recorded key carries the last level change forward from frame to frame. */
-export const HISTORY_KEY_PATH = "/api/v1/signals/history.json";
+export const SIGNAL_HISTORY_KEY_PATH = "/api/v1/signals/history.json";
 
 /**
- * Everything the history surfaces depend on besides the clock, computed without reading the
+ * Everything the signal-history surfaces depend on besides the clock, computed without reading the
  * history: the tool, the input files, the open day (daily points change only when a day closes)
  * and the last frame that found a level change (carried forward in the previous frame's key).
  * Equal keys mean equal bytes, so an assembly within the same day and without a level change
  * reuses them: O(1), not O(days).
  */
-export function historyKey(ctx: BuildContext): string {
-  const before = ctx.previous?.frame.surfaces[HISTORY_KEY_PATH]?.reuseKey?.split(" ")[4];
+export function signalHistoryKey(ctx: BuildContext): string {
+  const before = ctx.previous?.frame.surfaces[SIGNAL_HISTORY_KEY_PATH]?.reuseKey?.split(" ")[4];
   const lastChange = newLevelChanges(ctx).length > 0 ? ctx.frame.frameId : (before ?? "-");
   return `history/2 ${ctx.toolVersion ?? "?"} ${ctx.inputs ?? "?"} ${dayOf(ctx.now)} ${lastChange}`;
 }
