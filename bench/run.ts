@@ -5,7 +5,7 @@
  *
  *   node --expose-gc dist/bench/run.js [--runs N] [--warmup N] [--cold-runs N] [--floor-runs N]
  *                                       [--gc-frames N] [--only demo|scale] [--cpu-prof FILE] [--keep]
- *                                       [--year-frames N] [--startup-runs N] [--startup-frames N]
+ *                                       [--year-frames N] [--startup-runs N] [--startup-frames N] [--scale-runs N]
  *
  * Every assembly goes through the application's entry point (runAssembly), in process, with explicit
  * `now` values 15 minutes apart and the same inputs, as a scheduled assembly would. The "cold"
@@ -27,6 +27,7 @@ import { VERSION } from "../core/version.ts";
 import { generatePublication, REAL_SCALE, type Generated } from "./generate.ts";
 import { benchCollection, collectionTable } from "./collect.ts";
 import { measureStartup, startupReport } from "./startup.ts";
+import { measureScale, scaleReport } from "./scale.ts";
 
 const PHASES = STEPS;
 type Phase = StepName;
@@ -53,6 +54,8 @@ interface Options {
   startupRuns: number;
   /** Frames of the archive the start-up part replays. */
   startupFrames: number;
+  /** Runs of each real-scale CPU case against the floor (bench/scale.ts); 0 skips them. */
+  scaleRuns: number;
 }
 
 interface TimedRun {
@@ -133,7 +136,7 @@ interface ScenarioResult {
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { runs: 7, warmup: 1, coldRuns: 3, floorRuns: 7, gcFrames: 5, only: null, cpuProf: null, keep: false, yearFrames: YEAR_FRAMES, startupRuns: 9, startupFrames: 300 };
+  const o: Options = { runs: 7, warmup: 1, coldRuns: 3, floorRuns: 7, gcFrames: 5, only: null, cpuProf: null, keep: false, yearFrames: YEAR_FRAMES, startupRuns: 9, startupFrames: 300, scaleRuns: 5 };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = () => {
@@ -155,6 +158,7 @@ function parseArgs(argv: string[]): Options {
     else if (a === "--year-frames") o.yearFrames = nonNegative(a, value());
     else if (a === "--startup-runs") o.startupRuns = nonNegative(a, value());
     else if (a === "--startup-frames") o.startupFrames = positive(a, value());
+    else if (a === "--scale-runs") o.scaleRuns = nonNegative(a, value());
     else throw new Error(`unknown option ${a}`);
   }
   return o;
@@ -624,6 +628,11 @@ async function main(): Promise<void> {
     editorial,
     collection,
   };
+  if (opts.scaleRuns > 0 && opts.only !== "demo") {
+    const scale = await measureScale({ runs: opts.scaleRuns, log: (m) => process.stderr.write(`${m}\n`) });
+    text += `\n\n${scaleReport(scale)}`;
+    (summary as Record<string, unknown>).scaleCpu = scale;
+  }
   if (opts.startupRuns > 0) {
     const startup = await measureStartup({ runs: opts.startupRuns, frames: opts.startupFrames });
     text += `\n\n${startupReport(startup)}`;
