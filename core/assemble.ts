@@ -80,7 +80,7 @@ export function assemble(
   let objects: Assembly["objects"] | undefined = sameInputs ? null : undefined;
   const objectsOf = (): Assembly["objects"] => {
     if (objects === undefined) {
-      const manifest = objectManifest(publication, ctx.indexedAt, ctx.url, hash);
+      const manifest = objectManifest(publication, ctx.indexedAt, ctx.url, hash, ctx.memo);
       const bytes = manifestBytes(manifest);
       objects = { manifest, bytes, sha256: hash.sha256(bytes) };
     }

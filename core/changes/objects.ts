@@ -11,7 +11,7 @@ import { canonicalJson } from "../canonical/jcs.ts";
 import { editorialOf } from "../editorial/analysis.ts";
 import type { Doc, Publication } from "../inputs/publication.ts";
 import { instrumentsOf } from "../inputs/publication.ts";
-import type { Hasher } from "../ports.ts";
+import { noMemo, type Hasher, type Memo } from "../ports.ts";
 import { byCodeUnits, changelogUrl, docPath, protocolUrl, type UrlOf } from "../surfaces/_corpus.ts";
 
 const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
@@ -58,8 +58,12 @@ export const OBJECTS_FILE = "objects.json";
 
 const encoder = new TextEncoder();
 
-/** Every published object of `p`, sorted by id. Pure; `indexedAt` only feeds the claim analysis. */
-export function objectManifest(p: Publication, indexedAt: string, url: UrlOf, hash: Hasher): ObjectManifest {
+/**
+ * Every published object of `p`, sorted by id. Pure; `indexedAt` only feeds the claim analysis.
+ * An object's semantic hash is kept in `kept` under its exact hash, so only changed objects are
+ * normalised and hashed twice.
+ */
+export function objectManifest(p: Publication, indexedAt: string, url: UrlOf, hash: Hasher, kept: Memo = noMemo): ObjectManifest {
   const out: ObjectRecord[] = [];
   const add = (
     id: string,
@@ -67,6 +71,7 @@ export function objectManifest(p: Publication, indexedAt: string, url: UrlOf, ha
     content: unknown,
     meta: { title?: string | null; url?: string | null; language?: "fr" | "en" | null; version?: string | null },
   ) => {
+    const sha256 = hash.sha256(encoder.encode(canonicalJson(content, id)));
     out.push({
       id,
       kind,
@@ -74,8 +79,8 @@ export function objectManifest(p: Publication, indexedAt: string, url: UrlOf, ha
       url: meta.url ?? null,
       language: meta.language ?? null,
       version: meta.version ?? null,
-      sha256: hash.sha256(encoder.encode(canonicalJson(content, id))),
-      semanticSha256: hash.sha256(encoder.encode(canonicalJson(normalised(content), id))),
+      sha256,
+      semanticSha256: kept.remember("semantic-sha256", [sha256], () => hash.sha256(encoder.encode(canonicalJson(normalised(content), id)))),
     });
   };
   const doc = (d: Doc) =>
@@ -101,7 +106,7 @@ export function objectManifest(p: Publication, indexedAt: string, url: UrlOf, ha
     seen.set(r.claimId, n);
     add(`claim-review/${r.claimId}${n > 1 ? `~${n}` : ""}`, "claim-review", r, { title: r.claimId, version: r.reviewedAt });
   }
-  for (const c of editorialOf(p, indexedAt, url).claims) {
+  for (const c of editorialOf(p, indexedAt, url, kept).claims) {
     // The article's title and the indexing instant are not the claim: leave them out.
     const { articleTitle: _t, articleUrl, ...claim } = c as typeof c & { articleTitle?: string; articleUrl?: string };
     const content = { ...claim, references: c.references.map(({ indexedAt: _i, ...r }) => r) };

@@ -8,6 +8,7 @@ import { extractArticleEvidence, type ArticleEvidence, type ClaimRecord } from "
 import { applyReviews, type OrphanReview } from "../claims/reviews.ts";
 import { primaryHostsOf, type PrimaryHost } from "../claims/references.ts";
 import type { Doc, Publication } from "../inputs/publication.ts";
+import { noMemo, type Memo } from "../ports.ts";
 import type { ArticleEvidenceSummary } from "../schemas/contract.ts";
 import { docPath, sortDocs, type UrlOf } from "../surfaces/_corpus.ts";
 
@@ -46,24 +47,34 @@ export interface Editorial {
 
 const memo = new WeakMap<Publication, { key: string; value: Editorial }>();
 
-/** The editorial analysis of `p` at `now`, computed once for both. */
-export function editorialOf(p: Publication, now: string, url: UrlOf): Editorial {
+/**
+ * The editorial analysis of `p` at `now`, computed once for both. Each article's extraction comes
+ * from `kept` when an earlier assembly extracted the same article (the first caller's `kept` is
+ * the one used).
+ */
+export function editorialOf(p: Publication, now: string, url: UrlOf, kept: Memo = noMemo): Editorial {
   const key = `${now} ${url("/")}`;
   const hit = memo.get(p);
   if (hit && hit.key === key) return hit.value;
-  const value = analyse(p, now, url);
+  const value = analyse(p, now, url, kept);
   memo.set(p, { key, value });
   return value;
 }
 
-function analyse(p: Publication, now: string, url: UrlOf): Editorial {
+/** The instant an extraction is computed at before it is kept: `now` only feeds each reference's `indexedAt`. */
+const KEPT_AT = "1970-01-01T00:00:00Z";
+
+function analyse(p: Publication, now: string, url: UrlOf, kept: Memo): Editorial {
   const baseUrl = p.config.baseUrl;
   const primaryHosts = primaryHostsOf(p.primarySources);
+  const hosts = JSON.stringify(primaryHosts);
   const extracted = sortDocs(p.articles.filter((d) => d.lang === "fr")).map((doc) => {
     const pageUrl = url(docPath(doc));
-    const evidence = extractArticleEvidence(
-      { slug: doc.slug, title: doc.meta.title, url: pageUrl, date: doc.meta.date, body: doc.body, bodyLine: doc.bodyLine, file: doc.file },
-      { now, baseUrl, primaryHosts },
+    const input = { slug: doc.slug, title: doc.meta.title, url: pageUrl, date: doc.meta.date, body: doc.body, bodyLine: doc.bodyLine, file: doc.file };
+    const parts = [input.slug, input.title, input.url, input.date, input.body, String(input.bodyLine), input.file, baseUrl, hosts];
+    const evidence = indexedAt(
+      kept.remember("article-evidence", parts, () => extractArticleEvidence(input, { now: KEPT_AT, baseUrl, primaryHosts })),
+      now,
     );
     return { doc, url: pageUrl, evidence };
   });
@@ -90,6 +101,16 @@ function analyse(p: Publication, now: string, url: UrlOf): Editorial {
     orphans: reviewed.orphans,
     primaryHosts,
     translation: translationsOf(p, url),
+  };
+}
+
+/** An extraction made at KEPT_AT, moved to `now`: every reference's `indexedAt`, in the claims too. */
+function indexedAt(evidence: ArticleEvidence, now: string): ArticleEvidence {
+  const at = <R extends { indexedAt: string | null }>(r: R): R => ({ ...r, indexedAt: now });
+  return {
+    ...evidence,
+    references: evidence.references.map(at),
+    claims: evidence.claims.map((c) => ({ ...c, references: c.references.map(at) })),
   };
 }
 

@@ -34,8 +34,8 @@ export const catalogNdjson = defineSurface({ format: "ndjson", schema: CatalogLi
   reads: { corpus: true },
   schemaName: "CatalogLine",
   summary: "The catalog as one JSON object per line: articles, guides, methodologies, glossary, primary sources, protocol",
-  build({ publication: p, indexedAt, url }) {
-    const editorial = editorialOf(p, indexedAt, url);
+  build({ publication: p, indexedAt, url, memo }) {
+    const editorial = editorialOf(p, indexedAt, url, memo);
     return [
       ...sortDocs(p.articles).map((d) => ({ recordType: "article" as const, ...contentSummary(d, url, editorial) })),
       ...sortDocs(p.guides).map((d) => ({ recordType: "guide" as const, ...contentSummary(d, url, editorial) })),

@@ -22,8 +22,8 @@ export const catalog = defineSurface({ format: "json", schema: Catalog })({
   schemaName: "Catalog",
   operationId: "catalog",
   summary: "Full catalog: articles, guides, topics, methodologies, glossary, primary sources, editorial protocol and changelog",
-  build({ publication: p, now, indexedAt, url }) {
-    const editorial = editorialOf(p, indexedAt, url);
+  build({ publication: p, now, indexedAt, url, memo }) {
+    const editorial = editorialOf(p, indexedAt, url, memo);
     const glossary = glossaryEntries(p, url);
     const categories = new Map<string, number>();
     for (const g of glossary) categories.set(g.category, (categories.get(g.category) ?? 0) + 1);

@@ -29,8 +29,8 @@ export function claimReferences(claims: readonly ClaimRecord[]): z.input<typeof 
   );
 }
 
-function claimsOf({ publication: p, indexedAt, url }: BuildContext) {
-  return editorialOf(p, indexedAt, url);
+function claimsOf({ publication: p, indexedAt, url, memo }: BuildContext) {
+  return editorialOf(p, indexedAt, url, memo);
 }
 
 export const claims = defineSurface({ format: "json", schema: ClaimsSurface })({

@@ -109,12 +109,12 @@ export function evidenceGraph(p: Publication, editorial: Editorial, url: UrlOf):
   };
 }
 
-const memo = new WeakMap<Editorial, { nodes: Node[]; edges: Edge[] }>();
+const graphs = new WeakMap<Editorial, { nodes: Node[]; edges: Edge[] }>();
 
-function graphOf({ publication: p, indexedAt, url }: BuildContext) {
-  const editorial = editorialOf(p, indexedAt, url);
-  let g = memo.get(editorial);
-  if (!g) memo.set(editorial, (g = evidenceGraph(p, editorial, url)));
+function graphOf({ publication: p, indexedAt, url, memo }: BuildContext) {
+  const editorial = editorialOf(p, indexedAt, url, memo);
+  let g = graphs.get(editorial);
+  if (!g) graphs.set(editorial, (g = evidenceGraph(p, editorial, url)));
   return g;
 }
 

@@ -133,12 +133,12 @@ export const freshness = defineSurface({ format: "json", schema: FreshnessSurfac
 function corpusOf(ctx: BuildContext): Corpus {
   const before = ctx.inputsUnchanged ? previousCopy(ctx, FRESHNESS_PATH, FreshnessSurface) : null;
   if (before) return before.corpus;
-  const { publication: p, indexedAt, url } = ctx;
+  const { publication: p, indexedAt, url, memo } = ctx;
   const latest = (docs: typeof p.articles) =>
     sortDocs(docs)
       .slice(0, LATEST)
       .map((d) => ({ slug: d.slug, language: d.lang, title: d.meta.title, url: url(docPath(d)), date: d.meta.date, updated: d.meta.updated ?? null }));
-  const editorial = editorialOf(p, indexedAt, url);
+  const editorial = editorialOf(p, indexedAt, url, memo);
   let newest: string | null = null;
   for (const d of [...p.articles, ...p.guides]) {
     const day = d.meta.updated ?? d.meta.date;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { markdownToPlain } from "../editorial/plain.ts";
+import { noMemo, type Memo } from "../ports.ts";
 import { buildSearchIndex, SEARCH_DEFAULTS, SEARCH_FIELDS, STORED_FIELDS, type SearchDocument } from "../editorial/search.ts";
 import type { Publication } from "../inputs/publication.ts";
 import { IsoDate, IsoDateTime, Uri } from "../schemas/primitives.ts";
@@ -47,8 +48,12 @@ export const SearchIndexSurface = z.strictObject({
     .describe("The minisearch index as JSON text (JSON.stringify of MiniSearch#toJSON()): load it with MiniSearch.loadJSON(index, options)."),
 });
 
-/** Every searchable document of the publication, in a stable order (type, language, slug). */
-export function searchDocuments(p: Publication, url: UrlOf): SearchDocument[] {
+/**
+ * Every searchable document of the publication, in a stable order (type, language, slug). The
+ * plain text of an article or guide comes from `kept` when the same Markdown was read before.
+ */
+export function searchDocuments(p: Publication, url: UrlOf, kept: Memo = noMemo): SearchDocument[] {
+  const plain = (markdown: string) => kept.remember("plain-text", [markdown], () => markdownToPlain(markdown));
   const docs: SearchDocument[] = [];
   for (const d of [...p.articles, ...p.guides]) {
     docs.push({
@@ -60,7 +65,7 @@ export function searchDocuments(p: Publication, url: UrlOf): SearchDocument[] {
       url: url(docPath(d)),
       description: d.meta.description,
       date: d.meta.date,
-      text: markdownToPlain(`${d.meta.summary ?? ""}\n${d.body}`),
+      text: plain(`${d.meta.summary ?? ""}\n${d.body}`),
       tags: [...(d.meta.tags ?? []), ...(d.meta.topics ?? [])].join(" "),
     });
   }
@@ -117,7 +122,7 @@ export const searchIndex = defineSurface({ format: "json", schema: SearchIndexSu
   schemaName: "SearchIndexSurface",
   summary: "Bilingual search index (French and English): the documents and a serialised minisearch index a browser page can load",
   build({ publication: p, now, url, memo }) {
-    const docs = searchDocuments(p, url);
+    const docs = searchDocuments(p, url, memo);
     const index = buildSearchIndex(docs, memo);
     return {
       schema: url("/openapi.json#/components/schemas/SearchIndexSurface"),

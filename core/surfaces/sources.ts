@@ -56,8 +56,8 @@ export const sources = defineSurface({ format: "json", schema: SourcesSurface })
   schemaName: "SourcesSurface",
   operationId: "sourcesSurface",
   summary: "Sources registry: institutional primary sources, the hosts the articles cite, citation rules and limits",
-  build({ publication: p, now, indexedAt, url }) {
-    const editorial = editorialOf(p, indexedAt, url);
+  build({ publication: p, now, indexedAt, url, memo }) {
+    const editorial = editorialOf(p, indexedAt, url, memo);
     const hosts = new Map<string, { kind: z.infer<typeof ReferenceKind>; primarySource: string | null; references: number; articles: Set<string> }>();
     const citing = new Map<string, Set<string>>();
     let references = 0;
