@@ -1,4 +1,4 @@
-import { slugify } from "../core/surfaces/_corpus.ts";
+import { slugify } from "../core/surfaces/common.ts";
 /**
  * Writes a synthetic but valid publication at the real publication's scale: 175 French and 175
  * English articles, 50 + 50 guides, 470 glossary entries, 15 primary sources and the demo's 5

@@ -6,6 +6,7 @@
  *   node --expose-gc dist/bench/run.js [--runs N] [--warmup N] [--cold-runs N] [--floor-runs N]
  *                                       [--gc-frames N] [--only demo|scale] [--cpu-prof FILE] [--keep]
  *                                       [--year-frames N] [--startup-runs N] [--startup-frames N] [--scale-runs N]
+ *                                       [--quick]
  *
  * Every assembly goes through the application's entry point (runAssembly), in process, with explicit
  * `now` values 15 minutes apart and the same inputs, as a scheduled assembly would. The "cold"
@@ -159,6 +160,8 @@ function parseArgs(argv: string[]): Options {
     else if (a === "--startup-runs") o.startupRuns = nonNegative(a, value());
     else if (a === "--startup-frames") o.startupFrames = positive(a, value());
     else if (a === "--scale-runs") o.scaleRuns = nonNegative(a, value());
+    // A few minutes on every push: the demo only, fewer runs, no year of frames, no real scale.
+    else if (a === "--quick") Object.assign(o, { only: "demo", runs: 3, coldRuns: 1, floorRuns: 3, yearFrames: 0, startupRuns: 3, startupFrames: 50, scaleRuns: 0 });
     else throw new Error(`unknown option ${a}`);
   }
   return o;

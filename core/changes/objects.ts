@@ -12,7 +12,7 @@ import { editorialOf } from "../editorial/analysis.ts";
 import type { Doc, Publication } from "../inputs/publication.ts";
 import { instrumentsOf } from "../inputs/publication.ts";
 import { noMemo, type Hasher, type Memo } from "../ports.ts";
-import { byCodeUnits, changelogUrl, docPath, protocolUrl, type UrlOf } from "../surfaces/_corpus.ts";
+import { byCodeUnits, changelogUrl, docPath, protocolUrl, type UrlOf } from "../surfaces/common.ts";
 
 const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 

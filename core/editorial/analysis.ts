@@ -10,7 +10,7 @@ import { primaryHostsOf, type PrimaryHost } from "../claims/references.ts";
 import type { Doc, Publication } from "../inputs/publication.ts";
 import { noMemo, type Memo } from "../ports.ts";
 import type { ArticleEvidenceSummary } from "../schemas/contract.ts";
-import { docPath, sortDocs, type UrlOf } from "../surfaces/_corpus.ts";
+import { docPath, sortDocs, type UrlOf } from "../surfaces/common.ts";
 
 export type TranslationStatus = "current" | "stale" | "missing-source";
 

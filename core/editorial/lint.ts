@@ -4,7 +4,7 @@
  * articles with no claim. `assemble` prints them as warnings; `risk-cli lint` lists them all.
  */
 import type { Publication } from "../inputs/publication.ts";
-import type { UrlOf } from "../surfaces/_corpus.ts";
+import type { UrlOf } from "../surfaces/common.ts";
 import type { ExtractWarningCode } from "../claims/extract.ts";
 import { editorialOf } from "./analysis.ts";
 

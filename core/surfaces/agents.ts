@@ -1,7 +1,7 @@
 import { AgentManifest } from "../schemas/contract.ts";
 import { CLAIM_KINDS } from "../schemas/primitives.ts";
 import { defineSurface } from "./types.ts";
-import { CONTRACT_VERSION, changelogUrl, protocolUrl } from "./_corpus.ts";
+import { CONTRACT_VERSION, changelogUrl, protocolUrl } from "./common.ts";
 
 /** Contract paths of every machine endpoint, by the AgentEndpointMap key. */
 export const ENDPOINT_PATHS = {

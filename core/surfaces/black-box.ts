@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { InstrumentKey, IsoDate, IsoDateTime } from "../schemas/primitives.ts";
 import { defineSurface, previousCopy, type BuildContext, type PreviousState } from "./types.ts";
-import { CONTRACT_VERSION } from "./_corpus.ts";
+import { CONTRACT_VERSION } from "./common.ts";
 
 /** How many earlier frames the black box carries; older ones are reached by replay. */
 export const RECENT_FRAMES = 24;

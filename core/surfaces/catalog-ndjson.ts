@@ -8,14 +8,8 @@ import {
 } from "../schemas/contract.ts";
 import { editorialOf } from "../editorial/analysis.ts";
 import { defineSurface } from "./types.ts";
-import {
-  contentSummary,
-  editorialProtocol,
-  glossaryEntries,
-  methodologySummaries,
-  primarySources,
-  sortDocs,
-} from "./_corpus.ts";
+import { sortDocs } from "./common.ts";
+import { contentSummary, editorialProtocol, glossaryEntries, methodologySummaries, primarySources } from "./records.ts";
 
 /** One line of the catalog stream: the catalog record, tagged with `recordType`. */
 export const CatalogLine = z.discriminatedUnion("recordType", [

@@ -1,18 +1,8 @@
 import { Catalog } from "../schemas/contract.ts";
 import { editorialOf } from "../editorial/analysis.ts";
 import { defineSurface } from "./types.ts";
-import {
-  CONTRACT_VERSION,
-  byCodeUnits,
-  contentSummary,
-  editorialChangelog,
-  editorialProtocol,
-  glossaryEntries,
-  methodologySummaries,
-  primarySources,
-  slugify,
-  sortDocs,
-} from "./_corpus.ts";
+import { CONTRACT_VERSION, byCodeUnits, slugify, sortDocs } from "./common.ts";
+import { contentSummary, editorialChangelog, editorialProtocol, glossaryEntries, methodologySummaries, primarySources } from "./records.ts";
 
 export const catalog = defineSurface({ format: "json", schema: Catalog })({
   path: "/api/v1/catalog.json",

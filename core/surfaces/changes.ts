@@ -1,6 +1,6 @@
 import { CHANGEFEED_LIMIT, CHANGES_PATH, ChangeEntry, ChangefeedSurface, changefeedOf, changefeedReads } from "../changes/feed.ts";
 import { defineSurface } from "./types.ts";
-import { CONTRACT_VERSION } from "./_corpus.ts";
+import { CONTRACT_VERSION } from "./common.ts";
 
 export { ChangeEntry, ChangefeedSurface, CHANGES_PATH };
 

@@ -3,7 +3,7 @@ import { editorialOf } from "../editorial/analysis.ts";
 import { Claim, ClaimReference, ClaimsSurface, type ClaimRecord } from "../schemas/contract.ts";
 import { CLAIM_KINDS } from "../schemas/primitives.ts";
 import { defineSurface, type BuildContext } from "./types.ts";
-import { CONTRACT_VERSION, byCodeUnits, protocolUrl } from "./_corpus.ts";
+import { CONTRACT_VERSION, byCodeUnits, protocolUrl } from "./common.ts";
 
 /** The flat list of a claim's references, as the claims surface publishes it. */
 export function claimReferences(claims: readonly ClaimRecord[]): z.input<typeof ClaimReference>[] {

@@ -3,7 +3,7 @@ import { DebtLatest } from "../inputs/schemas.ts";
 import type { PresentSignal } from "../signals.ts";
 import { IsoDate, IsoDateTime, Uri } from "../schemas/primitives.ts";
 import { defineSurface, previousCopy } from "./types.ts";
-import { CONTRACT_VERSION } from "./_corpus.ts";
+import { CONTRACT_VERSION } from "./common.ts";
 import { MissingSignal, RiskIndex, indexOf } from "./risk.ts";
 
 const Coverage = z.strictObject({

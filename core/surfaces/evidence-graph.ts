@@ -4,7 +4,7 @@ import { editorialOf, type Editorial } from "../editorial/analysis.ts";
 import type { Publication } from "../inputs/publication.ts";
 import { IsoDate, IsoDateTime, Uri } from "../schemas/primitives.ts";
 import { defineSurface, type BuildContext } from "./types.ts";
-import { CONTRACT_VERSION, byCodeUnits, slugify, type UrlOf } from "./_corpus.ts";
+import { CONTRACT_VERSION, byCodeUnits, slugify, type UrlOf } from "./common.ts";
 
 export const NODE_TYPES = ["article", "claim", "reference", "host", "institution", "primary-source", "dataset"] as const;
 export const EDGE_TYPES = ["asserts", "cites", "links-to", "hosted-by", "operated-by", "profiles", "publishes", "points-to", "mentions"] as const;

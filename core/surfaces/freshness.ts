@@ -4,7 +4,7 @@ import { InstrumentKey, IsoDate, IsoDateTime, Uri } from "../schemas/primitives.
 import { durationSeconds, type Signal } from "../signals.ts";
 import { defineSurface, previousCopy, type BuildContext } from "./types.ts";
 import { DEBT_RISK_PATH, DebtRiskSnapshot } from "./debt-risk.ts";
-import { CONTRACT_VERSION, docPath, sortDocs } from "./_corpus.ts";
+import { CONTRACT_VERSION, docPath, sortDocs } from "./common.ts";
 
 /** How long the editorial corpus stays fresh without a new or updated article or guide, unless configured. */
 export const EDITORIAL_STALE_AFTER = "P30D";

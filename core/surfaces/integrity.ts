@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { IsoDateTime, Uri } from "../schemas/primitives.ts";
 import { defineSurface } from "./types.ts";
-import { CONTRACT_VERSION } from "./_corpus.ts";
+import { CONTRACT_VERSION } from "./common.ts";
 
 export const IntegritySurface = z.strictObject({
   schema: z.string(),

@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { Doc, Publication } from "../inputs/publication.ts";
 import { editorialOf } from "../editorial/analysis.ts";
 import { defineSurface, type BuildContext } from "./types.ts";
-import { byCodeUnits, docPath, sortDocs, type UrlOf } from "./_corpus.ts";
+import { byCodeUnits, docPath, sortDocs, type UrlOf } from "./common.ts";
 
 /** llmstxt.org asks for a concise file; ours must stay under 64 KB whatever the corpus size. */
 export const LLMS_MAX_BYTES = 64 * 1024;

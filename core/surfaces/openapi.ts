@@ -1,7 +1,7 @@
 import { z } from "zod";
 import * as C from "../schemas/contract.ts";
 import { defineSurface, type Surface } from "./types.ts";
-import { OPENAPI_VERSION } from "./_corpus.ts";
+import { OPENAPI_VERSION } from "./common.ts";
 import { JsonValue } from "./signal-schema.ts";
 
 /** Structural schema of the OpenAPI document itself; the full check is a real validator in tests. */

@@ -5,7 +5,7 @@ import type { BaselineFrame, FrameSignal } from "../frame.ts";
 import { InstrumentKey, IsoDateTime, Level, Tone } from "../schemas/primitives.ts";
 import type { Signal } from "../signals.ts";
 import { defineSurface, type BuildContext } from "./types.ts";
-import { CONTRACT_VERSION, byCodeUnits } from "./_corpus.ts";
+import { CONTRACT_VERSION, byCodeUnits } from "./common.ts";
 
 /** The risk-diff windows, in days (contract, Limits). */
 export const RISK_DIFF_WINDOWS = [1, 7, 30] as const;

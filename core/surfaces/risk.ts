@@ -3,7 +3,7 @@ import { SOURCE_STATUSES } from "../inputs/upstream.ts";
 import { QUALITY_STATUSES, freshnessFields, type PresentSignal, type Signal } from "../signals.ts";
 import { EditorialPrecisionGuard, InstrumentKey, IsoDate, IsoDateTime, Level, RiskBandScaleCaveat, Tone, Uri } from "../schemas/primitives.ts";
 import { defineSurface } from "./types.ts";
-import { CONTRACT_VERSION } from "./_corpus.ts";
+import { CONTRACT_VERSION } from "./common.ts";
 
 /** `sourceStatus` values: README, "Risk signals". */
 export const SourceStatusSchema = z.enum(SOURCE_STATUSES);

@@ -5,7 +5,7 @@ import { buildSearchIndex, SEARCH_DEFAULTS, SEARCH_FIELDS, STORED_FIELDS, type S
 import type { Publication } from "../inputs/publication.ts";
 import { IsoDate, IsoDateTime, Uri } from "../schemas/primitives.ts";
 import { defineSurface } from "./types.ts";
-import { CONTRACT_VERSION, byCodeUnits, docPath, type UrlOf } from "./_corpus.ts";
+import { CONTRACT_VERSION, byCodeUnits, docPath, type UrlOf } from "./common.ts";
 
 const MINISEARCH_VERSION = "7.2.0";
 

@@ -14,7 +14,7 @@ import {
   type ObservationRow as Observation,
 } from "../signal-history/rows.ts";
 import { dayOf, type SignalHistory } from "../signal-history/model.ts";
-import { CONTRACT_VERSION } from "./_corpus.ts";
+import { CONTRACT_VERSION } from "./common.ts";
 import { defineSurface, type BuildContext } from "./types.ts";
 
 export const HistoryCoverage = z.strictObject({

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { freshnessFields, type PresentSignal } from "../signals.ts";
 import { InstrumentKey, IsoDate, IsoDateTime, Uri, SIGNAL_VALUE_FIELDS } from "../schemas/primitives.ts";
 import { defineSurface } from "./types.ts";
-import { CONTRACT_VERSION } from "./_corpus.ts";
+import { CONTRACT_VERSION } from "./common.ts";
 import { FRESHNESS_FIELDS, MissingSignal, ObservedAt } from "./risk.ts";
 
 export const SignalCurrent = z.strictObject({

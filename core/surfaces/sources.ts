@@ -4,7 +4,8 @@ import { editorialOf } from "../editorial/analysis.ts";
 import { PrimarySource } from "../schemas/contract.ts";
 import { IsoDate, IsoDateTime, Uri } from "../schemas/primitives.ts";
 import { defineSurface } from "./types.ts";
-import { CONTRACT_VERSION, byCodeUnits, primarySources, protocolUrl } from "./_corpus.ts";
+import { CONTRACT_VERSION, byCodeUnits, protocolUrl } from "./common.ts";
+import { primarySources } from "./records.ts";
 
 const ReferenceKind = z.enum(["primary-source", "secondary-source", "internal"]);
 

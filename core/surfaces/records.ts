@@ -1,39 +1,8 @@
-/** Pieces of the corpus shared by the catalog, its NDJSON twin and the agent manifest. */
+/** The contract's records of the corpus, shared by the catalog, its NDJSON twin, the sources and the agent manifest. */
 import type { Doc, Publication } from "../inputs/publication.ts";
 import type { Editorial } from "../editorial/analysis.ts";
 import type { ContentSummary, GlossaryEntry, MethodologySummary, PrimarySource } from "../schemas/contract.ts";
-
-export const CONTRACT_VERSION = "1.18.0";
-export const OPENAPI_VERSION = "1.10.0";
-
-export type UrlOf = (path: string) => string;
-
-const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-export function docPath(doc: Pick<Doc, "kind" | "lang" | "slug">): string {
-  const folder = doc.kind === "article" ? "articles" : "guides";
-  return doc.lang === "fr" ? `/${folder}/${doc.slug}/` : `/en/${folder}/${doc.slug}/`;
-}
-
-export function protocolUrl(url: UrlOf): string {
-  return url("/protocole-editorial/");
-}
-
-export function changelogUrl(url: UrlOf): string {
-  return url("/journal-editorial/");
-}
-
-/** Resolves a site-relative href (`/x/`) against the base URL; absolute URIs pass through. */
-export function resolveHref(href: string, url: UrlOf): string {
-  return href.startsWith("/") ? url(href) : href;
-}
-
-/** Newest first, then French before English, then slug: a total order, so output is stable. */
-export function sortDocs(docs: Doc[]): Doc[] {
-  return [...docs].sort(
-    (a, b) => byCodeUnits(b.meta.date, a.meta.date) || byCodeUnits(a.lang, b.lang) || byCodeUnits(a.slug, b.slug),
-  );
-}
+import { byCodeUnits, changelogUrl, docPath, protocolUrl, resolveHref, type UrlOf } from "./common.ts";
 
 /**
  * The catalog record of an article or guide. French articles carry their evidence (claims,
@@ -135,14 +104,3 @@ export function editorialChangelog(p: Publication, url: UrlOf) {
     }));
 }
 
-/** `Dette publique` -> `dette-publique`: accents folded, ASCII only. */
-export function slugify(text: string): string {
-  return text
-    .normalize("NFD")
-    .replace(/\p{M}+/gu, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-|-$/g, "");
-}
-
-export { byCodeUnits };

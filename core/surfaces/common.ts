@@ -1,0 +1,48 @@
+/**
+ * What many surfaces share: the contract versions, where each document is published, and the
+ * orders that keep output stable.
+ */
+import type { Doc } from "../inputs/publication.ts";
+export const CONTRACT_VERSION = "1.18.0";
+export const OPENAPI_VERSION = "1.10.0";
+
+export type UrlOf = (path: string) => string;
+
+/** Compares strings by UTF-16 code units, the order of canonical JSON keys: locale-independent. */
+export const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+export function docPath(doc: Pick<Doc, "kind" | "lang" | "slug">): string {
+  const folder = doc.kind === "article" ? "articles" : "guides";
+  return doc.lang === "fr" ? `/${folder}/${doc.slug}/` : `/en/${folder}/${doc.slug}/`;
+}
+
+export function protocolUrl(url: UrlOf): string {
+  return url("/protocole-editorial/");
+}
+
+export function changelogUrl(url: UrlOf): string {
+  return url("/journal-editorial/");
+}
+
+/** Resolves a site-relative href (`/x/`) against the base URL; absolute URIs pass through. */
+export function resolveHref(href: string, url: UrlOf): string {
+  return href.startsWith("/") ? url(href) : href;
+}
+
+/** Newest first, then French before English, then slug: a total order, so output is stable. */
+export function sortDocs(docs: Doc[]): Doc[] {
+  return [...docs].sort(
+    (a, b) => byCodeUnits(b.meta.date, a.meta.date) || byCodeUnits(a.lang, b.lang) || byCodeUnits(a.slug, b.slug),
+  );
+}
+
+/** `Dette publique` -> `dette-publique`: accents folded, ASCII only. */
+export function slugify(text: string): string {
+  return text
+    .normalize("NFD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
+}
+
