@@ -15,8 +15,9 @@ import {
 import { editTree, flattenTree } from "../git/tree-edit.ts";
 import { IndexShard, shardPath, type IndexEntry } from "../models/date-index.ts";
 import { frameMessage } from "../models/message.ts";
-import { OBJECTS_FILE } from "../../core/changes/objects.ts";
-import { FRAME_FILE, SITE_PREFIX, frameBytes } from "./frames.ts";
+import { OBJECTS_FILE } from "../layout.ts";
+import { frameBytes } from "./frames.ts";
+import { FRAME_FILE, SITE_PREFIX } from "../layout.ts";
 import { journalShard } from "./journal.ts";
 import { signalHistoryShards } from "./signal-history.ts";
 import { recordDigest } from "./digests.ts";

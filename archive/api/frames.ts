@@ -9,11 +9,10 @@ import { RiskError } from "../../core/errors.ts";
 import { Frame } from "../../core/frame.ts";
 import { oidAtPath, readBlob, readCommit, type CommitInfo, type TreeCache } from "../git/objects.ts";
 import { JOURNAL_PATH, servedJournal } from "./journal.ts";
+import { FRAME_FILE, sitePath } from "../layout.ts";
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
-export const FRAME_FILE = "frame.json";
-export const SITE_PREFIX = "site";
 
 /**
  * The frame recorded by `commit`, schema-checked. A caller that has read the commit already
@@ -54,7 +53,7 @@ export async function servedBytes(gitdir: string, tree: string, frame: Frame, pa
 }
 
 export async function storedBytes(gitdir: string, tree: string, frame: Frame, path: string, cache?: TreeCache): Promise<Uint8Array> {
-  const entry = await oidAtPath(gitdir, tree, `${SITE_PREFIX}${path}`, cache);
+  const entry = await oidAtPath(gitdir, tree, sitePath(path), cache);
   if (!entry) throw new RiskError("E_ARCHIVE", `Frame ${frame.frameId} lacks the stored surface ${path}`, { frame: frame.frameId, path });
   return readBlob(gitdir, entry.oid);
 }

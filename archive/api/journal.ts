@@ -7,7 +7,8 @@
 import type { BuiltFile } from "../../core/assemble.ts";
 import type { Frame } from "../../core/frame.ts";
 import type { Hasher } from "../../core/ports.ts";
-import { JOURNAL_PATH, JOURNAL_PREFIX, journalShardPath } from "../../core/journal/paths.ts";
+import { JOURNAL_PATH } from "../../core/journal/paths.ts";
+import { FRAME_FILE, JOURNAL_PREFIX, journalShardPath } from "../layout.ts";
 import { decodeSha256State, encodeSha256State, sha256Digest, sha256Start, sha256Update } from "../../core/journal/sha256.ts";
 import { JournalRecord } from "../../core/schemas/journal.ts";
 import { oidAtPath, readBlob, readTree, type TreeCache } from "../git/objects.ts";
@@ -86,11 +87,11 @@ export async function verifyJournalStep(
   const dirBefore = previous ? await oidAtPath(gitdir, previous.tree, JOURNAL_PREFIX) : null;
   const dirAfter = await oidAtPath(gitdir, tree, JOURNAL_PREFIX);
   if (!rec) {
-    if (frame.journal) fail("frame.json", "the frame carries a journal state but records no journal surface");
+    if (frame.journal) fail(FRAME_FILE, "the frame carries a journal state but records no journal surface");
     if (dirBefore?.oid !== dirAfter?.oid) fail(JOURNAL_PREFIX, "the journal changed in a frame that records no journal");
     return;
   }
-  if (!frame.journal) fail("frame.json", `the frame records ${JOURNAL_PATH} without its journal state`);
+  if (!frame.journal) fail(FRAME_FILE, `the frame records ${JOURNAL_PATH} without its journal state`);
   const shard = journalShardPath(frame.at);
   for (const path of await changedPaths(gitdir, dirBefore?.oid ?? null, dirAfter?.oid ?? null, JOURNAL_PREFIX)) {
     if (path !== shard) fail(path, `an earlier journal shard was changed, added or removed: the journal is append-only, and this frame may only append to ${shard}`);
@@ -115,7 +116,7 @@ export async function verifyJournalStep(
   }
   if (record.frameId !== frame.frameId || record.seq !== frame.seq || record.at !== frame.at) fail(shard, `the appended journal record belongs to frame ${record.frameId}`);
   const records = (before?.frame.journal?.records ?? 0) + 1;
-  if (frame.journal.records !== records) fail("frame.json", `the frame says the journal holds ${frame.journal.records} records, not ${records}`);
+  if (frame.journal.records !== records) fail(FRAME_FILE, `the frame says the journal holds ${frame.journal.records} records, not ${records}`);
   const state = sha256Update(before ? decodeSha256State(before.frame.journal!.state) : sha256Start(), appended);
   if (encodeSha256State(state) !== frame.journal.state || sha256Digest(state) !== rec.sha256 || state.length !== rec.bytes) {
     fail(JOURNAL_PATH, "the journal's rolling SHA-256 does not give the fingerprint the frame recorded: a record was changed");

@@ -5,14 +5,13 @@
  * consecutive frames (core/history/model.ts), which is what `verify` checks.
  */
 import { canonicalJson } from "../../core/canonical/jcs.ts";
+import { DAILY_PREFIX, LEVEL_CHANGES_PREFIX, dailyShardPath, levelShardPath } from "../layout.ts";
 import type { Frame } from "../../core/frame.ts";
 import {
   DailyPoint,
   LevelChange,
   closedDayPoint,
-  dailyShardPath,
   levelChangesBetween,
-  levelShardPath,
   type SignalHistory,
 } from "../../core/signal-history/model.ts";
 import { oidAtPath, readBlob, type TreeCache } from "../git/objects.ts";
@@ -66,8 +65,8 @@ export async function loadSignalHistory(gitdir: string, tree: string, cache?: Tr
     return out;
   };
   return {
-    daily: await read("history/daily", (v) => DailyPoint.parse(v)),
-    levelChanges: await read("history/level-changes", (v) => LevelChange.parse(v)),
+    daily: await read(DAILY_PREFIX, (v) => DailyPoint.parse(v)),
+    levelChanges: await read(LEVEL_CHANGES_PREFIX, (v) => LevelChange.parse(v)),
   };
 }
 

@@ -7,8 +7,9 @@ import { headCommit, isRepository, oidAtPath, readBlob, readCommit, type CommitI
 import { flattenTree } from "../git/tree-edit.ts";
 import { IndexShard, shardPath } from "../models/date-index.ts";
 import { parseFrameMessage } from "../models/message.ts";
-import { FRAME_FILE, SITE_PREFIX, readFrame } from "./frames.ts";
-import { OBJECTS_FILE } from "../../core/changes/objects.ts";
+import { readFrame } from "./frames.ts";
+import { FRAME_FILE, SITE_PREFIX } from "../layout.ts";
+import { OBJECTS_FILE } from "../layout.ts";
 import { JOURNAL_PATH, verifyJournalHead, verifyJournalStep } from "./journal.ts";
 import { verifySignalHistoryStep } from "./signal-history.ts";
 

@@ -4,7 +4,8 @@
  * or else one day shard and one frame each, through the head tree's day index) and the head
  * frame's object manifest (one blob).
  */
-import { ObjectManifest, OBJECTS_FILE } from "../../core/changes/objects.ts";
+import { ObjectManifest } from "../../core/changes/objects.ts";
+import { OBJECTS_FILE } from "../layout.ts";
 import type { PreviousState, WindowBaselines } from "../../core/surfaces/types.ts";
 import { oidAtPath, readBlob, type TreeCache } from "../git/objects.ts";
 import { lastIndexedAtOrBefore } from "./replay.ts";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { indexShardPath } from "../layout.ts";
 
 /**
  * The replay index lives in every head tree: `index/YYYY/MM/DD.json` lists the frames of that
@@ -15,6 +16,5 @@ export const IndexEntry = z.strictObject({
 export type IndexEntry = z.infer<typeof IndexEntry>;
 export const IndexShard = z.array(IndexEntry);
 
-export function shardPath(at: string): string {
-  return `index/${at.slice(0, 4)}/${at.slice(5, 7)}/${at.slice(8, 10)}.json`;
-}
+/** The replay-index shard of the UTC day of `at` (archive/layout.ts). */
+export const shardPath = indexShardPath;

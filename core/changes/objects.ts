@@ -54,7 +54,6 @@ export const ObjectManifest = z.array(ObjectRecord);
 export type ObjectManifest = ObjectRecord[];
 
 /** Where the archive stores the manifest, at the root of a frame's tree. */
-export const OBJECTS_FILE = "objects.json";
 
 const encoder = new TextEncoder();
 
@@ -124,7 +123,7 @@ export function objectManifest(p: Publication, indexedAt: string, url: UrlOf, ha
 
 /** The canonical bytes the archive stores for a manifest. */
 export function manifestBytes(manifest: ObjectManifest): Uint8Array {
-  return encoder.encode(canonicalJson(manifest, OBJECTS_FILE));
+  return encoder.encode(canonicalJson(manifest, "the object manifest"));
 }
 
 export interface ObjectChange {

@@ -67,8 +67,6 @@ export interface SignalHistory {
 }
 
 export const dayOf = (at: string) => at.slice(0, 10);
-export const dailyShardPath = (seriesDate: string) => `history/daily/${seriesDate.slice(0, 4)}/${seriesDate.slice(5, 7)}.ndjson`;
-export const levelShardPath = (at: string) => `history/level-changes/${at.slice(0, 4)}/${at.slice(5, 7)}.ndjson`;
 
 /**
  * The point of the UTC day that closes with this assembly: the previous frame, when this one is

@@ -1,0 +1,32 @@
+/**
+ * Every path inside a frame's Git tree, in one place. A frame commit's root tree holds:
+ *
+ *   frame.json                               the frame (core/frame.ts), canonical JSON
+ *   objects.json                             the object manifest of the inputs, when the frame records one
+ *   site/<path>                              each surface in its stored form (less a stamped `generated`)
+ *   journal/YYYY/MM/DD.ndjson                the operational journal, one shard per UTC day
+ *   history/daily/YYYY/MM.ndjson             the signal history: the last point of each closed UTC day
+ *   history/level-changes/YYYY/MM.ndjson     the signal history: every level change
+ *   index/YYYY/MM/DD.json                    the replay index: every earlier frame of that UTC day
+ */
+export const FRAME_FILE = "frame.json";
+export const OBJECTS_FILE = "objects.json";
+export const SITE_PREFIX = "site";
+export const JOURNAL_PREFIX = "journal";
+export const DAILY_PREFIX = "history/daily";
+export const LEVEL_CHANGES_PREFIX = "history/level-changes";
+
+/** Where a surface served at `path` (`/api/v1/risk.json`) is stored. */
+export const sitePath = (path: string) => `${SITE_PREFIX}${path}`;
+
+/** The journal shard of the UTC day of `at`. */
+export const journalShardPath = (at: string) => `${JOURNAL_PREFIX}/${at.slice(0, 4)}/${at.slice(5, 7)}/${at.slice(8, 10)}.ndjson`;
+
+/** The daily-point shard of the month of `seriesDate`. */
+export const dailyShardPath = (seriesDate: string) => `${DAILY_PREFIX}/${seriesDate.slice(0, 4)}/${seriesDate.slice(5, 7)}.ndjson`;
+
+/** The level-change shard of the month of `at`. */
+export const levelShardPath = (at: string) => `${LEVEL_CHANGES_PREFIX}/${at.slice(0, 4)}/${at.slice(5, 7)}.ndjson`;
+
+/** The replay-index shard of the UTC day of `at`. */
+export const indexShardPath = (at: string) => `index/${at.slice(0, 4)}/${at.slice(5, 7)}/${at.slice(8, 10)}.json`;
