@@ -18,10 +18,7 @@ import type { Hasher, Http, Logger, ReadOnlyFs } from "../core/ports.ts";
 import { SURFACES, surfacesFor } from "../core/surfaces/index.ts";
 import type { PreviousState } from "../core/surfaces/types.ts";
 import { VERSION } from "../core/version.ts";
-import { commitFrame } from "../archive/api/commit.ts";
-import { loadNeeds, previousState } from "../archive/api/state.ts";
-import { gitdirOf, type TreeCache } from "../archive/git/objects.ts";
-import { acquireLock } from "../archive/lock.ts";
+import { openArchive, type TreeCache } from "../archive/index.ts";
 import { allCaches, type Caches } from "./caches.ts";
 import { fileMemo } from "./memo.ts";
 import { cachedConfigPart, cachedWarnings, parsedFiles, saveConfigPart } from "./publication-cache.ts";
@@ -84,15 +81,16 @@ export interface AssemblySummary {
  */
 export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts): Promise<AssemblySummary> {
   const caches = typeof request.caches === "object" ? request.caches : allCaches(request.caches !== false);
-  const gitdir = gitdirOf(resolve(request.archive));
+  const archive = openArchive(request.archive);
+  const { gitdir } = archive;
   const pubDir = resolve(request.publication);
   const { hash, log } = ports;
   const steps = stepTimer();
   const started = performance.now();
 
-  const lock = acquireLock(gitdir, new Date(), log.warn);
+  const lock = archive.lock(new Date(), log.warn);
   steps.end("lock");
-  const site = typeof request.site === "string" ? folderSite(resolve(request.site), { gitdir, hash, caches }) : request.site;
+  const site = typeof request.site === "string" ? folderSite(resolve(request.site), { archive, hash, caches }) : request.site;
   let staged = false;
   try {
     // Read: the input files and their fingerprint; the parsed publication only as far as needed.
@@ -106,7 +104,7 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
     const base = reader.config();
     const surfaces = surfacesFor(base, SURFACES);
     const copies = copiesRead(surfaces).map((path) => ({ path, schema: surfaces.find((s) => s.path === path)!.schema }));
-    const previous = await previousState(gitdir, copies, { cache: trees, trustedVersion: caches.trustedHead ? VERSION : undefined });
+    const previous = await archive.head(copies, { cache: trees, trustedVersion: caches.trustedHead ? VERSION : undefined });
     steps.end("head");
 
     const upstream = request.upstream
@@ -121,7 +119,7 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
     steps.end("plan");
 
     const publication = plan.needs.corpus ? reader.whole() : base;
-    if (previous) await loadNeeds(gitdir, previous, plan.needs, { now: request.now, cache: trees, digests: caches.frameDigests });
+    if (previous) await archive.load(previous, plan.needs, { now: request.now, cache: trees, digests: caches.frameDigests });
     steps.end("load");
 
     const assembly = assemble({ ...start, publication }, hash, { plan, timer: () => performance.now() });
@@ -135,7 +133,7 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
     steps.end("write");
 
     const host = new URL(base.config.baseUrl).hostname;
-    const { commit, blobsWritten } = await commitFrame(gitdir, assembly, previous, { name: base.config.name, email: `risk-cli@${host}` }, trees);
+    const { commit, blobsWritten } = await archive.commit(assembly, previous, { name: base.config.name, email: `risk-cli@${host}` }, trees);
     steps.end("commit");
 
     site.swap(assembly.files);

@@ -13,7 +13,6 @@ import { RiskError } from "../core/errors.ts";
 import { decodeSha256State } from "../core/journal/sha256.ts";
 import type { Hasher } from "../core/ports.ts";
 import type { PreviousState } from "../core/surfaces/types.ts";
-import { servedJournal } from "../archive/api/journal.ts";
 
 export interface Moved {
   restore(): void;
@@ -21,7 +20,7 @@ export interface Moved {
 
 export async function moveAppendOnly(
   files: readonly BuiltFile[],
-  where: { siteDir: string; tmpSite: string; archiveDir: string; previous: PreviousState | null; hash: Hasher; move: boolean },
+  where: { siteDir: string; tmpSite: string; journalAt: (tree: string) => Promise<Uint8Array>; previous: PreviousState | null; hash: Hasher; move: boolean },
 ): Promise<Moved[]> {
   const moved: Moved[] = [];
   for (const f of files) {
@@ -41,7 +40,7 @@ export async function moveAppendOnly(
       });
     } else if (f.appendTo > 0) {
       const rec = where.previous?.frame.surfaces[f.path];
-      const bytes = where.previous ? await servedJournal(where.archiveDir, where.previous.tree) : new Uint8Array(0);
+      const bytes = where.previous ? await where.journalAt(where.previous.tree) : new Uint8Array(0);
       if (!rec || bytes.byteLength !== f.appendTo || where.hash.sha256(bytes) !== rec.sha256) {
         throw new RiskError("E_ARCHIVE", `Cannot rebuild ${f.path} from the archive: its shards do not give the previous frame's fingerprint; run risk-cli verify`, { path: f.path });
       }

@@ -11,6 +11,7 @@ import type { BuiltFile } from "../core/assemble.ts";
 import { RiskError } from "../core/errors.ts";
 import type { Hasher } from "../core/ports.ts";
 import type { PreviousState } from "../core/surfaces/types.ts";
+import type { Archive } from "../archive/index.ts";
 import type { Caches } from "./caches.ts";
 import { moveAppendOnly, type Moved } from "./site-append.ts";
 import { loadSiteStat, saveSiteStat } from "./site-stat.ts";
@@ -35,9 +36,10 @@ export interface SiteWriter {
  * append-only journal is moved from the old site and appended to (put back on failure). The stat
  * data of the files written are kept in the archive's Git directory for the next assembly.
  */
-export function folderSite(siteDir: string, where: { gitdir: string; hash: Hasher; caches: Caches }): SiteWriter {
+export function folderSite(siteDir: string, where: { archive: Archive; hash: Hasher; caches: Caches }): SiteWriter {
+  const gitdir = where.archive.gitdir;
   const tmp = `${siteDir}.tmp-${process.pid}`;
-  const trusted = where.caches.siteStat ? loadSiteStat(where.gitdir, siteDir) : () => false;
+  const trusted = where.caches.siteStat ? loadSiteStat(gitdir, siteDir) : () => false;
   let moved: Moved[] = [];
   return {
     location: siteDir,
@@ -51,12 +53,12 @@ export function folderSite(siteDir: string, where: { gitdir: string; hash: Hashe
     verified: trusted,
     async stage(files, previous) {
       writeFolder(tmp, files.filter((f) => f.appendTo === undefined), where.caches.hardLinks ? siteDir : null);
-      moved = await moveAppendOnly(files, { siteDir, tmpSite: tmp, archiveDir: where.gitdir, previous, hash: where.hash, move: where.caches.journalMove });
+      moved = await moveAppendOnly(files, { siteDir, tmpSite: tmp, journalAt: (tree) => where.archive.servedJournal(tree), previous, hash: where.hash, move: where.caches.journalMove });
     },
     swap(files) {
       swapIn(tmp, siteDir);
       moved = [];
-      saveSiteStat(where.gitdir, siteDir, files);
+      saveSiteStat(gitdir, siteDir, files);
     },
     abandon() {
       for (const m of moved) m.restore();

@@ -2,8 +2,7 @@ import { resolve } from "node:path";
 import { collectUpstream } from "../../core/inputs/collect.ts";
 import { loadPublication } from "../../core/inputs/publication.ts";
 import { ageSeconds, resolveSignals, type Signal } from "../../core/signals.ts";
-import { gitdirOf } from "../../archive/git/objects.ts";
-import { previousState } from "../../archive/api/state.ts";
+import { openArchive } from "../../archive/index.ts";
 import { resolveNow } from "../clock.ts";
 import { humanAge } from "../format/age.ts";
 import { demoPublication } from "../paths.ts";
@@ -51,7 +50,7 @@ export async function runCollect(opts: CollectOptions): Promise<CollectReport> {
   const now = resolveNow(opts.now, process.env, () => new Date());
   const { fs } = runtimeFs();
   const publication = await loadPublication(fs, pubDir);
-  const previous = await previousState(gitdirOf(resolve(opts.archive)), []);
+  const previous = await openArchive(opts.archive).head([]);
   const started = performance.now();
   const upstream = await collectUpstream(publication, { fs, http: runtimeHttp() }, { attemptedAt: now });
   const durationMs = Math.round(performance.now() - started);

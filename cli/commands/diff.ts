@@ -1,6 +1,4 @@
-import { resolve } from "node:path";
-import { gitdirOf } from "../../archive/git/objects.ts";
-import { diffFrames } from "../../archive/api/diff.ts";
+import { openArchive } from "../../archive/index.ts";
 import { parseInstant } from "../../archive/models/instant.ts";
 import { renderDiff } from "../format/frame.ts";
 
@@ -13,8 +11,7 @@ export interface DiffOptions {
 
 /** The surfaces that changed and the signal moves between the frames published at two dates. */
 export async function runDiff(opts: DiffOptions) {
-  const gitdir = gitdirOf(resolve(opts.archive));
-  const diff = await diffFrames(gitdir, parseInstant(opts.from), parseInstant(opts.to));
+  const diff = await openArchive(opts.archive).diff(parseInstant(opts.from), parseInstant(opts.to));
   if (!opts.json) process.stdout.write(`${renderDiff(diff)}\n`);
   return { ok: true as const, fromDate: opts.from, toDate: opts.to, ...diff };
 }

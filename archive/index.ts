@@ -1,0 +1,59 @@
+/**
+ * The archive's one entry point: open an archive, then read its head, load what an assembly's
+ * plan needs, commit a frame, find and replay the frame at an instant, verify every frame, diff
+ * two frames. Each operation loads its own code when first called, so that a command loads only
+ * what it uses (`replay` never loads the assembly's surfaces, `--version` nothing at all).
+ */
+import { resolve } from "node:path";
+import type { Assembly } from "../core/assemble.ts";
+import type { Hasher } from "../core/ports.ts";
+import type { PreviousState } from "../core/surfaces/types.ts";
+import type { CommitResult } from "./api/commit.ts";
+import type { FrameDiff } from "./api/diff.ts";
+import type { FoundFrame } from "./api/replay.ts";
+import type { ArchiveNeeds, CopyRequest } from "./api/state.ts";
+import type { VerifyReport } from "./api/verify.ts";
+import { gitdirOf, type TreeCache } from "./git/objects.ts";
+import { acquireLock, type Lock } from "./lock.ts";
+
+export type { ArchiveNeeds, CommitResult, CopyRequest, FoundFrame, FrameDiff, Lock, TreeCache, VerifyReport };
+
+export interface Archive {
+  /** The Git directory: `dir` itself for a bare repository, `dir/.git` for a work tree. */
+  readonly gitdir: string;
+  /** One writer at a time (see lock.ts). */
+  lock(now: Date, warn: (message: string) => void): Lock;
+  /** The head frame with the head copies of `copies`, or null for an empty archive. */
+  head(copies: readonly CopyRequest[], options?: { cache?: TreeCache; trustedVersion?: string }): Promise<PreviousState | null>;
+  /** Reads into `previous`, once each, what a plan needs of the archive. */
+  load(previous: PreviousState, needs: ArchiveNeeds, options: { now: string; cache?: TreeCache; digests?: boolean }): Promise<PreviousState>;
+  /** Commits one assembly as the next frame. */
+  commit(assembly: Assembly, previous: PreviousState | null, identity: { name: string; email: string }, cache?: TreeCache): Promise<CommitResult>;
+  /** The bytes `/api/v1/history.ndjson` had in the frame whose root tree is `tree`. */
+  servedJournal(tree: string): Promise<Uint8Array>;
+  /** The last frame at or before `instant` (epoch ms). */
+  frameAt(instant: number): Promise<FoundFrame>;
+  /** Writes every surface of `found` into `outDir`, each checked against the frame's fingerprints. */
+  materialise(found: FoundFrame, outDir: string, hash: Hasher): Promise<{ files: number; bytes: number }>;
+  /** Checks every frame; names the first that fails. */
+  verify(hash: Hasher, onFrame?: (n: number) => void): Promise<VerifyReport>;
+  /** What changed between the frames published at two instants (epoch ms). */
+  diff(from: number, to: number): Promise<FrameDiff>;
+}
+
+/** The archive at `dir` (which need not exist yet: the first commit creates it). */
+export function openArchive(dir: string): Archive {
+  const gitdir = gitdirOf(resolve(dir));
+  return {
+    gitdir,
+    lock: (now, warn) => acquireLock(gitdir, now, warn),
+    head: async (copies, options) => (await import("./api/state.ts")).previousState(gitdir, copies, options),
+    load: async (previous, needs, options) => (await import("./api/state.ts")).loadNeeds(gitdir, previous, needs, options),
+    commit: async (assembly, previous, identity, cache) => (await import("./api/commit.ts")).commitFrame(gitdir, assembly, previous, identity, cache),
+    servedJournal: async (tree) => (await import("./api/journal.ts")).servedJournal(gitdir, tree),
+    frameAt: async (instant) => (await import("./api/replay.ts")).findFrameAt(gitdir, instant),
+    materialise: async (found, outDir, hash) => (await import("./api/replay.ts")).materialise(gitdir, found, outDir, hash),
+    verify: async (hash, onFrame) => (await import("./api/verify.ts")).verifyArchive(gitdir, hash, onFrame),
+    diff: async (from, to) => (await import("./api/diff.ts")).diffFrames(gitdir, from, to),
+  };
+}
