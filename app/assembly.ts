@@ -11,7 +11,13 @@ import { resolve } from "node:path";
 import { assemble, type Assembly } from "../core/assemble.ts";
 import { editorialFindings, formatFinding, lineOf } from "../core/editorial/lint.ts";
 import { collectUpstream, type CollectLimits } from "../core/inputs/collect.ts";
-import { fingerprintInputs, parsePublication, readPublicationFiles, type InputFiles, type Publication } from "../core/inputs/publication.ts";
+import {
+  fingerprintInputs,
+  parsePublication,
+  readPublicationFiles,
+  type InputFiles,
+  type Publication,
+} from "../core/inputs/publication.ts";
 import type { UpstreamState } from "../core/inputs/upstream.ts";
 import { copiesRead, planAssembly, type Plan } from "../core/plan.ts";
 import type { Hasher, Http, Logger, ReadOnlyFs } from "../core/ports.ts";
@@ -50,7 +56,20 @@ export interface AssemblyPorts {
 }
 
 /** The steps of an assembly, in order; their times add up to the whole run. */
-export const STEPS = ["lock", "read", "head", "collect", "plan", "load", "build", "validate", "serialise", "write", "commit", "swap"] as const;
+export const STEPS = [
+  "lock",
+  "read",
+  "head",
+  "collect",
+  "plan",
+  "load",
+  "build",
+  "validate",
+  "serialise",
+  "write",
+  "commit",
+  "swap",
+] as const;
 export type StepName = (typeof STEPS)[number];
 
 export interface AssemblySummary {
@@ -90,7 +109,8 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
 
   const lock = archive.lock(new Date(), log.warn);
   steps.end("lock");
-  const site = typeof request.site === "string" ? folderSite(resolve(request.site), { archive, hash, caches }) : request.site;
+  const site =
+    typeof request.site === "string" ? folderSite(resolve(request.site), { archive, hash, caches }) : request.site;
   let staged = false;
   try {
     // Read: the input files and their fingerprint; the parsed publication only as far as needed.
@@ -103,23 +123,48 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
     const trees: TreeCache = new Map();
     const base = reader.config();
     const surfaces = surfacesFor(base, SURFACES);
-    const copies = copiesRead(surfaces).map((path) => ({ path, schema: surfaces.find((s) => s.path === path)!.schema }));
-    const previous = await archive.head(copies, { cache: trees, trustedVersion: caches.trustedHead ? VERSION : undefined });
+    const copies = copiesRead(surfaces).map((path) => ({
+      path,
+      schema: surfaces.find((s) => s.path === path)!.schema,
+    }));
+    const previous = await archive.head(copies, {
+      cache: trees,
+      trustedVersion: caches.trustedHead ? VERSION : undefined,
+    });
     steps.end("head");
 
     const upstream = request.upstream
       ? await request.upstream(base)
-      : await collectUpstream(base, { fs: ports.fs, http: ports.http }, { attemptedAt: request.now, limits: request.limits });
-    for (const [key, r] of Object.entries(upstream.instruments)) if (r && !r.ok) log.warn(`upstream ${key}: ${r.status}: ${r.error}`);
+      : await collectUpstream(
+          base,
+          { fs: ports.fs, http: ports.http },
+          { attemptedAt: request.now, limits: request.limits },
+        );
+    for (const [key, r] of Object.entries(upstream.instruments))
+      if (r && !r.ok) log.warn(`upstream ${key}: ${r.status}: ${r.error}`);
     steps.end("collect");
 
     const memo = fileMemo(gitdir, hash, { read: caches.memo });
-    const start = { publication: base, upstream, previous, now: request.now, toolVersion: VERSION, inputs, reuse: caches.reuse, memo };
-    const plan = planAssembly({ ...start, previousServed: (path) => site.served(path), previousVerified: site.verified }, surfaces, hash);
+    const start = {
+      publication: base,
+      upstream,
+      previous,
+      now: request.now,
+      toolVersion: VERSION,
+      inputs,
+      reuse: caches.reuse,
+      memo,
+    };
+    const plan = planAssembly(
+      { ...start, previousServed: (path) => site.served(path), previousVerified: site.verified },
+      surfaces,
+      hash,
+    );
     steps.end("plan");
 
     const publication = plan.needs.corpus ? reader.whole() : base;
-    if (previous) await archive.load(previous, plan.needs, { now: request.now, cache: trees, digests: caches.frameDigests });
+    if (previous)
+      await archive.load(previous, plan.needs, { now: request.now, cache: trees, digests: caches.frameDigests });
     steps.end("load");
 
     const assembly = assemble({ ...start, publication }, hash, { plan, timer: () => performance.now() });
@@ -133,7 +178,12 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
     steps.end("write");
 
     const host = new URL(base.config.baseUrl).hostname;
-    const { commit, blobsWritten } = await archive.commit(assembly, previous, { name: base.config.name, email: `risk-cli@${host}` }, trees);
+    const { commit, blobsWritten } = await archive.commit(
+      assembly,
+      previous,
+      { name: base.config.name, email: `risk-cli@${host}` },
+      trees,
+    );
     steps.end("commit");
 
     site.swap(assembly.files);
@@ -144,8 +194,16 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
     memo.save();
     steps.end("swap");
 
-    const summary = summaryOf(assembly, { commit, blobsWritten, warnings, site: site.location, archive: gitdir, phasesMs: steps.done(performance.now() - started) });
-    for (const [phase, ms] of Object.entries(summary.phasesMs)) log.info(`${phase.padEnd(10)}${String(ms).padStart(9)} ms`);
+    const summary = summaryOf(assembly, {
+      commit,
+      blobsWritten,
+      warnings,
+      site: site.location,
+      archive: gitdir,
+      phasesMs: steps.done(performance.now() - started),
+    });
+    for (const [phase, ms] of Object.entries(summary.phasesMs))
+      log.info(`${phase.padEnd(10)}${String(ms).padStart(9)} ms`);
     report(summary, previous, log);
     return summary;
   } catch (e) {
@@ -217,10 +275,20 @@ function summaryOf(
 }
 
 function report(summary: AssemblySummary, previous: PreviousState | null, log: Logger): void {
-  const changes = [...summary.added.map((p) => `+${p}`), ...summary.changed.map((p) => `~${p}`), ...summary.removed.map((p) => `-${p}`)];
+  const changes = [
+    ...summary.added.map((p) => `+${p}`),
+    ...summary.changed.map((p) => `~${p}`),
+    ...summary.removed.map((p) => `-${p}`),
+  ];
   log.info(`frame ${summary.frameId} sha256:${summary.frameHash} commit ${summary.commit.slice(0, 12)}`);
-  log.info(`${summary.surfaces} surfaces, ${summary.bytes} bytes in ${summary.site}; ${summary.blobsWritten} new blobs in ${summary.archive}`);
-  log.info(previous ? `changed since frame ${previous.frame.frameId}: ${changes.length ? changes.join(" ") : "nothing"}` : "first frame of the archive");
+  log.info(
+    `${summary.surfaces} surfaces, ${summary.bytes} bytes in ${summary.site}; ${summary.blobsWritten} new blobs in ${summary.archive}`,
+  );
+  log.info(
+    previous
+      ? `changed since frame ${previous.frame.frameId}: ${changes.length ? changes.join(" ") : "nothing"}`
+      : "first frame of the archive",
+  );
 }
 
 /**

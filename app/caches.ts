@@ -53,5 +53,14 @@ export interface Caches {
 
 /** Every cache on (`true`) or off (`false`). */
 export function allCaches(on: boolean): Caches {
-  return { publication: on, memo: on, reuse: on, siteStat: on, hardLinks: on, journalMove: on, frameDigests: on, trustedHead: on };
+  return {
+    publication: on,
+    memo: on,
+    reuse: on,
+    siteStat: on,
+    hardLinks: on,
+    journalMove: on,
+    frameDigests: on,
+    trustedHead: on,
+  };
 }

@@ -17,7 +17,10 @@ import { VERSION } from "../core/version.ts";
 /** The configuration part of the publication parsed from the same input files, or null. */
 export function cachedConfigPart(gitdir: string, inputs: string, root: string): Publication | null {
   try {
-    const cached = JSON.parse(fs.readFileSync(liteFile(gitdir), "utf8")) as { inputs: string; publication: Publication };
+    const cached = JSON.parse(fs.readFileSync(liteFile(gitdir), "utf8")) as {
+      inputs: string;
+      publication: Publication;
+    };
     // File paths inside the parsed publication name its folder, so a moved folder parses again.
     return cached.inputs === inputs && cached.publication.root === root ? cached.publication : null;
   } catch {
@@ -40,7 +43,12 @@ export function cachedWarnings(gitdir: string, inputs: string): string[] | null 
  * configuration, protocol, methodologies; a few KB that load in well under a millisecond) with
  * the editorial warnings found in the whole.
  */
-export function saveConfigPart(gitdir: string, inputs: string, publication: Publication, warnings: readonly string[]): void {
+export function saveConfigPart(
+  gitdir: string,
+  inputs: string,
+  publication: Publication,
+  warnings: readonly string[],
+): void {
   const lite: Publication = {
     ...publication,
     articles: [],
@@ -67,7 +75,10 @@ export function parsedFiles(gitdir: string, hash: Hasher, options: { read: boole
   let known: Record<string, ParsedEntry> = {};
   if (options.read) {
     try {
-      const file = JSON.parse(fs.readFileSync(memoFile(gitdir), "utf8")) as { tool: string; files: Record<string, ParsedEntry> };
+      const file = JSON.parse(fs.readFileSync(memoFile(gitdir), "utf8")) as {
+        tool: string;
+        files: Record<string, ParsedEntry>;
+      };
       // Another tool version may validate differently: its values are not trusted.
       if (file.tool === VERSION && file.files && typeof file.files === "object") known = file.files;
     } catch {

@@ -20,7 +20,14 @@ export interface Moved {
 
 export async function moveAppendOnly(
   files: readonly BuiltFile[],
-  where: { siteDir: string; tmpSite: string; journalAt: (tree: string) => Promise<Uint8Array>; previous: PreviousState | null; hash: Hasher; move: boolean },
+  where: {
+    siteDir: string;
+    tmpSite: string;
+    journalAt: (tree: string) => Promise<Uint8Array>;
+    previous: PreviousState | null;
+    hash: Hasher;
+    move: boolean;
+  },
 ): Promise<Moved[]> {
   const moved: Moved[] = [];
   for (const f of files) {
@@ -42,7 +49,11 @@ export async function moveAppendOnly(
       const rec = where.previous?.frame.surfaces[f.path];
       const bytes = where.previous ? await where.journalAt(where.previous.tree) : new Uint8Array(0);
       if (!rec || bytes.byteLength !== f.appendTo || where.hash.sha256(bytes) !== rec.sha256) {
-        throw new RiskError("E_ARCHIVE", `Cannot rebuild ${f.path} from the archive: its shards do not give the previous frame's fingerprint; run risk-cli verify`, { path: f.path });
+        throw new RiskError(
+          "E_ARCHIVE",
+          `Cannot rebuild ${f.path} from the archive: its shards do not give the previous frame's fingerprint; run risk-cli verify`,
+          { path: f.path },
+        );
       }
       fs.writeFileSync(target, bytes);
     }

@@ -52,8 +52,19 @@ export function folderSite(siteDir: string, where: { archive: Archive; hash: Has
     },
     verified: trusted,
     async stage(files, previous) {
-      writeFolder(tmp, files.filter((f) => f.appendTo === undefined), where.caches.hardLinks ? siteDir : null);
-      moved = await moveAppendOnly(files, { siteDir, tmpSite: tmp, journalAt: (tree) => where.archive.servedJournal(tree), previous, hash: where.hash, move: where.caches.journalMove });
+      writeFolder(
+        tmp,
+        files.filter((f) => f.appendTo === undefined),
+        where.caches.hardLinks ? siteDir : null,
+      );
+      moved = await moveAppendOnly(files, {
+        siteDir,
+        tmpSite: tmp,
+        journalAt: (tree) => where.archive.servedJournal(tree),
+        previous,
+        hash: where.hash,
+        move: where.caches.journalMove,
+      });
     },
     swap(files) {
       swapIn(tmp, siteDir);
@@ -81,7 +92,11 @@ export function memorySite(files = new Map<string, Uint8Array>()): SiteWriter & 
       for (const f of built) {
         const before = f.appendTo !== undefined && f.appendTo > 0 ? files.get(f.path) : undefined;
         if (before !== undefined && before.byteLength !== f.appendTo) {
-          throw new RiskError("E_IO", `The in-memory site's ${f.path} is not the previous frame's; start from an empty site`, { path: f.path });
+          throw new RiskError(
+            "E_IO",
+            `The in-memory site's ${f.path} is not the previous frame's; start from an empty site`,
+            { path: f.path },
+          );
         }
         staged.set(f.path, before ? concat(before, f.served) : f.served);
       }
@@ -133,7 +148,8 @@ function swapIn(fresh: string, target: string): void {
   fs.mkdirSync(dirname(target), { recursive: true });
   const hadOld = fs.existsSync(target);
   if (hadOld) {
-    if (!fs.statSync(target).isDirectory()) throw new RiskError("E_IO", `${target} exists and is not a folder; choose another --site`);
+    if (!fs.statSync(target).isDirectory())
+      throw new RiskError("E_IO", `${target} exists and is not a folder; choose another --site`);
     fs.renameSync(target, old);
   }
   try {

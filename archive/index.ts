@@ -24,11 +24,23 @@ export interface Archive {
   /** One writer at a time (see lock.ts). */
   lock(now: Date, warn: (message: string) => void): Lock;
   /** The head frame with the head copies of `copies`, or null for an empty archive. */
-  head(copies: readonly CopyRequest[], options?: { cache?: TreeCache; trustedVersion?: string }): Promise<PreviousState | null>;
+  head(
+    copies: readonly CopyRequest[],
+    options?: { cache?: TreeCache; trustedVersion?: string },
+  ): Promise<PreviousState | null>;
   /** Reads into `previous`, once each, what a plan needs of the archive. */
-  load(previous: PreviousState, needs: ArchiveNeeds, options: { now: string; cache?: TreeCache; digests?: boolean }): Promise<PreviousState>;
+  load(
+    previous: PreviousState,
+    needs: ArchiveNeeds,
+    options: { now: string; cache?: TreeCache; digests?: boolean },
+  ): Promise<PreviousState>;
   /** Commits one assembly as the next frame. */
-  commit(assembly: Assembly, previous: PreviousState | null, identity: { name: string; email: string }, cache?: TreeCache): Promise<CommitResult>;
+  commit(
+    assembly: Assembly,
+    previous: PreviousState | null,
+    identity: { name: string; email: string },
+    cache?: TreeCache,
+  ): Promise<CommitResult>;
   /** The bytes `/api/v1/history.ndjson` had in the frame whose root tree is `tree`. */
   servedJournal(tree: string): Promise<Uint8Array>;
   /** The last frame at or before `instant` (epoch ms). */
@@ -48,11 +60,14 @@ export function openArchive(dir: string): Archive {
     gitdir,
     lock: (now, warn) => acquireLock(gitdir, now, warn),
     head: async (copies, options) => (await import("./api/state.ts")).previousState(gitdir, copies, options),
-    load: async (previous, needs, options) => (await import("./api/state.ts")).loadNeeds(gitdir, previous, needs, options),
-    commit: async (assembly, previous, identity, cache) => (await import("./api/commit.ts")).commitFrame(gitdir, assembly, previous, identity, cache),
+    load: async (previous, needs, options) =>
+      (await import("./api/state.ts")).loadNeeds(gitdir, previous, needs, options),
+    commit: async (assembly, previous, identity, cache) =>
+      (await import("./api/commit.ts")).commitFrame(gitdir, assembly, previous, identity, cache),
     servedJournal: async (tree) => (await import("./api/journal.ts")).servedJournal(gitdir, tree),
     frameAt: async (instant) => (await import("./api/replay.ts")).findFrameAt(gitdir, instant),
-    materialise: async (found, outDir, hash) => (await import("./api/replay.ts")).materialise(gitdir, found, outDir, hash),
+    materialise: async (found, outDir, hash) =>
+      (await import("./api/replay.ts")).materialise(gitdir, found, outDir, hash),
     verify: async (hash, onFrame) => (await import("./api/verify.ts")).verifyArchive(gitdir, hash, onFrame),
     diff: async (from, to) => (await import("./api/diff.ts")).diffFrames(gitdir, from, to),
   };

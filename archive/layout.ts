@@ -20,10 +20,12 @@ export const LEVEL_CHANGES_PREFIX = "history/level-changes";
 export const sitePath = (path: string) => `${SITE_PREFIX}${path}`;
 
 /** The journal shard of the UTC day of `at`. */
-export const journalShardPath = (at: string) => `${JOURNAL_PREFIX}/${at.slice(0, 4)}/${at.slice(5, 7)}/${at.slice(8, 10)}.ndjson`;
+export const journalShardPath = (at: string) =>
+  `${JOURNAL_PREFIX}/${at.slice(0, 4)}/${at.slice(5, 7)}/${at.slice(8, 10)}.ndjson`;
 
 /** The daily-point shard of the month of `seriesDate`. */
-export const dailyShardPath = (seriesDate: string) => `${DAILY_PREFIX}/${seriesDate.slice(0, 4)}/${seriesDate.slice(5, 7)}.ndjson`;
+export const dailyShardPath = (seriesDate: string) =>
+  `${DAILY_PREFIX}/${seriesDate.slice(0, 4)}/${seriesDate.slice(5, 7)}.ndjson`;
 
 /** The level-change shard of the month of `at`. */
 export const levelShardPath = (at: string) => `${LEVEL_CHANGES_PREFIX}/${at.slice(0, 4)}/${at.slice(5, 7)}.ndjson`;

@@ -31,7 +31,11 @@ export function acquireLock(dir: string, now: Date, warn: (message: string) => v
     const holder = readHolder(file);
     const age = holder ? Math.round((now.getTime() - Date.parse(holder.since)) / 1000) : NaN;
     if (!holder) {
-      throw new RiskError("E_LOCKED", `The archive is locked by ${file}, which cannot be read; if no risk-cli runs, remove it`, { file });
+      throw new RiskError(
+        "E_LOCKED",
+        `The archive is locked by ${file}, which cannot be read; if no risk-cli runs, remove it`,
+        { file },
+      );
     }
     if (holder.host !== me.host || alive(holder.pid)) {
       throw new RiskError(
@@ -43,7 +47,9 @@ export function acquireLock(dir: string, now: Date, warn: (message: string) => v
     warn(`Removing a stale lock: PID ${holder.pid} on ${holder.host} took it ${age} s ago and is no longer running.`);
     fs.rmSync(file, { force: true });
   }
-  throw new RiskError("E_LOCKED", `Could not take the lock ${file}; another risk-cli took it at the same time`, { file });
+  throw new RiskError("E_LOCKED", `Could not take the lock ${file}; another risk-cli took it at the same time`, {
+    file,
+  });
 }
 
 function readHolder(file: string): Holder | null {

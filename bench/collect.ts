@@ -36,7 +36,13 @@ export async function benchCollection(options: { delayMs?: number; runs?: number
   const runs = options.runs ?? 5;
   const pubDir = fs.mkdtempSync(join(tmpdir(), "risk-bench-collect-"));
   fs.cpSync(demoPublication(), pubDir, { recursive: true });
-  const files: Record<string, string> = { us: "us.json", eu: "eu.json", yen: "yen.json", energie: "energie.json", debt: "debt-latest.json" };
+  const files: Record<string, string> = {
+    us: "us.json",
+    eu: "eu.json",
+    yen: "yen.json",
+    energie: "energie.json",
+    debt: "debt-latest.json",
+  };
   const bodies = new Map(Object.entries(files).map(([k, f]) => [`/${k}`, fs.readFileSync(`${pubDir}/upstream/${f}`)]));
   const server = createServer((req, res) => {
     const body = bodies.get(req.url ?? "");
@@ -49,7 +55,8 @@ export async function benchCollection(options: { delayMs?: number; runs?: number
   const { port } = server.address() as AddressInfo;
   try {
     let config = fs.readFileSync(`${pubDir}/risk.config.yaml`, "utf8");
-    for (const [k, f] of Object.entries(files)) config = config.replace(`source: upstream/${f}`, `source: http://127.0.0.1:${port}/${k}`);
+    for (const [k, f] of Object.entries(files))
+      config = config.replace(`source: upstream/${f}`, `source: http://127.0.0.1:${port}/${k}`);
     fs.writeFileSync(`${pubDir}/risk.config.yaml`, config);
     const p = await loadPublication(nodeFs, pubDir);
     const ports = { fs: nodeFs, http: nodeHttp };

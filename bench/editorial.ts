@@ -68,13 +68,20 @@ export async function measureEditorial(dir: string, runs: number): Promise<Edito
     const t0 = performance.now();
     editorialOf(publication, now, url);
     const t1 = performance.now();
-    const a = assemble({ publication, upstream, previous: null, now, toolVersion: "bench", inputs: "bench" }, nodeHasher, { surfaces });
+    const a = assemble(
+      { publication, upstream, previous: null, now, toolVersion: "bench", inputs: "bench" },
+      nodeHasher,
+      { surfaces },
+    );
     const t2 = performance.now();
     // The floor: the same documents, parsed back, then JSON.stringify and SHA-256.
     const docs = a.files.map((f) => new TextDecoder().decode(f.served));
     const parsed = docs.map((d, j) => (surfaces[j]!.format === "json" ? JSON.parse(d) : d));
     const t3 = performance.now();
-    for (const p of parsed) createHash("sha256").update(typeof p === "string" ? p : JSON.stringify(p)).digest("hex");
+    for (const p of parsed)
+      createHash("sha256")
+        .update(typeof p === "string" ? p : JSON.stringify(p))
+        .digest("hex");
     const t4 = performance.now();
     if (i === 0) continue; // warm-up
     analyses.push(t1 - t0);

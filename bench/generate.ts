@@ -27,7 +27,15 @@ export const REAL_SCALE: Scale = { articlesPerLang: 175, guidesPerLang: 50, glos
 
 export interface Generated {
   dir: string;
-  counts: { articlesFr: number; articlesEn: number; guidesFr: number; guidesEn: number; glossary: number; primarySources: number; instruments: number };
+  counts: {
+    articlesFr: number;
+    articlesEn: number;
+    guidesFr: number;
+    guidesEn: number;
+    glossary: number;
+    primarySources: number;
+    instruments: number;
+  };
   /** Bytes of content/ (Markdown and YAML inputs). */
   inputBytes: number;
 }
@@ -78,32 +86,144 @@ class Rng {
 // Vocabulary
 
 const LINKS: readonly { fr: string; en: string; url: string }[] = [
-  { fr: "Debt to the Penny", en: "Debt to the Penny", url: "https://fiscaldata.treasury.gov/datasets/debt-to-the-penny/debt-to-the-penny" },
-  { fr: "rapport mensuel du Trésor", en: "Monthly Treasury Statement", url: "https://fiscaldata.treasury.gov/datasets/monthly-treasury-statement/" },
+  {
+    fr: "Debt to the Penny",
+    en: "Debt to the Penny",
+    url: "https://fiscaldata.treasury.gov/datasets/debt-to-the-penny/debt-to-the-penny",
+  },
+  {
+    fr: "rapport mensuel du Trésor",
+    en: "Monthly Treasury Statement",
+    url: "https://fiscaldata.treasury.gov/datasets/monthly-treasury-statement/",
+  },
   { fr: "relevé H.4.1", en: "H.4.1 release", url: "https://www.federalreserve.gov/releases/h41/" },
-  { fr: "rapport sur la stabilité financière de la Fed", en: "Fed Financial Stability Report", url: "https://www.federalreserve.gov/publications/financial-stability-report.htm" },
-  { fr: "Congressional Budget Office", en: "Congressional Budget Office", url: "https://www.cbo.gov/topics/budget/federal-debt-and-statutory-limit" },
+  {
+    fr: "rapport sur la stabilité financière de la Fed",
+    en: "Fed Financial Stability Report",
+    url: "https://www.federalreserve.gov/publications/financial-stability-report.htm",
+  },
+  {
+    fr: "Congressional Budget Office",
+    en: "Congressional Budget Office",
+    url: "https://www.cbo.gov/topics/budget/federal-debt-and-statutory-limit",
+  },
   { fr: "portail de données de la BCE", en: "ECB Data Portal", url: "https://data.ecb.europa.eu/data/datasets/YC" },
-  { fr: "instrument de protection de la transmission", en: "Transmission Protection Instrument", url: "https://www.ecb.europa.eu/mopo/implement/tpi/html/index.en.html" },
-  { fr: "déclaration de politique monétaire de la Banque du Japon", en: "Bank of Japan policy statement", url: "https://www.boj.or.jp/en/mopo/mpmdeci/index.htm" },
-  { fr: "statistiques bancaires de la BRI", en: "BIS banking statistics", url: "https://www.bis.org/statistics/bankstats.htm" },
-  { fr: "revue trimestrielle de la BRI", en: "BIS Quarterly Review", url: "https://www.bis.org/publ/qtrpdf/r_qt2609.htm" },
-  { fr: "Global Financial Stability Report du FMI", en: "IMF Global Financial Stability Report", url: "https://www.imf.org/en/Publications/GFSR" },
-  { fr: "plateforme de transparence d’ENTSOG", en: "ENTSOG Transparency Platform", url: "https://transparency.entsog.eu/" },
+  {
+    fr: "instrument de protection de la transmission",
+    en: "Transmission Protection Instrument",
+    url: "https://www.ecb.europa.eu/mopo/implement/tpi/html/index.en.html",
+  },
+  {
+    fr: "déclaration de politique monétaire de la Banque du Japon",
+    en: "Bank of Japan policy statement",
+    url: "https://www.boj.or.jp/en/mopo/mpmdeci/index.htm",
+  },
+  {
+    fr: "statistiques bancaires de la BRI",
+    en: "BIS banking statistics",
+    url: "https://www.bis.org/statistics/bankstats.htm",
+  },
+  {
+    fr: "revue trimestrielle de la BRI",
+    en: "BIS Quarterly Review",
+    url: "https://www.bis.org/publ/qtrpdf/r_qt2609.htm",
+  },
+  {
+    fr: "Global Financial Stability Report du FMI",
+    en: "IMF Global Financial Stability Report",
+    url: "https://www.imf.org/en/Publications/GFSR",
+  },
+  {
+    fr: "plateforme de transparence d’ENTSOG",
+    en: "ENTSOG Transparency Platform",
+    url: "https://transparency.entsog.eu/",
+  },
   { fr: "série AGSI+ des stockages", en: "AGSI+ storage series", url: "https://agsi.gie.eu/" },
-  { fr: "taux SOFR de la Fed de New York", en: "New York Fed SOFR", url: "https://www.newyorkfed.org/markets/reference-rates/sofr" },
-  { fr: "série FRED de l’écart high yield", en: "FRED high-yield spread series", url: "https://fred.stlouisfed.org/series/BAMLH0A0HYM2" },
-  { fr: "données TIC du Trésor", en: "Treasury TIC data", url: "https://home.treasury.gov/data/treasury-international-capital-tic-system" },
-  { fr: "statistiques du ministère japonais des Finances", en: "Japanese Ministry of Finance statistics", url: "https://www.mof.go.jp/english/policy/international_policy/reference/feio/index.html" },
+  {
+    fr: "taux SOFR de la Fed de New York",
+    en: "New York Fed SOFR",
+    url: "https://www.newyorkfed.org/markets/reference-rates/sofr",
+  },
+  {
+    fr: "série FRED de l’écart high yield",
+    en: "FRED high-yield spread series",
+    url: "https://fred.stlouisfed.org/series/BAMLH0A0HYM2",
+  },
+  {
+    fr: "données TIC du Trésor",
+    en: "Treasury TIC data",
+    url: "https://home.treasury.gov/data/treasury-international-capital-tic-system",
+  },
+  {
+    fr: "statistiques du ministère japonais des Finances",
+    en: "Japanese Ministry of Finance statistics",
+    url: "https://www.mof.go.jp/english/policy/international_policy/reference/feio/index.html",
+  },
   { fr: "Banque de France", en: "Banque de France", url: "https://www.banque-france.fr/fr/statistiques" },
 ];
 
 const FR = {
-  actors: ["la Réserve fédérale", "la BCE", "la Banque du Japon", "le Trésor américain", "le FMI", "la BRI", "le CBO", "ENTSOG", "les fonds monétaires", "les banques régionales américaines", "les assureurs japonais", "les gestionnaires d’actifs", "le ministère japonais des Finances", "la Bundesbank", "le Trésor italien", "les opérateurs de stockage"],
-  metrics: ["l’encours des bons du Trésor", "l’écart high yield", "l’écart BTP-Bund", "le taux SOFR", "le taux de remplissage des stockages de gaz", "le rendement à 10 ans japonais", "la dette fédérale", "les réserves bancaires", "la prime de terme", "le taux de défaut à douze mois", "la volatilité implicite du yen", "le compte général du Trésor", "le prix du gaz TTF", "l’écart OAT-Bund", "la facilité de prise en pension inversée", "la charge d’intérêts nette"],
+  actors: [
+    "la Réserve fédérale",
+    "la BCE",
+    "la Banque du Japon",
+    "le Trésor américain",
+    "le FMI",
+    "la BRI",
+    "le CBO",
+    "ENTSOG",
+    "les fonds monétaires",
+    "les banques régionales américaines",
+    "les assureurs japonais",
+    "les gestionnaires d’actifs",
+    "le ministère japonais des Finances",
+    "la Bundesbank",
+    "le Trésor italien",
+    "les opérateurs de stockage",
+  ],
+  metrics: [
+    "l’encours des bons du Trésor",
+    "l’écart high yield",
+    "l’écart BTP-Bund",
+    "le taux SOFR",
+    "le taux de remplissage des stockages de gaz",
+    "le rendement à 10 ans japonais",
+    "la dette fédérale",
+    "les réserves bancaires",
+    "la prime de terme",
+    "le taux de défaut à douze mois",
+    "la volatilité implicite du yen",
+    "le compte général du Trésor",
+    "le prix du gaz TTF",
+    "l’écart OAT-Bund",
+    "la facilité de prise en pension inversée",
+    "la charge d’intérêts nette",
+  ],
   units: ["milliards de dollars", "points de base", "milliards d’euros", "TWh", "billions de yens", "euros par MWh"],
-  months: ["janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre"],
-  concepts: ["la stabilité des prix", "la liquidité du marché", "la transmission de la politique monétaire", "le refinancement de la dette", "la sécurité d’approvisionnement", "la solvabilité des emprunteurs", "la fragmentation des marchés", "la crédibilité budgétaire"],
+  months: [
+    "janvier",
+    "février",
+    "mars",
+    "avril",
+    "mai",
+    "juin",
+    "juillet",
+    "août",
+    "septembre",
+    "octobre",
+    "novembre",
+    "décembre",
+  ],
+  concepts: [
+    "la stabilité des prix",
+    "la liquidité du marché",
+    "la transmission de la politique monétaire",
+    "le refinancement de la dette",
+    "la sécurité d’approvisionnement",
+    "la solvabilité des emprunteurs",
+    "la fragmentation des marchés",
+    "la crédibilité budgétaire",
+  ],
   templates: [
     "Une série publiée par {actor} le {day} {month} {year} montre que {metric} atteignait {num} {unit}.",
     "Selon {link}, {metric} a progressé de {pct} % sur un an, un rythme supérieur à la moyenne des cinq années précédentes.",
@@ -122,20 +242,147 @@ const FR = {
     "En pratique, selon {actor}, des marges existent encore, mais elles se réduisent plus vite que prévu.",
     "On peut en déduire que {metric} restera sous surveillance tant que {concept} ne sera pas assurée.",
   ],
-  headings: ["Où en sont les chiffres", "Ce que disent les données", "Le calendrier", "Ce que cela change pour le marché", "Les scénarios", "Les limites de la lecture", "Ce qu’il faut surveiller", "Le rôle des banques centrales", "Un signal à nuancer", "Comparaison historique"],
-  titleSubjects: ["Dette américaine", "Écart BTP-Bund", "Carry trade sur le yen", "Gaz européen", "Crédit à haut rendement", "Marché du repo", "Réserves bancaires", "Prime de terme", "Obligations japonaises", "Dette italienne", "Fonds monétaires", "Plafond de la dette", "Stockages de gaz", "Spreads souverains", "Liquidité en dollar", "Défauts d’entreprises"],
-  titleAngles: ["ce que révèlent les derniers chiffres", "un signal encore modéré", "la tension remonte", "les scénarios pour l’hiver", "un test pour la banque centrale", "ce qui a changé depuis le printemps", "une accalmie fragile", "le point sur les risques", "les chiffres à surveiller", "une lecture prudente", "l’alerte des marchés", "retour sur un trimestre agité"],
-  tags: ["dette", "états-unis", "zone-euro", "japon", "énergie", "crédit", "liquidité", "banques-centrales", "taux", "change", "spreads", "trésor", "gaz", "repo", "méthode", "stabilité-financière"],
-  guideSubjects: ["un spread", "un niveau de risque", "une courbe des taux", "le bilan d’une banque centrale", "une série de stockage", "une prime de terme", "un taux de défaut", "le marché du repo", "une intervention de change", "un score normalisé", "une source primaire", "une révision de données"],
+  headings: [
+    "Où en sont les chiffres",
+    "Ce que disent les données",
+    "Le calendrier",
+    "Ce que cela change pour le marché",
+    "Les scénarios",
+    "Les limites de la lecture",
+    "Ce qu’il faut surveiller",
+    "Le rôle des banques centrales",
+    "Un signal à nuancer",
+    "Comparaison historique",
+  ],
+  titleSubjects: [
+    "Dette américaine",
+    "Écart BTP-Bund",
+    "Carry trade sur le yen",
+    "Gaz européen",
+    "Crédit à haut rendement",
+    "Marché du repo",
+    "Réserves bancaires",
+    "Prime de terme",
+    "Obligations japonaises",
+    "Dette italienne",
+    "Fonds monétaires",
+    "Plafond de la dette",
+    "Stockages de gaz",
+    "Spreads souverains",
+    "Liquidité en dollar",
+    "Défauts d’entreprises",
+  ],
+  titleAngles: [
+    "ce que révèlent les derniers chiffres",
+    "un signal encore modéré",
+    "la tension remonte",
+    "les scénarios pour l’hiver",
+    "un test pour la banque centrale",
+    "ce qui a changé depuis le printemps",
+    "une accalmie fragile",
+    "le point sur les risques",
+    "les chiffres à surveiller",
+    "une lecture prudente",
+    "l’alerte des marchés",
+    "retour sur un trimestre agité",
+  ],
+  tags: [
+    "dette",
+    "états-unis",
+    "zone-euro",
+    "japon",
+    "énergie",
+    "crédit",
+    "liquidité",
+    "banques-centrales",
+    "taux",
+    "change",
+    "spreads",
+    "trésor",
+    "gaz",
+    "repo",
+    "méthode",
+    "stabilité-financière",
+  ],
+  guideSubjects: [
+    "un spread",
+    "un niveau de risque",
+    "une courbe des taux",
+    "le bilan d’une banque centrale",
+    "une série de stockage",
+    "une prime de terme",
+    "un taux de défaut",
+    "le marché du repo",
+    "une intervention de change",
+    "un score normalisé",
+    "une source primaire",
+    "une révision de données",
+  ],
   words: ["le marché", "la série", "la donnée", "le niveau", "la tendance", "la source", "le signal", "l’écart"],
 };
 
 const EN = {
-  actors: ["the Federal Reserve", "the ECB", "the Bank of Japan", "the US Treasury", "the IMF", "the BIS", "the CBO", "ENTSOG", "money market funds", "US regional banks", "Japanese life insurers", "asset managers", "Japan's Ministry of Finance", "the Bundesbank", "the Italian Treasury", "storage operators"],
-  metrics: ["the stock of Treasury bills", "the high-yield spread", "the BTP-Bund spread", "SOFR", "the gas storage fill rate", "the Japanese 10-year yield", "federal debt", "bank reserves", "the term premium", "the trailing twelve-month default rate", "implied yen volatility", "the Treasury General Account", "the TTF gas price", "the OAT-Bund spread", "the overnight reverse repo facility", "net interest outlays"],
+  actors: [
+    "the Federal Reserve",
+    "the ECB",
+    "the Bank of Japan",
+    "the US Treasury",
+    "the IMF",
+    "the BIS",
+    "the CBO",
+    "ENTSOG",
+    "money market funds",
+    "US regional banks",
+    "Japanese life insurers",
+    "asset managers",
+    "Japan's Ministry of Finance",
+    "the Bundesbank",
+    "the Italian Treasury",
+    "storage operators",
+  ],
+  metrics: [
+    "the stock of Treasury bills",
+    "the high-yield spread",
+    "the BTP-Bund spread",
+    "SOFR",
+    "the gas storage fill rate",
+    "the Japanese 10-year yield",
+    "federal debt",
+    "bank reserves",
+    "the term premium",
+    "the trailing twelve-month default rate",
+    "implied yen volatility",
+    "the Treasury General Account",
+    "the TTF gas price",
+    "the OAT-Bund spread",
+    "the overnight reverse repo facility",
+    "net interest outlays",
+  ],
   units: ["billion dollars", "basis points", "billion euros", "TWh", "trillion yen", "euros per MWh"],
-  months: ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"],
-  concepts: ["price stability", "market liquidity", "monetary policy transmission", "debt refinancing", "security of supply", "borrower solvency", "market fragmentation", "fiscal credibility"],
+  months: [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+  ],
+  concepts: [
+    "price stability",
+    "market liquidity",
+    "monetary policy transmission",
+    "debt refinancing",
+    "security of supply",
+    "borrower solvency",
+    "market fragmentation",
+    "fiscal credibility",
+  ],
   templates: [
     "{Actor} published a series on {day} {month} {year} showing that {metric} stood at {num} {unit}.",
     "According to the {link}, {metric} grew by {pct}% over the year, faster than the average of the previous five years.",
@@ -154,10 +401,64 @@ const EN = {
     "In practice, {actor} can still act, but the room is shrinking faster than expected.",
     "It follows that {metric} will stay under watch as long as {concept} is not secured.",
   ],
-  headings: ["Where the numbers stand", "What the data say", "The timeline", "What it means for markets", "Scenarios", "Limits of the reading", "What to watch", "The role of central banks", "A signal to qualify", "Historical comparison"],
-  titleSubjects: ["US debt", "The BTP-Bund spread", "The yen carry trade", "European gas", "High-yield credit", "The repo market", "Bank reserves", "The term premium", "Japanese government bonds", "Italian debt", "Money market funds", "The debt ceiling", "Gas storage", "Sovereign spreads", "Dollar liquidity", "Corporate defaults"],
-  titleAngles: ["what the latest figures show", "a still moderate signal", "tension is rising again", "scenarios for the winter", "a test for the central bank", "what changed since the spring", "a fragile lull", "taking stock of the risks", "the numbers to watch", "a cautious reading", "the market's warning", "looking back at a volatile quarter"],
-  guideSubjects: ["a spread", "a risk level", "a yield curve", "a central bank balance sheet", "a storage series", "a term premium", "a default rate", "the repo market", "a currency intervention", "a normalised score", "a primary source", "a data revision"],
+  headings: [
+    "Where the numbers stand",
+    "What the data say",
+    "The timeline",
+    "What it means for markets",
+    "Scenarios",
+    "Limits of the reading",
+    "What to watch",
+    "The role of central banks",
+    "A signal to qualify",
+    "Historical comparison",
+  ],
+  titleSubjects: [
+    "US debt",
+    "The BTP-Bund spread",
+    "The yen carry trade",
+    "European gas",
+    "High-yield credit",
+    "The repo market",
+    "Bank reserves",
+    "The term premium",
+    "Japanese government bonds",
+    "Italian debt",
+    "Money market funds",
+    "The debt ceiling",
+    "Gas storage",
+    "Sovereign spreads",
+    "Dollar liquidity",
+    "Corporate defaults",
+  ],
+  titleAngles: [
+    "what the latest figures show",
+    "a still moderate signal",
+    "tension is rising again",
+    "scenarios for the winter",
+    "a test for the central bank",
+    "what changed since the spring",
+    "a fragile lull",
+    "taking stock of the risks",
+    "the numbers to watch",
+    "a cautious reading",
+    "the market's warning",
+    "looking back at a volatile quarter",
+  ],
+  guideSubjects: [
+    "a spread",
+    "a risk level",
+    "a yield curve",
+    "a central bank balance sheet",
+    "a storage series",
+    "a term premium",
+    "a default rate",
+    "the repo market",
+    "a currency intervention",
+    "a normalised score",
+    "a primary source",
+    "a data revision",
+  ],
 };
 
 type Lang = "fr" | "en";
@@ -165,7 +466,6 @@ type Lang = "fr" | "en";
 function capitalise(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
-
 
 function uniqueSlug(base: string, taken: Set<string>): string {
   let slug = base.slice(0, 70).replace(/-+$/, "");
@@ -193,9 +493,13 @@ function sentence(rng: Rng, lang: Lang): string {
       case "unit":
         return rng.pick(v.units);
       case "num":
-        return lang === "fr" ? rng.decimal(1, 2000, 1).toString().replace(".", ",") : rng.decimal(1, 2000, 1).toString();
+        return lang === "fr"
+          ? rng.decimal(1, 2000, 1).toString().replace(".", ",")
+          : rng.decimal(1, 2000, 1).toString();
       case "pct":
-        return lang === "fr" ? rng.decimal(0.5, 40, 1).toString().replace(".", ",") : rng.decimal(0.5, 40, 1).toString();
+        return lang === "fr"
+          ? rng.decimal(0.5, 40, 1).toString().replace(".", ",")
+          : rng.decimal(0.5, 40, 1).toString();
       case "bp":
         return String(rng.int(3, 180));
       case "day":
@@ -253,7 +557,12 @@ function body(rng: Rng, lang: Lang, words: number, claimIds: boolean): string {
     }
   }
   parts.push("## Sources");
-  parts.push(rng.sample(LINKS, rng.int(2, 5)).map((l) => `- [${lang === "fr" ? l.fr : l.en}](${l.url})`).join("\n"));
+  parts.push(
+    rng
+      .sample(LINKS, rng.int(2, 5))
+      .map((l) => `- [${lang === "fr" ? l.fr : l.en}](${l.url})`)
+      .join("\n"),
+  );
   return `${parts.join("\n\n")}\n`;
 }
 
@@ -310,13 +619,18 @@ function writeDocs(
     const meta: Record<string, unknown> = {
       title,
       description: sentence(rng, "fr").replace(/\[([^\]]+)\]\([^)]+\)/g, "$1"),
-      ...(rng.chance(0.7) ? { summary: [sentence(rng, "fr"), sentence(rng, "fr")].join(" ").replace(/\[([^\]]+)\]\([^)]+\)/g, "$1") } : {}),
+      ...(rng.chance(0.7)
+        ? { summary: [sentence(rng, "fr"), sentence(rng, "fr")].join(" ").replace(/\[([^\]]+)\]\([^)]+\)/g, "$1") }
+        : {}),
       date,
       ...(updated ? { updated } : {}),
       tags: rng.sample(FR.tags, rng.int(2, 5)),
       topics: rng.sample(topics, rng.int(1, 3)),
     };
-    fs.writeFileSync(join(frDir, `${slug}.md`), frontmatter(meta) + body(rng, "fr", rng.int(words[0]!, words[1]!), folder === "articles"));
+    fs.writeFileSync(
+      join(frDir, `${slug}.md`),
+      frontmatter(meta) + body(rng, "fr", rng.int(words[0]!, words[1]!), folder === "articles"),
+    );
     fr.push({ slug, title, date, updated });
   }
   // English translations: first the demo's untranslated originals, then every generated one,
@@ -338,15 +652,39 @@ function writeDocs(
     const meta: Record<string, unknown> = {
       title,
       description: sentence(rng, "en").replace(/\[([^\]]+)\]\([^)]+\)/g, "$1"),
-      ...(rng.chance(0.7) ? { summary: [sentence(rng, "en"), sentence(rng, "en")].join(" ").replace(/\[([^\]]+)\]\([^)]+\)/g, "$1") } : {}),
+      ...(rng.chance(0.7)
+        ? { summary: [sentence(rng, "en"), sentence(rng, "en")].join(" ").replace(/\[([^\]]+)\]\([^)]+\)/g, "$1") }
+        : {}),
       date,
       ...(updated ? { updated } : {}),
-      tags: rng.sample(["debt", "united-states", "euro-area", "japan", "energy", "credit", "liquidity", "central-banks", "rates", "fx", "spreads", "treasury", "gas", "repo", "method"], rng.int(2, 5)),
+      tags: rng.sample(
+        [
+          "debt",
+          "united-states",
+          "euro-area",
+          "japan",
+          "energy",
+          "credit",
+          "liquidity",
+          "central-banks",
+          "rates",
+          "fx",
+          "spreads",
+          "treasury",
+          "gas",
+          "repo",
+          "method",
+        ],
+        rng.int(2, 5),
+      ),
       topics: rng.sample(topics, rng.int(1, 3)),
       translationOf: o.slug,
       translatedFrom,
     };
-    fs.writeFileSync(join(enDir, `${slug}.md`), frontmatter(meta) + body(rng, "en", rng.int(words[0]! - 60, words[1]! - 60), folder === "articles"));
+    fs.writeFileSync(
+      join(enDir, `${slug}.md`),
+      frontmatter(meta) + body(rng, "en", rng.int(words[0]! - 60, words[1]! - 60), folder === "articles"),
+    );
     en.push({ slug, title, date, updated });
   }
   return { fr: [...existingFr, ...fr], en };
@@ -360,8 +698,19 @@ function demoDocs(root: string, folder: string): { fr: GenDoc[]; untranslated: G
       .filter((n) => n.endsWith(".md"))
       .map((n) => {
         const text = fs.readFileSync(join(root, "content", folder, lang, n), "utf8");
-        const meta = YAML.parse(text.split(/^---$/m)[1]!) as { title: string; date: string; updated?: string | null; translationOf?: string };
-        return { slug: n.slice(0, -3), title: meta.title, date: String(meta.date), updated: meta.updated ? String(meta.updated) : null, translationOf: meta.translationOf };
+        const meta = YAML.parse(text.split(/^---$/m)[1]!) as {
+          title: string;
+          date: string;
+          updated?: string | null;
+          translationOf?: string;
+        };
+        return {
+          slug: n.slice(0, -3),
+          title: meta.title,
+          date: String(meta.date),
+          updated: meta.updated ? String(meta.updated) : null,
+          translationOf: meta.translationOf,
+        };
       });
   const fr = read("fr");
   const translated = new Set(read("en").map((d) => d.translationOf));
@@ -369,19 +718,102 @@ function demoDocs(root: string, folder: string): { fr: GenDoc[]; untranslated: G
 }
 
 const GLOSSARY_TERMS = [
-  "taux", "spread", "prime", "courbe", "rendement", "duration", "convexité", "liquidité", "collatéral", "décote", "marge", "levier",
-  "volatilité", "corrélation", "bilan", "réserve", "facilité", "adjudication", "émission", "refinancement", "maturité", "coupon",
-  "indice", "swap", "option", "contrat à terme", "écart", "notation", "défaut", "recouvrement", "encours", "déficit", "solde",
-  "stock", "flux", "capacité", "injection", "soutirage", "parité", "portage", "couverture", "change", "intervention", "inflation",
-  "anticipation", "bascule", "seuil", "score", "pondération", "imputation", "couverture statistique", "révision", "série",
+  "taux",
+  "spread",
+  "prime",
+  "courbe",
+  "rendement",
+  "duration",
+  "convexité",
+  "liquidité",
+  "collatéral",
+  "décote",
+  "marge",
+  "levier",
+  "volatilité",
+  "corrélation",
+  "bilan",
+  "réserve",
+  "facilité",
+  "adjudication",
+  "émission",
+  "refinancement",
+  "maturité",
+  "coupon",
+  "indice",
+  "swap",
+  "option",
+  "contrat à terme",
+  "écart",
+  "notation",
+  "défaut",
+  "recouvrement",
+  "encours",
+  "déficit",
+  "solde",
+  "stock",
+  "flux",
+  "capacité",
+  "injection",
+  "soutirage",
+  "parité",
+  "portage",
+  "couverture",
+  "change",
+  "intervention",
+  "inflation",
+  "anticipation",
+  "bascule",
+  "seuil",
+  "score",
+  "pondération",
+  "imputation",
+  "couverture statistique",
+  "révision",
+  "série",
 ];
 const GLOSSARY_QUALIFIERS = [
-  "directeur", "réel", "nominal", "implicite", "souverain", "bancaire", "de marché", "à court terme", "à long terme", "ajusté",
-  "interbancaire", "monétaire", "budgétaire", "énergétique", "européen", "américain", "japonais", "normalisé", "glissant", "effectif",
+  "directeur",
+  "réel",
+  "nominal",
+  "implicite",
+  "souverain",
+  "bancaire",
+  "de marché",
+  "à court terme",
+  "à long terme",
+  "ajusté",
+  "interbancaire",
+  "monétaire",
+  "budgétaire",
+  "énergétique",
+  "européen",
+  "américain",
+  "japonais",
+  "normalisé",
+  "glissant",
+  "effectif",
 ];
-const CATEGORIES = ["taux", "crédit", "liquidité", "change", "énergie", "dette publique", "banque centrale", "marchés", "méthode", "statistique", "budget"];
+const CATEGORIES = [
+  "taux",
+  "crédit",
+  "liquidité",
+  "change",
+  "énergie",
+  "dette publique",
+  "banque centrale",
+  "marchés",
+  "méthode",
+  "statistique",
+  "budget",
+];
 
-function glossary(rng: Rng, demo: GlossaryEntryIn[], n: number, ctx: { guides: string[]; articles: GenDoc[]; guideDocs: GenDoc[]; series: string[]; methodologies: string[] }): GlossaryEntryIn[] {
+function glossary(
+  rng: Rng,
+  demo: GlossaryEntryIn[],
+  n: number,
+  ctx: { guides: string[]; articles: GenDoc[]; guideDocs: GenDoc[]; series: string[]; methodologies: string[] },
+): GlossaryEntryIn[] {
   const taken = new Set(demo.map((g) => g.slug));
   const entries: GlossaryEntryIn[] = [...demo];
   const combos: string[] = [];
@@ -403,7 +835,11 @@ function glossary(rng: Rng, demo: GlossaryEntryIn[], n: number, ctx: { guides: s
   });
   entries.push(...fresh);
   const allSlugs = entries.map((e) => e.slug);
-  const link = (kind: "article" | "guide" | "dataset" | "signal" | "source" | "methodology", label: string, href: string) => ({
+  const link = (
+    kind: "article" | "guide" | "dataset" | "signal" | "source" | "methodology",
+    label: string,
+    href: string,
+  ) => ({
     label,
     href,
     ...(rng.chance(0.8) ? { detail: sentence(rng, "fr").replace(/\[([^\]]+)\]\([^)]+\)/g, "$1") } : {}),
@@ -415,7 +851,10 @@ function glossary(rng: Rng, demo: GlossaryEntryIn[], n: number, ctx: { guides: s
       intuition: rng.chance(0.9) ? sentence(rng, "fr").replace(/\[([^\]]+)\]\([^)]+\)/g, "$1") : null,
       formula: rng.chance(0.5) ? `${e.name.toLowerCase()} = ${rng.pick(FR.metrics)} − ${rng.pick(FR.metrics)}` : null,
       whyNow: rng.chance(0.6) ? sentence(rng, "fr").replace(/\[([^\]]+)\]\([^)]+\)/g, "$1") : null,
-      related: rng.sample(allSlugs.filter((s) => s !== e.slug), rng.int(1, 4)),
+      related: rng.sample(
+        allSlugs.filter((s) => s !== e.slug),
+        rng.int(1, 4),
+      ),
       articles: rng.sample(ctx.articles, rng.int(0, 3)).map((a) => link("article", a.title, `/articles/${a.slug}/`)),
       guides: rng.sample(ctx.guideDocs, rng.int(0, 2)).map((g) => link("guide", g.title, `/guides/${g.slug}/`)),
       datasets: rng.sample(LINKS, rng.int(0, 2)).map((l) => link("dataset", l.fr, l.url)),
@@ -440,22 +879,83 @@ interface GlossaryEntryIn {
 }
 
 const SOURCE_NAMES = [
-  { slug: "bundesbank", name: "Deutsche Bundesbank", shortName: "Bundesbank", category: "banque centrale", url: "https://www.bundesbank.de/" },
-  { slug: "banque-de-france", name: "Banque de France", shortName: "BdF", category: "banque centrale", url: "https://www.banque-france.fr/" },
-  { slug: "fed-new-york", name: "Federal Reserve Bank of New York", shortName: "NY Fed", category: "banque centrale", url: "https://www.newyorkfed.org/" },
-  { slug: "gie", name: "Gas Infrastructure Europe", shortName: "GIE", category: "infrastructure énergétique", url: "https://www.gie.eu/" },
-  { slug: "mof-japon", name: "Ministère des Finances du Japon", shortName: "MoF", category: "trésor public", url: "https://www.mof.go.jp/english/" },
-  { slug: "tesoro-italia", name: "Dipartimento del Tesoro", shortName: "Tesoro", category: "trésor public", url: "https://www.dt.mef.gov.it/" },
-  { slug: "eurostat", name: "Eurostat", shortName: "Eurostat", category: "statistique publique", url: "https://ec.europa.eu/eurostat/" },
-  { slug: "bls", name: "U.S. Bureau of Labor Statistics", shortName: "BLS", category: "statistique publique", url: "https://www.bls.gov/" },
-  { slug: "ofr", name: "Office of Financial Research", shortName: "OFR", category: "supervision", url: "https://www.financialresearch.gov/" },
-  { slug: "esma", name: "European Securities and Markets Authority", shortName: "ESMA", category: "supervision", url: "https://www.esma.europa.eu/" },
+  {
+    slug: "bundesbank",
+    name: "Deutsche Bundesbank",
+    shortName: "Bundesbank",
+    category: "banque centrale",
+    url: "https://www.bundesbank.de/",
+  },
+  {
+    slug: "banque-de-france",
+    name: "Banque de France",
+    shortName: "BdF",
+    category: "banque centrale",
+    url: "https://www.banque-france.fr/",
+  },
+  {
+    slug: "fed-new-york",
+    name: "Federal Reserve Bank of New York",
+    shortName: "NY Fed",
+    category: "banque centrale",
+    url: "https://www.newyorkfed.org/",
+  },
+  {
+    slug: "gie",
+    name: "Gas Infrastructure Europe",
+    shortName: "GIE",
+    category: "infrastructure énergétique",
+    url: "https://www.gie.eu/",
+  },
+  {
+    slug: "mof-japon",
+    name: "Ministère des Finances du Japon",
+    shortName: "MoF",
+    category: "trésor public",
+    url: "https://www.mof.go.jp/english/",
+  },
+  {
+    slug: "tesoro-italia",
+    name: "Dipartimento del Tesoro",
+    shortName: "Tesoro",
+    category: "trésor public",
+    url: "https://www.dt.mef.gov.it/",
+  },
+  {
+    slug: "eurostat",
+    name: "Eurostat",
+    shortName: "Eurostat",
+    category: "statistique publique",
+    url: "https://ec.europa.eu/eurostat/",
+  },
+  {
+    slug: "bls",
+    name: "U.S. Bureau of Labor Statistics",
+    shortName: "BLS",
+    category: "statistique publique",
+    url: "https://www.bls.gov/",
+  },
+  {
+    slug: "ofr",
+    name: "Office of Financial Research",
+    shortName: "OFR",
+    category: "supervision",
+    url: "https://www.financialresearch.gov/",
+  },
+  {
+    slug: "esma",
+    name: "European Securities and Markets Authority",
+    shortName: "ESMA",
+    category: "supervision",
+    url: "https://www.esma.europa.eu/",
+  },
 ];
 
 function primarySources(rng: Rng, demo: { slug: string }[], n: number): unknown[] {
   const taken = new Set(demo.map((s) => s.slug));
   const extra = SOURCE_NAMES.filter((s) => !taken.has(s.slug)).slice(0, Math.max(0, n - demo.length));
-  if (demo.length + extra.length < n) throw new Error(`only ${demo.length + extra.length} primary sources available, ${n} asked`);
+  if (demo.length + extra.length < n)
+    throw new Error(`only ${demo.length + extra.length} primary sources available, ${n} asked`);
   return [
     ...demo,
     ...extra.map((s) => ({
@@ -473,7 +973,9 @@ function primarySources(rng: Rng, demo: { slug: string }[], n: number): unknown[
         url: `${s.url}data/series-${i + 1}`,
       })),
       limits: Array.from({ length: rng.int(1, 3) }, () => sentence(rng, "fr").replace(/\[([^\]]+)\]\([^)]+\)/g, "$1")),
-      verification: Array.from({ length: rng.int(1, 2) }, () => sentence(rng, "fr").replace(/\[([^\]]+)\]\([^)]+\)/g, "$1")),
+      verification: Array.from({ length: rng.int(1, 2) }, () =>
+        sentence(rng, "fr").replace(/\[([^\]]+)\]\([^)]+\)/g, "$1"),
+      ),
     })),
   ];
 }
@@ -501,16 +1003,32 @@ export function generatePublication(options: { dir?: string; seed?: number; scal
   for (const rel of ["upstream", "content/editorial", "content/methodologies", "content/articles", "content/guides"]) {
     fs.cpSync(join(demo, rel), join(dir, rel), { recursive: true });
   }
-  for (const rel of ["content/claim-reviews.yaml", "content/topics.yaml"]) fs.copyFileSync(join(demo, rel), join(dir, rel));
+  for (const rel of ["content/claim-reviews.yaml", "content/topics.yaml"])
+    fs.copyFileSync(join(demo, rel), join(dir, rel));
 
-  const topics = (YAML.parse(fs.readFileSync(join(demo, "content/topics.yaml"), "utf8")) as { slug: string }[]).map((t) => t.slug);
-  const config = YAML.parse(fs.readFileSync(join(demo, "risk.config.yaml"), "utf8")) as { instruments: Record<string, { seriesId: string }> };
+  const topics = (YAML.parse(fs.readFileSync(join(demo, "content/topics.yaml"), "utf8")) as { slug: string }[]).map(
+    (t) => t.slug,
+  );
+  const config = YAML.parse(fs.readFileSync(join(demo, "risk.config.yaml"), "utf8")) as {
+    instruments: Record<string, { seriesId: string }>;
+  };
   const series = Object.values(config.instruments).map((i) => i.seriesId);
-  const methodologies = fs.readdirSync(join(demo, "content/methodologies")).filter((n) => n.endsWith(".yaml")).map((n) => n.slice(0, -5));
+  const methodologies = fs
+    .readdirSync(join(demo, "content/methodologies"))
+    .filter((n) => n.endsWith(".yaml"))
+    .map((n) => n.slice(0, -5));
 
   const demoArticles = demoDocs(dir, "articles");
   const demoGuides = demoDocs(dir, "guides");
-  const articles = writeDocs(rng, dir, "articles", scale.articlesPerLang, demoArticles.fr, demoArticles.untranslated, topics);
+  const articles = writeDocs(
+    rng,
+    dir,
+    "articles",
+    scale.articlesPerLang,
+    demoArticles.fr,
+    demoArticles.untranslated,
+    topics,
+  );
   const guides = writeDocs(rng, dir, "guides", scale.guidesPerLang, demoGuides.fr, demoGuides.untranslated, topics);
 
   const demoGlossary = YAML.parse(fs.readFileSync(join(demo, "content/glossary.yaml"), "utf8")) as GlossaryEntryIn[];
@@ -522,11 +1040,14 @@ export function generatePublication(options: { dir?: string; seed?: number; scal
     methodologies,
   });
   fs.writeFileSync(join(dir, "content/glossary.yaml"), YAML.stringify(entries, { lineWidth: 100 }));
-  const demoSources = YAML.parse(fs.readFileSync(join(demo, "content/primary-sources.yaml"), "utf8")) as { slug: string }[];
+  const demoSources = YAML.parse(fs.readFileSync(join(demo, "content/primary-sources.yaml"), "utf8")) as {
+    slug: string;
+  }[];
   const sources = primarySources(rng, demoSources, scale.primarySources);
   fs.writeFileSync(join(dir, "content/primary-sources.yaml"), YAML.stringify(sources, { lineWidth: 100 }));
 
-  const count = (folder: string, lang: Lang) => fs.readdirSync(join(dir, "content", folder, lang)).filter((n) => n.endsWith(".md")).length;
+  const count = (folder: string, lang: Lang) =>
+    fs.readdirSync(join(dir, "content", folder, lang)).filter((n) => n.endsWith(".md")).length;
   return {
     dir,
     counts: {

@@ -137,7 +137,20 @@ interface ScenarioResult {
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { runs: 7, warmup: 1, coldRuns: 3, floorRuns: 7, gcFrames: 5, only: null, cpuProf: null, keep: false, yearFrames: YEAR_FRAMES, startupRuns: 9, startupFrames: 300, scaleRuns: 5 };
+  const o: Options = {
+    runs: 7,
+    warmup: 1,
+    coldRuns: 3,
+    floorRuns: 7,
+    gcFrames: 5,
+    only: null,
+    cpuProf: null,
+    keep: false,
+    yearFrames: YEAR_FRAMES,
+    startupRuns: 9,
+    startupFrames: 300,
+    scaleRuns: 5,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = () => {
@@ -161,7 +174,17 @@ function parseArgs(argv: string[]): Options {
     else if (a === "--startup-frames") o.startupFrames = positive(a, value());
     else if (a === "--scale-runs") o.scaleRuns = nonNegative(a, value());
     // A few minutes on every push: the demo only, fewer runs, no year of frames, no real scale.
-    else if (a === "--quick") Object.assign(o, { only: "demo", runs: 3, coldRuns: 1, floorRuns: 3, yearFrames: 0, startupRuns: 3, startupFrames: 50, scaleRuns: 0 });
+    else if (a === "--quick")
+      Object.assign(o, {
+        only: "demo",
+        runs: 3,
+        coldRuns: 1,
+        floorRuns: 3,
+        yearFrames: 0,
+        startupRuns: 3,
+        startupFrames: 50,
+        scaleRuns: 0,
+      });
     else throw new Error(`unknown option ${a}`);
   }
   return o;
@@ -224,14 +247,29 @@ class Assembler {
     const now = iso(START + this.frame++ * STEP_MS);
     collect();
     const t = performance.now();
-    const summary = await runAssembly({ publication: this.publication, site: this.site, archive: this.archive, now }, BENCH_PORTS);
+    const summary = await runAssembly(
+      { publication: this.publication, site: this.site, archive: this.archive, now },
+      BENCH_PORTS,
+    );
     return { summary, wallMs: performance.now() - t };
   }
   /** One assembly by the built CLI in a fresh Node process. */
   cold(): ColdRun {
     const now = iso(START + this.frame++ * STEP_MS);
     const cli = fileURLToPath(new URL("../bin/risk-cli.js", import.meta.url));
-    const args = [cli, "assemble", "--publication", this.publication, "--site", this.site, "--archive", this.archive, "--now", now, "--json"];
+    const args = [
+      cli,
+      "assemble",
+      "--publication",
+      this.publication,
+      "--site",
+      this.site,
+      "--archive",
+      this.archive,
+      "--now",
+      now,
+      "--json",
+    ];
     const t = performance.now();
     const stdout = execFileSync(process.execPath, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
     const wallMs = performance.now() - t;
@@ -257,7 +295,14 @@ function measureFloor(site: string, runs: number): FloorResult {
       // CSV, Atom and the text corpora are served as written: their floor is the text itself.
       const kind = file.endsWith(".ndjson") ? "ndjson" : file.endsWith(".json") ? "json" : "text";
       const value: unknown =
-        kind === "ndjson" ? text.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as unknown) : kind === "json" ? JSON.parse(text) : text;
+        kind === "ndjson"
+          ? text
+              .split("\n")
+              .filter((l) => l !== "")
+              .map((l) => JSON.parse(l) as unknown)
+          : kind === "json"
+            ? JSON.parse(text)
+            : text;
       return { rel, kind, value, served: Buffer.from(text, "utf8") };
     });
   const encoder = new TextEncoder();
@@ -270,7 +315,11 @@ function measureFloor(site: string, runs: number): FloorResult {
     for (const d of docs) {
       let t = performance.now();
       const text =
-        d.kind === "ndjson" ? (d.value as unknown[]).map((l) => `${JSON.stringify(l)}\n`).join("") : d.kind === "json" ? JSON.stringify(d.value) : (d.value as string);
+        d.kind === "ndjson"
+          ? (d.value as unknown[]).map((l) => `${JSON.stringify(l)}\n`).join("")
+          : d.kind === "json"
+            ? JSON.stringify(d.value)
+            : (d.value as string);
       const bytes = encoder.encode(text);
       parts.stringifyMs += performance.now() - t;
       t = performance.now();
@@ -312,7 +361,8 @@ function looseObjects(objects: string): Map<string, number> {
   const out = new Map<string, number>();
   for (const f of filesUnder(objects)) {
     const rel = relative(objects, f).split(/[\\/]/);
-    if (rel.length === 2 && /^[0-9a-f]{2}$/.test(rel[0]!) && /^[0-9a-f]{38}$/.test(rel[1]!)) out.set(rel.join(""), fs.statSync(f).size);
+    if (rel.length === 2 && /^[0-9a-f]{2}$/.test(rel[0]!) && /^[0-9a-f]{38}$/.test(rel[1]!))
+      out.set(rel.join(""), fs.statSync(f).size);
   }
   return out;
 }
@@ -320,7 +370,11 @@ function looseObjects(objects: string): Map<string, number> {
 /** Type, size and head-tree path of each object (git cat-file and ls-tree). */
 function describeObjects(archive: string, added: Map<string, number>, commit: string): AddedObject[] {
   const gitOut = (args: string[], input?: string) =>
-    execFileSync("git", [`--git-dir=${archive}`, ...args], { encoding: "utf8", input, stdio: ["pipe", "pipe", "pipe"] });
+    execFileSync("git", [`--git-dir=${archive}`, ...args], {
+      encoding: "utf8",
+      input,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
   const paths = new Map<string, string>([[commit, "(commit)"]]);
   for (const line of gitOut(["ls-tree", "-r", "-t", commit]).split("\n")) {
     const m = /^\d+ \w+ ([0-9a-f]{40})\t(.*)$/.exec(line);
@@ -329,13 +383,22 @@ function describeObjects(archive: string, added: Map<string, number>, commit: st
   // The root tree is not listed by ls-tree.
   const root = gitOut(["rev-parse", `${commit}^{tree}`]).trim();
   paths.set(root, "(root tree)");
-  const info = gitOut(["cat-file", "--batch-check=%(objectname) %(objecttype) %(objectsize)"], `${[...added.keys()].join("\n")}\n`);
+  const info = gitOut(
+    ["cat-file", "--batch-check=%(objectname) %(objecttype) %(objectsize)"],
+    `${[...added.keys()].join("\n")}\n`,
+  );
   return info
     .split("\n")
     .filter(Boolean)
     .map((line) => {
       const [oid, type, size] = line.split(" ") as [string, string, string];
-      return { oid, type, size: Number(size), looseBytes: added.get(oid) ?? 0, path: paths.get(oid) ?? "(not in head tree)" };
+      return {
+        oid,
+        type,
+        size: Number(size),
+        looseBytes: added.get(oid) ?? 0,
+        path: paths.get(oid) ?? "(not in head tree)",
+      };
     })
     .sort((x, y) => (x.type === y.type ? x.path.localeCompare(y.path) : x.type.localeCompare(y.type)));
 }
@@ -418,7 +481,13 @@ async function scenario(
   if (profile) await profile.start();
   for (let i = 0; i < opts.runs; i++) {
     const { summary, wallMs } = await a.next();
-    runs.push({ wallMs: round1(wallMs), bytes: summary.bytes, phasesMs: summary.phasesMs, blobsWritten: summary.blobsWritten, changed: summary.changed });
+    runs.push({
+      wallMs: round1(wallMs),
+      bytes: summary.bytes,
+      phasesMs: summary.phasesMs,
+      blobsWritten: summary.blobsWritten,
+      changed: summary.changed,
+    });
     process.stderr.write(`[${name}] run ${i + 1}/${opts.runs}: ${round1(wallMs)} ms\n`);
   }
   if (profile) await profile.stop();
@@ -428,14 +497,26 @@ async function scenario(
   for (let i = 0; i < opts.runs; i++) {
     fs.appendFileSync(join(publication, "content/topics.yaml"), `# bench edit ${i}\n`);
     const { summary, wallMs } = await a.next();
-    rebuildRuns.push({ wallMs: round1(wallMs), bytes: summary.bytes, phasesMs: summary.phasesMs, blobsWritten: summary.blobsWritten, changed: summary.changed });
+    rebuildRuns.push({
+      wallMs: round1(wallMs),
+      bytes: summary.bytes,
+      phasesMs: summary.phasesMs,
+      blobsWritten: summary.blobsWritten,
+      changed: summary.changed,
+    });
     process.stderr.write(`[${name}] content-changed run ${i + 1}/${opts.runs}: ${round1(wallMs)} ms\n`);
   }
   const rebuild = {
-    ...(Object.fromEntries(PHASES.map((p) => [p, round1(median(rebuildRuns.map((r) => r.phasesMs[p])))])) as Record<Phase, number>),
+    ...(Object.fromEntries(PHASES.map((p) => [p, round1(median(rebuildRuns.map((r) => r.phasesMs[p])))])) as Record<
+      Phase,
+      number
+    >),
     total: round1(median(rebuildRuns.map((r) => r.wallMs))),
   };
-  const med = Object.fromEntries(PHASES.map((p) => [p, round1(median(runs.map((r) => r.phasesMs[p])))])) as Record<Phase, number>;
+  const med = Object.fromEntries(PHASES.map((p) => [p, round1(median(runs.map((r) => r.phasesMs[p])))])) as Record<
+    Phase,
+    number
+  >;
   const total = round1(median(runs.map((r) => r.wallMs)));
   const phaseSum = round1(median(runs.map((r) => PHASES.reduce((n, p) => n + r.phasesMs[p], 0))));
   let cold: ScenarioResult["cold"] = null;
@@ -445,10 +526,17 @@ async function scenario(
       coldRuns.push(a.cold());
       process.stderr.write(`[${name}] cold CLI process ${i + 1}/${opts.coldRuns}: ${coldRuns[i]!.wallMs} ms\n`);
     }
-    const cm = Object.fromEntries(PHASES.map((p) => [p, round1(median(coldRuns.map((r) => r.phasesMs[p])))])) as Record<Phase, number>;
+    const cm = Object.fromEntries(PHASES.map((p) => [p, round1(median(coldRuns.map((r) => r.phasesMs[p])))])) as Record<
+      Phase,
+      number
+    >;
     cold = {
       runs: coldRuns,
-      median: { ...cm, total: round1(median(coldRuns.map((r) => r.wallMs))), phaseSum: round1(median(coldRuns.map((r) => PHASES.reduce((n, p) => n + r.phasesMs[p], 0)))) },
+      median: {
+        ...cm,
+        total: round1(median(coldRuns.map((r) => r.wallMs))),
+        phaseSum: round1(median(coldRuns.map((r) => PHASES.reduce((n, p) => n + r.phasesMs[p], 0)))),
+      },
     };
   }
   process.stderr.write(`[${name}] floor...\n`);
@@ -468,15 +556,24 @@ async function scenario(
     median: { ...med, total, phaseSum },
     cold,
     rebuild,
-    floor: { ...floor, medianMs: round1(floor.medianMs), runsMs: floor.runsMs.map(round1), parts: {
-      stringifyMs: round1(floor.parts.stringifyMs),
-      sha256Ms: round1(floor.parts.sha256Ms),
-      writeMs: round1(floor.parts.writeMs),
-    } },
+    floor: {
+      ...floor,
+      medianMs: round1(floor.medianMs),
+      runsMs: floor.runsMs.map(round1),
+      parts: {
+        stringifyMs: round1(floor.parts.stringifyMs),
+        sha256Ms: round1(floor.parts.sha256Ms),
+        writeMs: round1(floor.parts.writeMs),
+      },
+    },
     ratio: Math.round(ratio * 100) / 100,
     targets:
       name === "scale"
-        ? { totalUnder3s: total < TARGET_TOTAL_MS, ratioUnder4x: ratio < TARGET_RATIO, coldTotalUnder3s: cold ? cold.median.total < TARGET_TOTAL_MS : null }
+        ? {
+            totalUnder3s: total < TARGET_TOTAL_MS,
+            ratioUnder4x: ratio < TARGET_RATIO,
+            coldTotalUnder3s: cold ? cold.median.total < TARGET_TOTAL_MS : null,
+          }
         : null,
     archive,
   };
@@ -488,8 +585,13 @@ async function scenario(
 function table(headers: string[], rows: (string | number)[][]): string {
   const cells = [headers, ...rows.map((r) => r.map(String))];
   const widths = headers.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)));
-  const line = (r: string[]) => `| ${r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(" | ")} |`;
-  return [line(cells[0]!), `|${widths.map((w, i) => (i === 0 ? `${"-".repeat(w + 1)}-` : `${"-".repeat(w + 1)}:`)).join("|")}|`, ...cells.slice(1).map(line)].join("\n");
+  const line = (r: string[]) =>
+    `| ${r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(" | ")} |`;
+  return [
+    line(cells[0]!),
+    `|${widths.map((w, i) => (i === 0 ? `${"-".repeat(w + 1)}-` : `${"-".repeat(w + 1)}:`)).join("|")}|`,
+    ...cells.slice(1).map(line),
+  ].join("\n");
 }
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
@@ -497,12 +599,42 @@ const kb = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
 function report(results: ScenarioResult[]): string {
   const out: string[] = [];
   out.push("Assembly time by phase, medians in ms. in-process: runAssembly after a warm-up, total = its wall time;");
-  out.push("cold CLI: a fresh `node dist/bin/risk-cli.js assemble` process, total = process wall time (start-up and module loading included)");
+  out.push(
+    "cold CLI: a fresh `node dist/bin/risk-cli.js assemble` process, total = process wall time (start-up and module loading included)",
+  );
   const rows: (string | number)[][] = [];
   for (const r of results) {
-    rows.push([r.name, "in-process", r.surfaces, r.siteBytes, ...PHASES.map((p) => r.median[p]), r.median.total, r.floor.medianMs, `${r.ratio.toFixed(1)}x`]);
-    rows.push([r.name, "content changed", r.surfaces, r.siteBytes, ...PHASES.map((p) => r.rebuild[p]), r.rebuild.total, r.floor.medianMs, `${(r.rebuild.total / r.floor.medianMs).toFixed(1)}x`]);
-    if (r.cold) rows.push([r.name, "cold CLI", r.surfaces, r.siteBytes, ...PHASES.map((p) => r.cold!.median[p]), r.cold.median.total, r.floor.medianMs, `${(r.cold.median.total / r.floor.medianMs).toFixed(1)}x`]);
+    rows.push([
+      r.name,
+      "in-process",
+      r.surfaces,
+      r.siteBytes,
+      ...PHASES.map((p) => r.median[p]),
+      r.median.total,
+      r.floor.medianMs,
+      `${r.ratio.toFixed(1)}x`,
+    ]);
+    rows.push([
+      r.name,
+      "content changed",
+      r.surfaces,
+      r.siteBytes,
+      ...PHASES.map((p) => r.rebuild[p]),
+      r.rebuild.total,
+      r.floor.medianMs,
+      `${(r.rebuild.total / r.floor.medianMs).toFixed(1)}x`,
+    ]);
+    if (r.cold)
+      rows.push([
+        r.name,
+        "cold CLI",
+        r.surfaces,
+        r.siteBytes,
+        ...PHASES.map((p) => r.cold!.median[p]),
+        r.cold.median.total,
+        r.floor.medianMs,
+        `${(r.cold.median.total / r.floor.medianMs).toFixed(1)}x`,
+      ]);
   }
   out.push(table(["scenario", "run", "surfaces", "bytes", ...PHASES, "total", "floor", "total/floor"], rows));
   out.push("");
@@ -510,14 +642,32 @@ function report(results: ScenarioResult[]): string {
   out.push(
     table(
       ["scenario", "files", "bytes", "same bytes", "stringify", "sha256", "write", "floor"],
-      results.map((r) => [r.name, r.floor.files, r.floor.bytes, r.floor.sameBytes ? "yes" : "no", r.floor.parts.stringifyMs, r.floor.parts.sha256Ms, r.floor.parts.writeMs, r.floor.medianMs]),
+      results.map((r) => [
+        r.name,
+        r.floor.files,
+        r.floor.bytes,
+        r.floor.sameBytes ? "yes" : "no",
+        r.floor.parts.stringifyMs,
+        r.floor.parts.sha256Ms,
+        r.floor.parts.writeMs,
+        r.floor.medianMs,
+      ]),
     ),
   );
   out.push("");
   out.push("Archive growth per frame whose content did not change");
   out.push(
     table(
-      ["scenario", "loose bytes", "loose objects", "blobs written", "changed surfaces", "packed/frame (gc)", "1st frame after gc", "later frames"],
+      [
+        "scenario",
+        "loose bytes",
+        "loose objects",
+        "blobs written",
+        "changed surfaces",
+        "packed/frame (gc)",
+        "1st frame after gc",
+        "later frames",
+      ],
       results.map((r) => [
         r.name,
         `${r.archive.looseBytesPerFrame} (${kb(r.archive.looseBytesPerFrame)})`,
@@ -525,19 +675,27 @@ function report(results: ScenarioResult[]): string {
         r.archive.blobsWritten,
         r.archive.changedSurfaces.length,
         r.archive.gc ? `${r.archive.gc.packedBytesPerFrame} (${kb(r.archive.gc.packedBytesPerFrame)})` : "n/a",
-        r.archive.gc ? `${r.archive.gc.looseBytesFirstFrameAfterGc} in ${r.archive.gc.looseObjectsFirstFrameAfterGc} obj` : "n/a",
+        r.archive.gc
+          ? `${r.archive.gc.looseBytesFirstFrameAfterGc} in ${r.archive.gc.looseObjectsFirstFrameAfterGc} obj`
+          : "n/a",
         r.archive.gc ? r.archive.gc.looseBytesPerLaterFrame : "n/a",
       ]),
     ),
   );
   for (const r of results) {
-    if (r.archive.changedSurfaces.length) out.push(`  ${r.name}: surfaces whose stored bytes changed: ${r.archive.changedSurfaces.join(", ")}`);
+    if (r.archive.changedSurfaces.length)
+      out.push(`  ${r.name}: surfaces whose stored bytes changed: ${r.archive.changedSurfaces.join(", ")}`);
   }
   const detailed = results.find((r) => r.archive.objects.length);
   if (detailed) {
     out.push("");
     out.push(`Objects added by one unchanged frame (${detailed.name})`);
-    out.push(table(["type", "path", "size", "loose bytes"], detailed.archive.objects.map((o) => [o.type, o.path, o.size, o.looseBytes])));
+    out.push(
+      table(
+        ["type", "path", "size", "loose bytes"],
+        detailed.archive.objects.map((o) => [o.type, o.path, o.size, o.looseBytes]),
+      ),
+    );
   }
   const scale = results.find((r) => r.targets);
   if (scale?.targets) {
@@ -592,7 +750,8 @@ function cliStartup(runs: number): number | null {
 async function main(): Promise<void> {
   const opts = parseArgs(process.argv.slice(2));
   const startupMs = cliStartup(opts.coldRuns);
-  if (!(globalThis as { gc?: unknown }).gc) process.stderr.write("note: run with node --expose-gc for steadier figures\n");
+  if (!(globalThis as { gc?: unknown }).gc)
+    process.stderr.write("note: run with node --expose-gc for steadier figures\n");
   const results: ScenarioResult[] = [];
   let editorial: EditorialResult | null = null;
   if (opts.only !== "scale") {
@@ -616,15 +775,28 @@ async function main(): Promise<void> {
   }
   let text = report(results);
   if (editorial) text += `\n\n${editorialReport(editorial)}`;
-  if (startupMs !== null) text += `\nCLI start-up (node dist/bin/risk-cli.js --version, module loading included): ${startupMs} ms, part of every cold CLI total.`;
+  if (startupMs !== null)
+    text += `\nCLI start-up (node dist/bin/risk-cli.js --version, module loading included): ${startupMs} ms, part of every cold CLI total.`;
   // Risk signals: upstream collection in parallel, against the slowest single fetch of the same run.
   process.stderr.write("[collect] five upstreams answering after 200 ms...\n");
   const collection = await benchCollection({ delayMs: 200, runs: opts.runs });
   text += `\n\n${collectionTable(collection)}`;
   const summary = {
     tool: { name: "risk-cli", version: VERSION },
-    machine: { node: process.version, platform: `${process.platform}-${process.arch}`, cpu: cpus()[0]?.model ?? "unknown", cores: cpus().length },
-    options: { runs: opts.runs, warmup: opts.warmup, coldRuns: opts.coldRuns, floorRuns: opts.floorRuns, gcFrames: opts.gcFrames, frameSpacingMinutes: STEP_MS / 60000 },
+    machine: {
+      node: process.version,
+      platform: `${process.platform}-${process.arch}`,
+      cpu: cpus()[0]?.model ?? "unknown",
+      cores: cpus().length,
+    },
+    options: {
+      runs: opts.runs,
+      warmup: opts.warmup,
+      coldRuns: opts.coldRuns,
+      floorRuns: opts.floorRuns,
+      gcFrames: opts.gcFrames,
+      frameSpacingMinutes: STEP_MS / 60000,
+    },
     targets: { totalMs: TARGET_TOTAL_MS, ratio: TARGET_RATIO },
     cliStartupMs: startupMs,
     scenarios: results,
@@ -649,7 +821,9 @@ async function main(): Promise<void> {
   }
   const file = join(tmpdir(), "risk-cli-bench-results.json");
   fs.writeFileSync(file, `${JSON.stringify(summary, null, 2)}\n`);
-  process.stdout.write(`\n${summary.machine.cpu}, ${summary.machine.cores} cores, Node ${summary.machine.node}\n\n${text}\n\nJSON summary: ${file}\n`);
+  process.stdout.write(
+    `\n${summary.machine.cpu}, ${summary.machine.cores} cores, Node ${summary.machine.node}\n\n${text}\n\nJSON summary: ${file}\n`,
+  );
 }
 
 main().catch((e: unknown) => {

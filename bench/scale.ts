@@ -66,7 +66,11 @@ const median = (xs: number[]) => {
 const round1 = (x: number) => Math.round(x * 10) / 10;
 
 function filesUnder(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true, recursive: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name)).sort();
+  return fs
+    .readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name))
+    .sort();
 }
 
 /**
@@ -80,7 +84,11 @@ function floor(site: string): number {
     for (const file of filesUnder(site)) {
       const text = fs.readFileSync(file, "utf8");
       const again = file.endsWith(".ndjson")
-        ? text.split("\n").filter((l) => l !== "").map((l) => `${JSON.stringify(JSON.parse(l))}\n`).join("")
+        ? text
+            .split("\n")
+            .filter((l) => l !== "")
+            .map((l) => `${JSON.stringify(JSON.parse(l))}\n`)
+            .join("")
         : file.endsWith(".json")
           ? JSON.stringify(JSON.parse(text))
           : text;
@@ -95,7 +103,9 @@ function floor(site: string): number {
   return cpuMs;
 }
 
-export async function measureScale(options: { runs?: number; keep?: boolean; log?: (m: string) => void } = {}): Promise<ScaleResult> {
+export async function measureScale(
+  options: { runs?: number; keep?: boolean; log?: (m: string) => void } = {},
+): Promise<ScaleResult> {
   const runs = options.runs ?? 5;
   const log = options.log ?? (() => {});
   const dir = fs.mkdtempSync(join(tmpdir(), "risk-scale-"));
@@ -106,11 +116,19 @@ export async function measureScale(options: { runs?: number; keep?: boolean; log
 
   log("[scale] first frames...");
   // One warm-up so that every case runs optimised code.
-  await runAssembly({ publication, site: join(dir, "warm/site"), archive: join(dir, "warm/archive.git"), now: next() }, PORTS);
+  await runAssembly(
+    { publication, site: join(dir, "warm/site"), archive: join(dir, "warm/archive.git"), now: next() },
+    PORTS,
+  );
   const first: { cpuMs: number; summary: AssemblySummary }[] = [];
   for (let r = 0; r < runs; r++) {
     const base = join(dir, `first-${r}`);
-    const { value, cpuMs } = await cpuOfAsync(() => runAssembly({ publication, site: join(base, "site"), archive: join(base, "archive.git"), now: iso(START) }, PORTS));
+    const { value, cpuMs } = await cpuOfAsync(() =>
+      runAssembly(
+        { publication, site: join(base, "site"), archive: join(base, "archive.git"), now: iso(START) },
+        PORTS,
+      ),
+    );
     first.push({ cpuMs, summary: value });
   }
   const site = join(dir, "first-0/site");
@@ -125,7 +143,10 @@ export async function measureScale(options: { runs?: number; keep?: boolean; log
   }
 
   log("[scale] frames after one article is edited...");
-  const articles = fs.readdirSync(join(publication, "content/articles/fr")).filter((n) => n.endsWith(".md")).sort();
+  const articles = fs
+    .readdirSync(join(publication, "content/articles/fr"))
+    .filter((n) => n.endsWith(".md"))
+    .sort();
   const edited: { cpuMs: number; summary: AssemblySummary }[] = [];
   for (let r = 0; r < runs; r++) {
     const file = join(publication, "content/articles/fr", articles[(r * 37) % articles.length]!);
@@ -144,7 +165,8 @@ export async function measureScale(options: { runs?: number; keep?: boolean; log
   };
   const result: ScaleResult = {
     runs,
-    documents: generated.counts.articlesFr + generated.counts.articlesEn + generated.counts.guidesFr + generated.counts.guidesEn,
+    documents:
+      generated.counts.articlesFr + generated.counts.articlesEn + generated.counts.guidesFr + generated.counts.guidesEn,
     siteBytes: filesUnder(site).reduce((n, f) => n + fs.statSync(f).size, 0),
     floorCpuMs,
     firstFrame: caseOf(first, SCALE_TARGETS.firstFrame),

@@ -69,7 +69,10 @@ function cpuMs(command: string, options: { cwd?: string; env?: NodeJS.ProcessEnv
   const script = `TIMEFORMAT='%3U %3S'; { time ( ${command} >/dev/null 2>&1 ) ; } 2>&1`;
   const r = spawnSync("bash", ["-c", script], { cwd: options.cwd, env: options.env ?? process.env, encoding: "utf8" });
   const m = /(\d+\.\d+) (\d+\.\d+)\s*$/.exec(r.stdout);
-  if (r.status !== 0 || !m) throw new Error(`Cannot time \`${command}\`: bash exited ${r.status}, printed ${JSON.stringify(r.stdout + r.stderr)}`);
+  if (r.status !== 0 || !m)
+    throw new Error(
+      `Cannot time \`${command}\`: bash exited ${r.status}, printed ${JSON.stringify(r.stdout + r.stderr)}`,
+    );
   return (Number(m[1]) + Number(m[2])) * 1000;
 }
 
@@ -147,27 +150,47 @@ export async function measureStartup(options: StartupOptions = {}): Promise<Star
     const site = join(dir, "site");
     const archive = join(dir, "archive.git");
     const start = Date.parse("2026-11-21T06:00:00Z");
-    const assembleAt = (i: number) => `${bin} assemble --site ${q(site)} --archive ${q(archive)} --now ${iso(start + (i + 2) * STEP_MS)}`;
+    const assembleAt = (i: number) =>
+      `${bin} assemble --site ${q(site)} --archive ${q(archive)} --now ${iso(start + (i + 2) * STEP_MS)}`;
     // The first frame: the site, the archive and the caches exist before any timed run.
     check(`${bin} assemble --site ${q(site)} --archive ${q(archive)} --now ${iso(start)}`, { env });
     const scraped = join(dir, "scraped");
     fs.cpSync(site, scraped, { recursive: true });
-    const gitEnv = { ...env, GIT_AUTHOR_NAME: "scraper", GIT_AUTHOR_EMAIL: "scraper@example.org", GIT_COMMITTER_NAME: "scraper", GIT_COMMITTER_EMAIL: "scraper@example.org" };
+    const gitEnv = {
+      ...env,
+      GIT_AUTHOR_NAME: "scraper",
+      GIT_AUTHOR_EMAIL: "scraper@example.org",
+      GIT_COMMITTER_NAME: "scraper",
+      GIT_COMMITTER_EMAIL: "scraper@example.org",
+    };
     execFileSync("git", ["init", "-q", "-b", "main"], { cwd: scraped, env: gitEnv });
     check("git add -A && git commit -q -m initial", { cwd: scraped, env: gitEnv });
     const scrapedFile = join(scraped, "api", "v1", "risk.json");
     const original = fs.readFileSync(scrapedFile, "utf8");
     if (!original.includes('"generated":"')) throw new Error(`${scrapedFile} has no "generated" stamp to change`);
     // One small change, as a scraper's new reading makes: the generated stamp moves.
-    const touch = (i: number) => fs.writeFileSync(scrapedFile, original.replace(/"generated":"[^"]*"/, `"generated":"${iso(start + (i + 2) * STEP_MS)}"`));
+    const touch = (i: number) =>
+      fs.writeFileSync(
+        scrapedFile,
+        original.replace(/"generated":"[^"]*"/, `"generated":"${iso(start + (i + 2) * STEP_MS)}"`),
+      );
     pairs.push(
-      pair({ name: "steady demo frame", command: "risk-cli assemble (demo, inputs unchanged)", baseline: "git add -A && git commit (same files, one changed)", target: TARGETS.steadyFrame }, runs, {
-        ours: (i) => cpuMs(assembleAt(i), { env }),
-        baseline: (i) => {
-          touch(i);
-          return cpuMs("git add -A && git commit -q -m x", { cwd: scraped, env: gitEnv });
+      pair(
+        {
+          name: "steady demo frame",
+          command: "risk-cli assemble (demo, inputs unchanged)",
+          baseline: "git add -A && git commit (same files, one changed)",
+          target: TARGETS.steadyFrame,
         },
-      }),
+        runs,
+        {
+          ours: (i) => cpuMs(assembleAt(i), { env }),
+          baseline: (i) => {
+            touch(i);
+            return cpuMs("git add -A && git commit -q -m x", { cwd: scraped, env: gitEnv });
+          },
+        },
+      ),
     );
 
     let replayArchive: string;
@@ -188,10 +211,19 @@ export async function measureStartup(options: StartupOptions = {}): Promise<Star
     const replay = `${bin} replay --json --date ${date} --archive ${q(replayArchive)}`;
     check(replay, { env });
     pairs.push(
-      pair({ name: "replay", command: `risk-cli replay --json --date (${built ? `${frames} frames` : replayArchive})`, baseline: "node -e 0", target: TARGETS.replay }, runs, {
-        ours: () => cpuMs(replay, { env }),
-        baseline: () => cpuMs(nodeBaseline, { env }),
-      }),
+      pair(
+        {
+          name: "replay",
+          command: `risk-cli replay --json --date (${built ? `${frames} frames` : replayArchive})`,
+          baseline: "node -e 0",
+          target: TARGETS.replay,
+        },
+        runs,
+        {
+          ours: () => cpuMs(replay, { env }),
+          baseline: () => cpuMs(nodeBaseline, { env }),
+        },
+      ),
     );
     return { runs, replayArchive: { frames: built ? frames : null, date, built }, pairs };
   } finally {
@@ -202,9 +234,21 @@ export async function measureStartup(options: StartupOptions = {}): Promise<Star
 
 export function startupReport(r: StartupResult): string {
   const head = ["measure", "risk-cli CPU ms", "baseline", "baseline CPU ms", "ratio", "target", ""];
-  const rows = r.pairs.map((p) => [p.command, String(p.cpuMs), p.baseline, String(p.baselineCpuMs), `${p.ratio}x`, `${p.target}x`, p.met ? "met" : "NOT met"]);
+  const rows = r.pairs.map((p) => [
+    p.command,
+    String(p.cpuMs),
+    p.baseline,
+    String(p.baselineCpuMs),
+    `${p.ratio}x`,
+    `${p.target}x`,
+    p.met ? "met" : "NOT met",
+  ]);
   const widths = head.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c]!.length)));
-  const line = (cells: string[]) => cells.map((cell, c) => cell.padEnd(widths[c]!)).join("  ").trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, c) => cell.padEnd(widths[c]!))
+      .join("  ")
+      .trimEnd();
   return [
     `Start-up of the published bin (dist/bin/risk-cli.js), CPU time (user + system) of the process, medians of ${r.runs} runs taking turns with the baseline:`,
     line(head),
@@ -219,7 +263,13 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     return at >= 0 ? argv[at + 1] : undefined;
   };
   const number = (flag: string) => (value(flag) === undefined ? undefined : Number(value(flag)));
-  measureStartup({ runs: number("--runs"), frames: number("--frames"), archive: value("--archive"), date: value("--date"), keep: argv.includes("--keep") })
+  measureStartup({
+    runs: number("--runs"),
+    frames: number("--frames"),
+    archive: value("--archive"),
+    date: value("--date"),
+    keep: argv.includes("--keep"),
+  })
     .then((r) => process.stdout.write(`${startupReport(r)}\n\n${JSON.stringify(r, null, 2)}\n`))
     .catch((e: unknown) => {
       process.stderr.write(`startup bench failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);

@@ -49,7 +49,10 @@ export interface YearResult {
 function syntheticUpstream(base: UpstreamState, i: number, now: number): UpstreamState {
   const instruments: UpstreamState["instruments"] = {};
   let k = 0;
-  for (const [key, result] of Object.entries(base.instruments) as [keyof UpstreamState["instruments"], NonNullable<UpstreamState["instruments"]["us"]>][]) {
+  for (const [key, result] of Object.entries(base.instruments) as [
+    keyof UpstreamState["instruments"],
+    NonNullable<UpstreamState["instruments"]["us"]>,
+  ][]) {
     k++;
     if (!result.ok) continue;
     // One attempt in 500 fails, so the year holds fallbacks too.
@@ -61,7 +64,12 @@ function syntheticUpstream(base: UpstreamState, i: number, now: number): Upstrea
     const phase = (hour / 3_600_000) * (0.013 + k * 0.007);
     const value = Math.round((50 + 45 * Math.sin(phase) * Math.cos(phase / 7 + k)) * 100) / 100;
     const scale = result.reading.scale;
-    const reading = { ...result.reading, value: (value / 100) * scale, publishedAt: iso(hour), observedAt: iso(hour - 3_600_000) };
+    const reading = {
+      ...result.reading,
+      value: (value / 100) * scale,
+      publishedAt: iso(hour),
+      observedAt: iso(hour - 3_600_000),
+    };
     if (reading.debt) {
       reading.debt = { ...reading.debt, scoreRaw: value, generatedAt: iso(hour) };
       reading.value = Math.round(value * 10) / 10;
@@ -78,15 +86,27 @@ function syntheticUpstream(base: UpstreamState, i: number, now: number): Upstrea
  * site kept in memory and synthetic readings instead of collected ones; returns the last frame's
  * instant and served files.
  */
-export async function buildArchive(archive: string, frames: number, publicationDir: string, progress = (_i: number) => {}) {
-  const base = await collectUpstream(await loadPublication(nodeFs, publicationDir), { fs: nodeFs }, { attemptedAt: iso(START) });
+export async function buildArchive(
+  archive: string,
+  frames: number,
+  publicationDir: string,
+  progress = (_i: number) => {},
+) {
+  const base = await collectUpstream(
+    await loadPublication(nodeFs, publicationDir),
+    { fs: nodeFs },
+    { attemptedAt: iso(START) },
+  );
   const site = memorySite();
   const ports = { fs: nodeFs, http: nodeHttp, hash: nodeHasher, log: { info: () => {}, warn: () => {} } };
   let at = START;
   for (let i = 0; i < frames; i++) {
     at = START + i * STEP_MS;
     const frame = i;
-    await runAssembly({ publication: publicationDir, site, archive, now: iso(at), upstream: () => syntheticUpstream(base, frame, at) }, ports);
+    await runAssembly(
+      { publication: publicationDir, site, archive, now: iso(at), upstream: () => syntheticUpstream(base, frame, at) },
+      ports,
+    );
     if (i % 500 === 0) progress(i);
   }
   return { lastAt: at, served: site.files };
@@ -148,7 +168,10 @@ export async function pairedAssemblyTimes(
       closePacks();
       (globalThis as { gc?: () => void }).gc?.();
       const t = performance.now();
-      const summary = await runAssembly({ publication, site: side.site, archive: side.archive, now }, { fs: nodeFs, http: nodeHttp, hash: nodeHasher, log: { info: () => {}, warn: () => {} } });
+      const summary = await runAssembly(
+        { publication, site: side.site, archive: side.archive, now },
+        { fs: nodeFs, http: nodeHttp, hash: nodeHasher, log: { info: () => {}, warn: () => {} } },
+      );
       if (r === 0) continue;
       times[k]!.push(performance.now() - t);
       for (const [p, v] of Object.entries(summary.phasesMs)) (phases[k]![p] ??= []).push(v);
@@ -176,7 +199,9 @@ function duBytes(dir: string): number {
   return n;
 }
 
-export async function measureYear(options: { frames?: number; runs?: number; keep?: boolean; log?: (m: string) => void } = {}): Promise<YearResult> {
+export async function measureYear(
+  options: { frames?: number; runs?: number; keep?: boolean; log?: (m: string) => void } = {},
+): Promise<YearResult> {
   const frames = options.frames ?? YEAR_FRAMES;
   const runs = options.runs ?? 5;
   const log = options.log ?? ((m: string) => process.stderr.write(`${m}\n`));
@@ -195,7 +220,9 @@ export async function measureYear(options: { frames?: number; runs?: number; kee
     // A year.
     const year = join(dir, "year.git");
     const t = performance.now();
-    const built = await buildArchive(year, frames, publication, (i) => log(`[year] frame ${i} of ${frames}, ${Math.round((performance.now() - t) / 1000)} s`));
+    const built = await buildArchive(year, frames, publication, (i) =>
+      log(`[year] frame ${i} of ${frames}, ${Math.round((performance.now() - t) / 1000)} s`),
+    );
     const buildSeconds = (performance.now() - t) / 1000;
     log(`[year] ${frames} frames in ${buildSeconds.toFixed(0)} s`);
     const looseBytes = duBytes(join(year, "objects"));
@@ -222,7 +249,9 @@ export async function measureYear(options: { frames?: number; runs?: number; kee
     }
     writeSite(join(dir, "year-site"), built.served);
     const loose = await pair(young, year, join(dir, "year-site"));
-    log(`[year] assembly at frame 10: ${loose.atFrame10} ms, at frame ${frames}: ${loose.atFrameN} ms (${loose.ratio}x)`);
+    log(
+      `[year] assembly at frame 10: ${loose.atFrame10} ms, at frame ${frames}: ${loose.atFrameN} ms (${loose.ratio}x)`,
+    );
 
     // Replay in the middle of the year, in the archive as written (loose objects) and in a clone.
     const middle = iso(START + Math.floor(frames / 2) * STEP_MS + 7 * 60_000);
@@ -232,7 +261,8 @@ export async function measureYear(options: { frames?: number; runs?: number; kee
       const t0 = performance.now();
       const rep = await runReplay({ archive: year, date: middle, json: true });
       replayRuns.push(performance.now() - t0);
-      frameId = (rep as { frameId?: string }).frameId ?? (rep as { frame?: { frameId?: string } }).frame?.frameId ?? frameId;
+      frameId =
+        (rep as { frameId?: string }).frameId ?? (rep as { frame?: { frameId?: string } }).frame?.frameId ?? frameId;
     }
     let packedClone: number | null = null;
     let afterGcBytes: number | null = null;
@@ -263,7 +293,9 @@ export async function measureYear(options: { frames?: number; runs?: number; kee
       fs.cpSync(join(year, "risk-cli-frames"), join(clonePath, "risk-cli-frames"), { recursive: true });
       writeSite(join(dir, "clone-site"), built.served);
       packedAssemblyMs = await pair(youngB, clonePath, join(dir, "clone-site"));
-      log(`[year] assembly on the packed clone: frame 10 ${packedAssemblyMs.atFrame10} ms, frame ${frames} ${packedAssemblyMs.atFrameN} ms (${packedAssemblyMs.ratio}x)`);
+      log(
+        `[year] assembly on the packed clone: frame 10 ${packedAssemblyMs.atFrame10} ms, frame ${frames} ${packedAssemblyMs.atFrameN} ms (${packedAssemblyMs.ratio}x)`,
+      );
     }
     return {
       frames,

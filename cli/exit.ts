@@ -19,7 +19,10 @@ export const EXIT: Record<ErrorCode | "OK" | "INTERNAL", number> = {
 
 export function report(error: unknown, json: boolean): number {
   if (isRiskError(error)) {
-    if (json) process.stdout.write(`${JSON.stringify({ ok: false, code: error.code, message: error.message, ...error.data })}\n`);
+    if (json)
+      process.stdout.write(
+        `${JSON.stringify({ ok: false, code: error.code, message: error.message, ...error.data })}\n`,
+      );
     process.stderr.write(`risk-cli: ${error.message} [${error.code}]\n`);
     return EXIT[error.code];
   }

@@ -13,17 +13,32 @@ import { VERSION } from "../core/version.ts";
 
 /** An "Examples:" footer, one command per line. */
 function examples(...commands: string[]): Message {
-  return [text(commands.length > 1 ? "Examples:" : "Example:"), ...commands.flatMap((c) => [lineBreak(), text(`  ${c}`)])];
+  return [
+    text(commands.length > 1 ? "Examples:" : "Example:"),
+    ...commands.flatMap((c) => [lineBreak(), text(`  ${c}`)]),
+  ];
 }
 
-const json = withDefault(flag("--json", { description: message`Print the result as JSON on stdout (progress stays on stderr).` }), false);
+const json = withDefault(
+  flag("--json", { description: message`Print the result as JSON on stdout (progress stays on stderr).` }),
+  false,
+);
 const archive = withDefault(
-  option("--archive", string({ metavar: "DIR" }), { description: message`The archive Git repository (one commit per frame).` }),
+  option("--archive", string({ metavar: "DIR" }), {
+    description: message`The archive Git repository (one commit per frame).`,
+  }),
   "archive.git",
 );
 
-const publication = optional(option("--publication", string({ metavar: "DIR" }), { description: message`The publication folder (default: the built-in demo).` }));
-const site = withDefault(option("--site", string({ metavar: "DIR" }), { description: message`The site folder.` }), "site");
+const publication = optional(
+  option("--publication", string({ metavar: "DIR" }), {
+    description: message`The publication folder (default: the built-in demo).`,
+  }),
+);
+const site = withDefault(
+  option("--site", string({ metavar: "DIR" }), { description: message`The site folder.` }),
+  "site",
+);
 
 const parser = or(
   command(
@@ -33,29 +48,53 @@ const parser = or(
       publication,
       site,
       archive,
-      now: optional(option("--now", string({ metavar: "DATE-TIME" }), { description: message`The assembly instant (UTC); overrides SOURCE_DATE_EPOCH and the clock.` })),
-      noCache: withDefault(flag("--no-cache", { description: message`Read or trust no cache and take no fast path (the output is the same, only slower).` }), false),
+      now: optional(
+        option("--now", string({ metavar: "DATE-TIME" }), {
+          description: message`The assembly instant (UTC); overrides SOURCE_DATE_EPOCH and the clock.`,
+        }),
+      ),
+      noCache: withDefault(
+        flag("--no-cache", {
+          description: message`Read or trust no cache and take no fast path (the output is the same, only slower).`,
+        }),
+        false,
+      ),
       json,
     }),
     {
       brief: message`Build every surface, write the site and commit one frame to the archive.`,
       description: message`Loads and validates the publication, builds and validates every surface, writes the site folder atomically and commits the frame to the archive. Reports each phase's duration on stderr.`,
-      footer: examples("risk-cli assemble", "risk-cli assemble --publication ./my-publication --site ./public --archive ./archive.git", "SOURCE_DATE_EPOCH=1795000000 risk-cli assemble --json"),
+      footer: examples(
+        "risk-cli assemble",
+        "risk-cli assemble --publication ./my-publication --site ./public --archive ./archive.git",
+        "SOURCE_DATE_EPOCH=1795000000 risk-cli assemble --json",
+      ),
     },
   ),
   command(
     "collect",
     object({
       command: constant("collect"),
-      publication: optional(option("--publication", string({ metavar: "DIR" }), { description: message`The publication folder (default: the built-in demo).` })),
+      publication: optional(
+        option("--publication", string({ metavar: "DIR" }), {
+          description: message`The publication folder (default: the built-in demo).`,
+        }),
+      ),
       archive,
-      now: optional(option("--now", string({ metavar: "DATE-TIME" }), { description: message`The instant ages are measured at (UTC); overrides SOURCE_DATE_EPOCH and the clock.` })),
+      now: optional(
+        option("--now", string({ metavar: "DATE-TIME" }), {
+          description: message`The instant ages are measured at (UTC); overrides SOURCE_DATE_EPOCH and the clock.`,
+        }),
+      ),
       json,
     }),
     {
       brief: message`Collect every instrument and print its status, value, age and any fallback, without assembling.`,
       description: message`Collects the upstream of every instrument in parallel, as assemble does, and prints what each would publish: its source status, quality, value, level, the age of the upstream publication, and why it falls back on the archive's last good value. Reads the archive's head frame for fallback values; writes nothing.`,
-      footer: examples("risk-cli collect", "risk-cli collect --publication ./my-publication --archive ./archive.git --json"),
+      footer: examples(
+        "risk-cli collect",
+        "risk-cli collect --publication ./my-publication --archive ./archive.git --json",
+      ),
     },
   ),
   command(
@@ -75,66 +114,85 @@ const parser = or(
     "replay",
     object({
       command: constant("replay"),
-      date: option("--date", string({ metavar: "DATE" }), { description: message`A date (end of that UTC day) or an exact date-time with a zone.` }),
-      out: optional(option("--out", string({ metavar: "DIR" }), { description: message`Write the publication as it stood then into DIR, checking every file.` })),
+      date: option("--date", string({ metavar: "DATE" }), {
+        description: message`A date (end of that UTC day) or an exact date-time with a zone.`,
+      }),
+      out: optional(
+        option("--out", string({ metavar: "DIR" }), {
+          description: message`Write the publication as it stood then into DIR, checking every file.`,
+        }),
+      ),
       archive,
       json,
     }),
     {
       brief: message`Give the publication as it stood at a past instant.`,
       description: message`Finds the last frame at or before the date through the archive's day index and prints it: scores, sources and statuses, models, freshness, hashes and changes. With --out, writes every surface of that frame byte for byte and checks each against the frame's fingerprints. A date before the first frame is an error.`,
-      footer: examples("risk-cli replay --date 2026-11-20 --out ./as-of-2026-11-20", "risk-cli replay --date 2026-11-21T09:30:00Z --json"),
+      footer: examples(
+        "risk-cli replay --date 2026-11-20 --out ./as-of-2026-11-20",
+        "risk-cli replay --date 2026-11-21T09:30:00Z --json",
+      ),
     },
   ),
   command(
     "diff",
     object({
       command: constant("diff"),
-      from: option("--from", string({ metavar: "DATE" }), { description: message`The earlier date (end of that UTC day) or exact date-time with a zone.` }),
-      to: option("--to", string({ metavar: "DATE" }), { description: message`The later date (end of that UTC day) or exact date-time with a zone.` }),
+      from: option("--from", string({ metavar: "DATE" }), {
+        description: message`The earlier date (end of that UTC day) or exact date-time with a zone.`,
+      }),
+      to: option("--to", string({ metavar: "DATE" }), {
+        description: message`The later date (end of that UTC day) or exact date-time with a zone.`,
+      }),
       archive,
       json,
     }),
     {
       brief: message`List the surfaces that changed and the signal moves between the frames of two dates.`,
       description: message`Finds the frame published at each date through the archive's day index, as replay does, then lists the surfaces whose content fingerprint changed, the value and level of every instrument from one frame to the other, methodology versions changed, and the objects (articles, claims, methodologies…) added, modified or removed. A date before the first frame is an error (exit 7).`,
-      footer: examples("risk-cli diff --from 2026-11-20 --to 2026-11-21", "risk-cli diff --from 2026-11-21T09:00:00Z --to 2026-11-21T12:00:00Z --archive ./archive.git --json"),
+      footer: examples(
+        "risk-cli diff --from 2026-11-20 --to 2026-11-21",
+        "risk-cli diff --from 2026-11-21T09:00:00Z --to 2026-11-21T12:00:00Z --archive ./archive.git --json",
+      ),
     },
   ),
-  command(
-    "lint",
-    object({ command: constant("lint"), publication, json }),
-    {
-      brief: message`Check the whole publication without writing anything.`,
-      description: message`Parses every input file, builds every corpus surface in memory and checks it against its schema, then lists the editorial findings: reviews whose claim no longer exists and translations whose original is missing (errors, exit 1), stale translations (warnings), French articles without a claim (notes).`,
-      footer: examples("risk-cli lint", "risk-cli lint --publication ./my-publication --json"),
-    },
-  ),
+  command("lint", object({ command: constant("lint"), publication, json }), {
+    brief: message`Check the whole publication without writing anything.`,
+    description: message`Parses every input file, builds every corpus surface in memory and checks it against its schema, then lists the editorial findings: reviews whose claim no longer exists and translations whose original is missing (errors, exit 1), stale translations (warnings), French articles without a claim (notes).`,
+    footer: examples("risk-cli lint", "risk-cli lint --publication ./my-publication --json"),
+  }),
   command(
     "search",
     object({
       command: constant("search"),
-      query: argument(string({ metavar: "QUERY" }), { description: message`Words to look for; accents and case do not matter, prefixes match.` }),
-      lang: optional(option("--lang", choice(["fr", "en"] as const), { description: message`Search one language only.` })),
-      limit: withDefault(option("--limit", integer({ min: 1, max: 1000 }), { description: message`How many results to print.` }), 10),
+      query: argument(string({ metavar: "QUERY" }), {
+        description: message`Words to look for; accents and case do not matter, prefixes match.`,
+      }),
+      lang: optional(
+        option("--lang", choice(["fr", "en"] as const), { description: message`Search one language only.` }),
+      ),
+      limit: withDefault(
+        option("--limit", integer({ min: 1, max: 1000 }), { description: message`How many results to print.` }),
+        10,
+      ),
       site,
       json,
     }),
     {
       brief: message`Query the search index of the last assembly.`,
       description: message`Loads /api/v1/search-index.json from the site folder (the same minisearch index a browser page loads) and prints the best matches, French and English unless --lang is given.`,
-      footer: examples('risk-cli search "carry trade yen"', 'risk-cli search "dette publique" --lang fr --limit 5', 'risk-cli search "spread" --lang en --json'),
+      footer: examples(
+        'risk-cli search "carry trade yen"',
+        'risk-cli search "dette publique" --lang fr --limit 5',
+        'risk-cli search "spread" --lang en --json',
+      ),
     },
   ),
-  command(
-    "verify",
-    object({ command: constant("verify"), archive, json }),
-    {
-      brief: message`Check every frame of the archive; exit non-zero at the first that fails.`,
-      description: message`Checks the chain of frame hashes, frame order and times, every stored surface against its fingerprints, integrity.json against its frame, and the replay index. Names the first frame and path that fail.`,
-      footer: examples("risk-cli verify", "risk-cli verify --archive ./clone-of-the-archive --json"),
-    },
-  ),
+  command("verify", object({ command: constant("verify"), archive, json }), {
+    brief: message`Check every frame of the archive; exit non-zero at the first that fails.`,
+    description: message`Checks the chain of frame hashes, frame order and times, every stored surface against its fingerprints, integrity.json against its frame, and the replay index. Names the first frame and path that fail.`,
+    footer: examples("risk-cli verify", "risk-cli verify --archive ./clone-of-the-archive --json"),
+  }),
 );
 
 /** Parses the command line; help, completion, usage errors and --version end the process here, as Optique does. */

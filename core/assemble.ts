@@ -91,7 +91,13 @@ export function assemble(
     const { surface } = step;
     if (step.action === "reuse") {
       const f = step.file;
-      produced.push({ path: f.path, mediaType: f.mediaType, sha256: f.sha256, bytes: f.served.byteLength, storedSha256: f.storedSha256 });
+      produced.push({
+        path: f.path,
+        mediaType: f.mediaType,
+        sha256: f.sha256,
+        bytes: f.served.byteLength,
+        storedSha256: f.storedSha256,
+      });
       files.push(f);
       continue;
     }
@@ -99,7 +105,13 @@ export function assemble(
       const t = timer();
       const file = appendLines(surface, surface.build(ctx), previous, hash);
       phases.build += timer() - t;
-      produced.push({ path: surface.path, mediaType: surface.mediaType, sha256: file.sha256, bytes: file.appendTo! + file.served.byteLength, storedSha256: file.sha256 });
+      produced.push({
+        path: surface.path,
+        mediaType: surface.mediaType,
+        sha256: file.sha256,
+        bytes: file.appendTo! + file.served.byteLength,
+        storedSha256: file.sha256,
+      });
       files.push(file);
       continue;
     }
@@ -119,7 +131,16 @@ export function assemble(
     phases.serialise += timer() - t;
     produced.push({ path: surface.path, mediaType: surface.mediaType, sha256, bytes: served.byteLength, storedSha256 });
     const { reuseKey } = step;
-    files.push({ path: surface.path, mediaType: surface.mediaType, served, stored, sha256, storedSha256, stamped, ...(reuseKey !== undefined ? { reuseKey } : {}) });
+    files.push({
+      path: surface.path,
+      mediaType: surface.mediaType,
+      served,
+      stored,
+      sha256,
+      storedSha256,
+      stamped,
+      ...(reuseKey !== undefined ? { reuseKey } : {}),
+    });
   }
   const stored = objectsOf();
   const recorded = stored ? { sha256: stored.sha256, count: stored.manifest.length } : previous?.frame.objects;

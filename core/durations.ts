@@ -10,7 +10,10 @@ export function ageSeconds(from: string, to: string): number {
 
 /** Seconds of an ISO 8601 duration in weeks, days, hours, minutes and seconds (PT6H, P2D, P1W). */
 export function durationSeconds(d: string): number {
-  const m = /^P(?:(\d+(?:\.\d+)?)W)?(?:(\d+(?:\.\d+)?)D)?(?:T(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?$/.exec(d);
+  const m =
+    /^P(?:(\d+(?:\.\d+)?)W)?(?:(\d+(?:\.\d+)?)D)?(?:T(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?$/.exec(
+      d,
+    );
   if (!m) throw new Error(`Cannot read the duration "${d}": use weeks, days, hours, minutes or seconds (PT6H, P2D)`);
   const [w, days, h, min, s] = m.slice(1).map((x) => (x === undefined ? 0 : Number(x)));
   return (((w! * 7 + days!) * 24 + h!) * 60 + min!) * 60 + s!;

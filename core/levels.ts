@@ -13,6 +13,12 @@ const LABELS: Record<Tone, LevelLabel> = {
 /** The level of a value: each threshold is the lower bound (inclusive) of its level. */
 export function levelOf(value: number, thresholds: InstrumentConfig["thresholds"]): { tone: Tone; level: LevelLabel } {
   const tone: Tone =
-    value >= thresholds.crisis ? "crisis" : value >= thresholds.elevated ? "elevated" : value >= thresholds.moderate ? "moderate" : "calm";
+    value >= thresholds.crisis
+      ? "crisis"
+      : value >= thresholds.elevated
+        ? "elevated"
+        : value >= thresholds.moderate
+          ? "moderate"
+          : "calm";
   return { tone, level: LABELS[tone] };
 }

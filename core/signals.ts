@@ -7,7 +7,13 @@
 import type { FrameSignal } from "./frame.ts";
 import { instrumentsOf, type Publication } from "./inputs/publication.ts";
 import type { InstrumentConfig } from "./inputs/schemas.ts";
-import { normalisedValue, roundValue, type DebtLatest, type SourceStatus, type UpstreamState } from "./inputs/upstream.ts";
+import {
+  normalisedValue,
+  roundValue,
+  type DebtLatest,
+  type SourceStatus,
+  type UpstreamState,
+} from "./inputs/upstream.ts";
 import { ageSeconds, durationSeconds } from "./durations.ts";
 import { levelOf, type LevelLabel, type Tone } from "./levels.ts";
 import type { InstrumentKey } from "./schemas/primitives.ts";
@@ -67,7 +73,12 @@ export function resolveSignals(
 ): Signal[] {
   const now = upstream.attemptedAt;
   return instrumentsOf(p).map(([key, config]): Signal => {
-    const result = upstream.instruments[key] ?? { ok: false as const, source: config.source, status: "unreachable" as const, error: "not collected" };
+    const result = upstream.instruments[key] ?? {
+      ok: false as const,
+      source: config.source,
+      status: "unreachable" as const,
+      error: "not collected",
+    };
     if (result.ok) {
       const r = result.reading;
       const value = normalisedValue(r, config.scale);
@@ -81,16 +92,28 @@ export function resolveSignals(
         sourceCheckedAt: now,
         lastAttemptAt: now,
         lastSuccessAt: now,
-        reason: stale ? `the upstream published this reading at ${r.publishedAt}, more than ${config.staleAfter} ago` : null,
+        reason: stale
+          ? `the upstream published this reading at ${r.publishedAt}, more than ${config.staleAfter} ago`
+          : null,
         debt: r.debt ?? null,
       };
     }
     const before = previous?.signals[key];
     if (!before || before.value === null || before.sourceUpdatedAt === null || before.lastSuccessAt === null) {
-      return { instrument: key, config, present: false, sourceStatus: result.status, reason: result.error, lastAttemptAt: now };
+      return {
+        instrument: key,
+        config,
+        present: false,
+        sourceStatus: result.status,
+        reason: result.error,
+        lastAttemptAt: now,
+      };
     }
     // The scale may have changed in the configuration since; the value follows it.
-    const value = before.scale === undefined || before.scale === config.scale ? before.value : roundValue((before.value / before.scale) * config.scale);
+    const value =
+      before.scale === undefined || before.scale === config.scale
+        ? before.value
+        : roundValue((before.value / before.scale) * config.scale);
     return {
       ...valueOf(key, config, value, before),
       sourceStatus: result.status,

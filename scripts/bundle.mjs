@@ -22,7 +22,9 @@ const englishZodLocales = {
   name: "english-zod-locales",
   setup(b) {
     b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-      /[\\/]zod[\\/]v4[\\/](classic|core)[\\/]/.test(args.importer) ? { path: join(dirname(args.importer), "../locales/index.js"), namespace: "zod-locales" } : undefined,
+      /[\\/]zod[\\/]v4[\\/](classic|core)[\\/]/.test(args.importer)
+        ? { path: join(dirname(args.importer), "../locales/index.js"), namespace: "zod-locales" }
+        : undefined,
     );
     b.onLoad({ filter: /.*/, namespace: "zod-locales" }, (args) => ({
       contents: 'export { default as en } from "./en.js";\n',
@@ -42,7 +44,9 @@ const result = await build({
   target: "node20",
   // CommonJS inside dependencies may require Node built-ins, which an ES module bundle can only
   // do through a require of its own.
-  banner: { js: 'import { createRequire as __riskCreateRequire } from "node:module"; const require = __riskCreateRequire(import.meta.url);' },
+  banner: {
+    js: 'import { createRequire as __riskCreateRequire } from "node:module"; const require = __riskCreateRequire(import.meta.url);',
+  },
   plugins: [englishZodLocales],
   metafile: true,
   legalComments: "none",

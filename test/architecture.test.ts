@@ -26,7 +26,8 @@ export interface Graph {
   outside: Map<string, string[]>;
 }
 
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s+(?:type\s+)?(?:[^"';]*?\s+from\s+)?["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\s+(?:type\s+)?(?:[^"';]*?\s+from\s+)?["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
 
 /** The import graph of the given files (path -> source text). */
 export function importGraph(files: Map<string, string>): Graph {
@@ -79,9 +80,11 @@ export function violations(graph: Graph): string[] {
     if (!rule) continue;
     for (const target of imports) {
       const layer = layerOf(target);
-      if (layer !== layerOf(file) && !rule.folders.includes(layer)) out.push(`${file} imports ${target}: ${layerOf(file)}/ may not import ${layer}/`);
+      if (layer !== layerOf(file) && !rule.folders.includes(layer))
+        out.push(`${file} imports ${target}: ${layerOf(file)}/ may not import ${layer}/`);
       const name = target.split("/").at(-1)!;
-      if (name.startsWith("_") && dirname(target) !== dirname(file)) out.push(`${file} imports ${target}: a module whose name starts with _ is private to its folder`);
+      if (name.startsWith("_") && dirname(target) !== dirname(file))
+        out.push(`${file} imports ${target}: a module whose name starts with _ is private to its folder`);
     }
     for (const spec of graph.outside.get(file) ?? []) {
       if (!rule.outside(spec)) out.push(`${file} imports ${spec}: ${layerOf(file)}/ may not import it`);
@@ -154,6 +157,8 @@ describe("the architecture checks", () => {
       "core/surfaces/a.ts": 'import { x } from "./_helpers.ts";',
       "core/editorial/b.ts": 'import { x } from "../surfaces/_helpers.ts";',
     });
-    expect(violations(g)).toEqual(["core/editorial/b.ts imports core/surfaces/_helpers.ts: a module whose name starts with _ is private to its folder"]);
+    expect(violations(g)).toEqual([
+      "core/editorial/b.ts imports core/surfaces/_helpers.ts: a module whose name starts with _ is private to its folder",
+    ]);
   });
 });

@@ -30,12 +30,23 @@ describe("the fetch adapter on Deno", () => {
   it("gives the same results as on Node for a good document, a redirect, a slow drip, a gzip bomb and an HTML page", async () => {
     const urls = ["/good", "/r", "/drip", "/bomb", "/page"].map((p) => server.url(p));
     const args = ["300", "1000000", ...urls];
-    const { stdout } = await run(DENO, ["run", "--allow-net", "--allow-read", join(ROOT, "test/fixtures/http-probe.ts"), ...args], { cwd: ROOT, env: ENV });
-    const deno = stdout.trim().split("\n").map((l) => JSON.parse(l));
+    const { stdout } = await run(
+      DENO,
+      ["run", "--allow-net", "--allow-read", join(ROOT, "test/fixtures/http-probe.ts"), ...args],
+      { cwd: ROOT, env: ENV },
+    );
+    const deno = stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     const http = fetchHttp();
     const node = [];
     for (const url of urls) {
-      const { elapsedMs: _e, ...r } = await http.get(url, { timeoutMs: 300, maxBytes: 1_000_000, accept: "application/json" });
+      const { elapsedMs: _e, ...r } = await http.get(url, {
+        timeoutMs: 300,
+        maxBytes: 1_000_000,
+        accept: "application/json",
+      });
       node.push(r.kind === "response" ? { ...r, body: r.body.byteLength } : { kind: r.kind });
     }
     expect(node.map((r) => r.kind)).toEqual(["response", "response", "timeout", "too-large", "response"]);

@@ -33,13 +33,17 @@ async function assembleWith(runtime: "node" | "deno", dir: string): Promise<Outp
   const archive = join(dir, "archive");
   const args = ["assemble", "--now", NOW, "--site", site, "--archive", archive, "--json"];
   const [cmd, argv] =
-    runtime === "node" ? [process.execPath, [DIST_MAIN, ...args]] : [DENO, ["run", ...DENO_FLAGS, join(ROOT, "cli", "main.ts"), ...args]];
+    runtime === "node"
+      ? [process.execPath, [DIST_MAIN, ...args]]
+      : [DENO, ["run", ...DENO_FLAGS, join(ROOT, "cli", "main.ts"), ...args]];
   try {
     const { stdout } = await run(cmd, argv, { cwd: ROOT, env: ENV, maxBuffer: 16 << 20 });
     return { site, archive, summary: JSON.parse(stdout) };
   } catch (e) {
     const err = e as { code?: number; stdout?: string; stderr?: string; message: string };
-    throw new Error(`${runtime} assemble failed (exit ${err.code}): ${err.message}\nstdout:\n${err.stdout}\nstderr:\n${err.stderr}`);
+    throw new Error(
+      `${runtime} assemble failed (exit ${err.code}): ${err.message}\nstdout:\n${err.stdout}\nstderr:\n${err.stderr}`,
+    );
   }
 }
 
@@ -80,35 +84,33 @@ afterAll(() => {
 });
 
 describe("assemble on Node (dist) and on Deno (sources)", () => {
-  it(
-    "writes byte-identical sites and the same archive commit",
-    async () => {
-      const [node, deno] = await Promise.all([assembleWith("node", join(tmp, "node")), assembleWith("deno", join(tmp, "deno"))]);
-      expectSameTree(node.site, deno.site);
+  it("writes byte-identical sites and the same archive commit", async () => {
+    const [node, deno] = await Promise.all([
+      assembleWith("node", join(tmp, "node")),
+      assembleWith("deno", join(tmp, "deno")),
+    ]);
+    expectSameTree(node.site, deno.site);
 
-      const [hn, hd] = await Promise.all([head(node.archive), head(deno.archive)]);
-      expect(hn.frameHash).toMatch(/^sha256:[0-9a-f]{64}$/);
-      expect(hd.frameHash).toBe(hn.frameHash);
-      expect(hn.frameHash).toBe(`sha256:${node.summary.frameHash}`);
-      expect(hd.raw).toBe(hn.raw); // same tree, author, committer, time and message ...
-      expect(hd.sha).toBe(hn.sha); // ... hence the same commit
-      expect(deno.summary.commit).toBe(hd.sha);
-    },
-    120_000,
-  );
+    const [hn, hd] = await Promise.all([head(node.archive), head(deno.archive)]);
+    expect(hn.frameHash).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(hd.frameHash).toBe(hn.frameHash);
+    expect(hn.frameHash).toBe(`sha256:${node.summary.frameHash}`);
+    expect(hd.raw).toBe(hn.raw); // same tree, author, committer, time and message ...
+    expect(hd.sha).toBe(hn.sha); // ... hence the same commit
+    expect(deno.summary.commit).toBe(hd.sha);
+  }, 120_000);
 });
 
 describe("assemble is deterministic", () => {
-  it(
-    "writes byte-identical sites and the same commit from two Node runs in different folders",
-    async () => {
-      const [a, b] = await Promise.all([assembleWith("node", join(tmp, "node-a")), assembleWith("node", join(tmp, "node-b"))]);
-      expectSameTree(a.site, b.site);
-      const [ha, hb] = await Promise.all([head(a.archive), head(b.archive)]);
-      expect(hb.frameHash).toBe(ha.frameHash);
-      expect(hb.raw).toBe(ha.raw);
-      expect(hb.sha).toBe(ha.sha);
-    },
-    60_000,
-  );
+  it("writes byte-identical sites and the same commit from two Node runs in different folders", async () => {
+    const [a, b] = await Promise.all([
+      assembleWith("node", join(tmp, "node-a")),
+      assembleWith("node", join(tmp, "node-b")),
+    ]);
+    expectSameTree(a.site, b.site);
+    const [ha, hb] = await Promise.all([head(a.archive), head(b.archive)]);
+    expect(hb.frameHash).toBe(ha.frameHash);
+    expect(hb.raw).toBe(ha.raw);
+    expect(hb.sha).toBe(ha.sha);
+  }, 60_000);
 });

@@ -16,7 +16,10 @@ const update = process.env.UPDATE_GOLDEN === "1";
 describe("the demo publication at a fixed instant", async () => {
   const dir = tempDir("risk-golden-");
   const ports = { fs: nodeFs, http: nodeHttp, hash: nodeHasher, log: { info: () => {}, warn: () => {} } };
-  const summary = await runAssembly({ publication: demoPublication(), site: `${dir}/site`, archive: `${dir}/archive.git`, now: NOW }, ports);
+  const summary = await runAssembly(
+    { publication: demoPublication(), site: `${dir}/site`, archive: `${dir}/archive.git`, now: NOW },
+    ports,
+  );
   const produced = treeDigest(`${dir}/site`);
   const identity = { frameId: summary.frameId, frameHash: summary.frameHash, commit: summary.commit };
 
@@ -36,7 +39,9 @@ describe("the demo publication at a fixed instant", async () => {
     it(`gives the golden bytes for /${path}`, () => {
       const actual = readFileSync(`${dir}/site/${path}`);
       const expected = readFileSync(`${GOLDEN}site/${path}`);
-      expect(actual.equals(expected), `/${path} differs from its golden file; review, then npm run golden:update`).toBe(true);
+      expect(actual.equals(expected), `/${path} differs from its golden file; review, then npm run golden:update`).toBe(
+        true,
+      );
     });
   }
 

@@ -49,7 +49,9 @@ rules:
  * the NDJSON streams, the search index, the text corpora and the OpenAPI document itself.
  */
 const ACCEPTED_WARNINGS = new Set(
-  (await demoSurfaces()).filter((s) => !s.operationId).map((s) => `operation-operationId #/paths/${s.path.replaceAll("/", "~1")}/get/operationId`),
+  (await demoSurfaces())
+    .filter((s) => !s.operationId)
+    .map((s) => `operation-operationId #/paths/${s.path.replaceAll("/", "~1")}/get/operationId`),
 );
 
 interface LintProblem {
@@ -69,7 +71,13 @@ function lint(file: string, config: string): Promise<LintResult> {
   return new Promise((resolveLint, reject) => {
     const child = spawn(process.execPath, [REDOCLY, "lint", "--config", config, "--format", "json", file], {
       cwd: tmp,
-      env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true", NO_COLOR: "1", CI: "true" },
+      env: {
+        ...process.env,
+        REDOCLY_TELEMETRY: "off",
+        REDOCLY_SUPPRESS_UPDATE_NOTICE: "true",
+        NO_COLOR: "1",
+        CI: "true",
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
@@ -140,7 +148,9 @@ describe("openapi.json against Redocly CLI (OpenAPI 3.1, offline)", () => {
   it("is valid: no errors, and no warnings beyond the accepted ones", async () => {
     const r = await lint(join(siteDir, "openapi.json"), configFile);
     const errors = r.problems.filter((p) => p.severity === "error").map(describeProblem);
-    const unexpected = r.problems.filter((p) => p.severity !== "error" && !ACCEPTED_WARNINGS.has(describeProblem(p))).map(describeProblem);
+    const unexpected = r.problems
+      .filter((p) => p.severity !== "error" && !ACCEPTED_WARNINGS.has(describeProblem(p)))
+      .map(describeProblem);
     expect(errors).toEqual([]);
     expect(unexpected).toEqual([]);
     expect(r.totals.errors).toBe(0);
@@ -151,15 +161,23 @@ describe("openapi.json against Redocly CLI (OpenAPI 3.1, offline)", () => {
     const broken = structuredClone(doc);
     delete broken.info;
     broken.paths["/api/v1/risk.json"].get.responses = "nope";
-    broken.paths["/agents.json"].get.responses["200"].content["application/json"].schema = { $ref: "#/components/schemas/NoSuchSchema" };
+    broken.paths["/agents.json"].get.responses["200"].content["application/json"].schema = {
+      $ref: "#/components/schemas/NoSuchSchema",
+    };
     const file = join(tmp, "broken-openapi.json");
     fs.writeFileSync(file, JSON.stringify(broken));
     const r = await lint(file, configFile);
     expect(r.status).not.toBe(0);
     expect(r.totals.errors).toBeGreaterThanOrEqual(3);
     const errors = r.problems.filter((p) => p.severity === "error");
-    expect(errors.some((p) => p.ruleId === "struct" && p.location[0]?.pointer === "#/" && /info/.test(p.message))).toBe(true);
-    expect(errors.some((p) => p.ruleId === "struct" && p.location[0]?.pointer === "#/paths/~1api~1v1~1risk.json/get/responses")).toBe(true);
+    expect(errors.some((p) => p.ruleId === "struct" && p.location[0]?.pointer === "#/" && /info/.test(p.message))).toBe(
+      true,
+    );
+    expect(
+      errors.some(
+        (p) => p.ruleId === "struct" && p.location[0]?.pointer === "#/paths/~1api~1v1~1risk.json/get/responses",
+      ),
+    ).toBe(true);
     expect(errors.some((p) => p.ruleId === "no-unresolved-refs")).toBe(true);
   });
 });
@@ -182,14 +200,19 @@ describe("openapi.json contents", () => {
     const ids = Object.values(doc.paths as Record<string, Record<string, { operationId?: string }>>).flatMap((item) =>
       Object.values(item).map((op) => op.operationId),
     );
-    for (const id of ["agentManifest", "catalog", "riskSnapshot", "integritySurface", "blackBoxSurface"]) expect(ids).toContain(id);
+    for (const id of ["agentManifest", "catalog", "riskSnapshot", "integritySurface", "blackBoxSurface"])
+      expect(ids).toContain(id);
     const defined = ids.filter((id): id is string => id !== undefined);
     expect(new Set(defined).size).toBe(defined.length);
   });
 
   it("never opens a schema with additionalProperties: true (nor its equivalent {})", () => {
     const open = [...walk(doc)]
-      .filter(([k, v]) => k === "additionalProperties" && (v === true || (v !== null && typeof v === "object" && Object.keys(v).length === 0)))
+      .filter(
+        ([k, v]) =>
+          k === "additionalProperties" &&
+          (v === true || (v !== null && typeof v === "object" && Object.keys(v).length === 0)),
+      )
       .map(([, , p]) => p);
     expect(open).toEqual([]);
   });
@@ -215,7 +238,9 @@ describe("every served surface against the OpenAPI document (JSON Schema 2020-12
     const validator = ajv();
     let checked = 0;
     for (const [path, item] of Object.entries(doc.paths as Record<string, any>)) {
-      const [mediaType, content] = Object.entries(item.get.responses["200"].content as Record<string, { schema: { $ref?: string } }>)[0]!;
+      const [mediaType, content] = Object.entries(
+        item.get.responses["200"].content as Record<string, { schema: { $ref?: string } }>,
+      )[0]!;
       const ref = content.schema.$ref;
       if (!ref || path === "/openapi.json") continue;
       const file = join(siteDir, path.replace("<seriesId>", "us-financial-stress"));
@@ -223,7 +248,15 @@ describe("every served surface against the OpenAPI document (JSON Schema 2020-12
       const validate = validator.getSchema(`https://risk-cli.test/openapi.json${ref}`)!;
       expect(validate, ref).toBeTypeOf("function");
       const text = fs.readFileSync(file, "utf8");
-      const values = mediaType === "application/x-ndjson" ? text.split("\n").filter(Boolean).map((l) => JSON.parse(l)) : mediaType === "application/json" ? [JSON.parse(text)] : [text];
+      const values =
+        mediaType === "application/x-ndjson"
+          ? text
+              .split("\n")
+              .filter(Boolean)
+              .map((l) => JSON.parse(l))
+          : mediaType === "application/json"
+            ? [JSON.parse(text)]
+            : [text];
       for (const value of values) {
         const ok = validate(value);
         expect(ok, `${path}: ${JSON.stringify(validate.errors?.[0])}`).toBe(true);

@@ -27,15 +27,22 @@ afterAll(async () => {
 function publicationWith(url: string, options: { instrument?: string; timeoutSeconds?: number } = {}): string {
   const pub = demoCopy();
   const key = options.instrument ?? "us";
-  editFile(`${pub}/risk.config.yaml`, (t) =>
-    t.replace(new RegExp(`(\\n  ${key}:\\n(?:    .*\\n)*?    source: ).*`), `$1${url}`) + `collection:\n  timeoutSeconds: ${options.timeoutSeconds ?? 0.5}\n`,
+  editFile(
+    `${pub}/risk.config.yaml`,
+    (t) =>
+      t.replace(new RegExp(`(\\n  ${key}:\\n(?:    .*\\n)*?    source: ).*`), `$1${url}`) +
+      `collection:\n  timeoutSeconds: ${options.timeoutSeconds ?? 0.5}\n`,
   );
   return pub;
 }
 
 function site(dir: string) {
   const read = (path: string): Json => JSON.parse(readFileSync(`${dir}/site${path}`, "utf8"));
-  return { risk: read("/api/v1/risk.json"), current: read("/api/v1/signals/current.json"), debt: read("/api/v1/debt-risk.json") };
+  return {
+    risk: read("/api/v1/risk.json"),
+    current: read("/api/v1/signals/current.json"),
+    debt: read("/api/v1/debt-risk.json"),
+  };
 }
 
 const CASES: [string, Behaviour, string, RegExp][] = [
@@ -64,7 +71,12 @@ describe("collection from a misbehaving upstream over HTTP", () => {
       server.serveGood(31.4, "2026-11-21T09:30:00Z");
       await runAssemble({ ...paths, now: at(0) });
       const healthy = site(dir);
-      expect(healthy.risk.indices.us).toMatchObject({ value: 31.4, sourceStatus: "ok", fallbackUsed: false, lastSuccessAt: at(0) });
+      expect(healthy.risk.indices.us).toMatchObject({
+        value: 31.4,
+        sourceStatus: "ok",
+        fallbackUsed: false,
+        lastSuccessAt: at(0),
+      });
 
       server.set(path, behaviour);
       const broken = await runAssemble({ ...paths, now: at(15) });
@@ -86,13 +98,29 @@ describe("collection from a misbehaving upstream over HTTP", () => {
       expect(s.risk.missing).toEqual([]);
       const us = s.current.signals.find((x: Json) => x.instrument === "us");
       expect(us.reason).toMatch(reason);
-      expect(us).toMatchObject({ seriesDate: "2026-11-21", observedAt: "2026-11-20T21:00:00Z", fallbackUsed: true, sourceStatus: status });
+      expect(us).toMatchObject({
+        seriesDate: "2026-11-21",
+        observedAt: "2026-11-20T21:00:00Z",
+        fallbackUsed: true,
+        sourceStatus: status,
+      });
       // The other instruments are untouched.
       for (const key of ["eu", "yen", "energie", "debt"]) {
-        expect(s.risk.indices[key]).toEqual({ ...healthy.risk.indices[key], sourceCheckedAt: at(15), lastAttemptAt: at(15), lastSuccessAt: at(15) });
+        expect(s.risk.indices[key]).toEqual({
+          ...healthy.risk.indices[key],
+          sourceCheckedAt: at(15),
+          lastAttemptAt: at(15),
+          lastSuccessAt: at(15),
+        });
       }
       const frame = JSON.parse(showBlob(`${dir}/archive`, "HEAD", "frame.json").toString("utf8"));
-      expect(frame.signals.us).toMatchObject({ value: 31.4, fallbackUsed: true, sourceStatus: status, lastSuccessAt: at(0), lastAttemptAt: at(15) });
+      expect(frame.signals.us).toMatchObject({
+        value: 31.4,
+        fallbackUsed: true,
+        sourceStatus: status,
+        lastSuccessAt: at(0),
+        lastAttemptAt: at(15),
+      });
       expect(frame.signals.us.reason).toMatch(reason);
 
       server.set(path, "good");
@@ -117,16 +145,29 @@ describe("collection from a misbehaving upstream over HTTP", () => {
     const path = "/first-500";
     server.set(path, "http-500");
     const dir = tempDir("risk-sig-");
-    const summary = await runAssemble({ site: `${dir}/site`, archive: `${dir}/archive`, publication: publicationWith(server.url(path)), now: at(0), json: true });
+    const summary = await runAssemble({
+      site: `${dir}/site`,
+      archive: `${dir}/archive`,
+      publication: publicationWith(server.url(path)),
+      now: at(0),
+      json: true,
+    });
     expect(summary.ok).toBe(true);
     const s = site(dir);
     expect(s.risk.indices.us).toBeUndefined();
     expect(Object.keys(s.risk.indices)).toEqual(["debt", "energie", "eu", "yen"]);
-    expect(s.risk.missing).toEqual([{ instrument: "us", sourceStatus: "http-error", reason: `${server.url(path)}: HTTP 500`, lastAttemptAt: at(0) }]);
+    expect(s.risk.missing).toEqual([
+      { instrument: "us", sourceStatus: "http-error", reason: `${server.url(path)}: HTTP 500`, lastAttemptAt: at(0) },
+    ]);
     expect(s.current.missing).toEqual(s.risk.missing);
     expect(s.current.signals.map((x: Json) => x.instrument)).toEqual(["eu", "yen", "energie", "debt"]);
     const frame = JSON.parse(showBlob(`${dir}/archive`, "HEAD", "frame.json").toString("utf8"));
-    expect(frame.signals.us).toMatchObject({ value: null, level: null, sourceStatus: "http-error", lastSuccessAt: null });
+    expect(frame.signals.us).toMatchObject({
+      value: null,
+      level: null,
+      sourceStatus: "http-error",
+      lastSuccessAt: null,
+    });
   });
 
   it("follows up to three redirects and refuses a fourth", async () => {
@@ -135,12 +176,32 @@ describe("collection from a misbehaving upstream over HTTP", () => {
     server.set("/three", { redirects: 3 });
     server.set("/four", { redirects: 4 });
     const three = publicationWith(server.url("/three"));
-    await runAssemble({ site: `${dir}/a/site`, archive: `${dir}/a/archive`, publication: three, now: at(0), json: true });
-    expect(JSON.parse(readFileSync(`${dir}/a/site/api/v1/risk.json`, "utf8")).indices.us).toMatchObject({ value: 31.4, sourceStatus: "ok" });
+    await runAssemble({
+      site: `${dir}/a/site`,
+      archive: `${dir}/a/archive`,
+      publication: three,
+      now: at(0),
+      json: true,
+    });
+    expect(JSON.parse(readFileSync(`${dir}/a/site/api/v1/risk.json`, "utf8")).indices.us).toMatchObject({
+      value: 31.4,
+      sourceStatus: "ok",
+    });
     const four = publicationWith(server.url("/four"));
-    await runAssemble({ site: `${dir}/b/site`, archive: `${dir}/b/archive`, publication: four, now: at(0), json: true });
+    await runAssemble({
+      site: `${dir}/b/site`,
+      archive: `${dir}/b/archive`,
+      publication: four,
+      now: at(0),
+      json: true,
+    });
     expect(JSON.parse(readFileSync(`${dir}/b/site/api/v1/risk.json`, "utf8")).missing).toEqual([
-      { instrument: "us", sourceStatus: "redirect-error", reason: `${server.url("/four")}: more than 3 redirects`, lastAttemptAt: at(0) },
+      {
+        instrument: "us",
+        sourceStatus: "redirect-error",
+        reason: `${server.url("/four")}: more than 3 redirects`,
+        lastAttemptAt: at(0),
+      },
     ]);
   });
 });
@@ -155,13 +216,25 @@ describe("the debt source over HTTP", () => {
     await runAssemble({ ...paths, now: at(0) });
     const before = site(dir).debt;
     expect(before.signal).toMatchObject({ value: 52.5, rawValue: 52.47, sourceStatus: "ok" });
-    expect(before.provenance).toMatchObject({ scoreRaw: 52.47, coverage: { observed: 0.85 }, url: "https://debt.example.org/data/latest.json" });
+    expect(before.provenance).toMatchObject({
+      scoreRaw: 52.47,
+      coverage: { observed: 0.85 },
+      url: "https://debt.example.org/data/latest.json",
+    });
 
     server.set("/debt", "html-200");
     await runAssemble({ ...paths, now: at(15) });
     const after = site(dir);
     expect(after.debt.status).toBe("degraded");
-    expect(after.debt.signal).toMatchObject({ value: 52.5, rawValue: 52.47, fallbackUsed: true, sourceStatus: "unexpected-content", qualityStatus: "degraded", lastSuccessAt: at(0), lastAttemptAt: at(15) });
+    expect(after.debt.signal).toMatchObject({
+      value: 52.5,
+      rawValue: 52.47,
+      fallbackUsed: true,
+      sourceStatus: "unexpected-content",
+      qualityStatus: "degraded",
+      lastSuccessAt: at(0),
+      lastAttemptAt: at(15),
+    });
     expect(after.debt.signal).toEqual(after.risk.indices.debt);
     for (const key of ["provenance", "buckets", "sources", "topSignals"]) expect(after.debt[key]).toEqual(before[key]);
   });
@@ -173,7 +246,13 @@ describe("the debt source over HTTP", () => {
     const pub = publicationWith(server.url("/debt-cbo"), { instrument: "debt" });
     await runAssemble({ site: `${dir}/site`, archive: `${dir}/archive`, publication: pub, now: at(0), json: true });
     const { debt } = site(dir);
-    expect(debt).toMatchObject({ status: "missing", signal: null, provenance: null, buckets: [], missing: { instrument: "debt", sourceStatus: "invalid-document" } });
+    expect(debt).toMatchObject({
+      status: "missing",
+      signal: null,
+      provenance: null,
+      buckets: [],
+      missing: { instrument: "debt", sourceStatus: "invalid-document" },
+    });
   });
 });
 
@@ -181,13 +260,28 @@ describe("parallel collection", () => {
   it("collects five slow upstreams in about the time of one", async () => {
     const dir = tempDir("risk-sig-");
     const pub = demoCopy();
-    for (const key of ["us", "eu", "yen", "energie"]) server.set(`/slow-${key}`, { json: JSON.parse(readFileSync(`${pub}/upstream/${key}.json`, "utf8")), delayMs: 300 });
-    server.set("/slow-debt", { json: JSON.parse(readFileSync(`${pub}/upstream/debt-latest.json`, "utf8")), delayMs: 300 });
+    for (const key of ["us", "eu", "yen", "energie"])
+      server.set(`/slow-${key}`, {
+        json: JSON.parse(readFileSync(`${pub}/upstream/${key}.json`, "utf8")),
+        delayMs: 300,
+      });
+    server.set("/slow-debt", {
+      json: JSON.parse(readFileSync(`${pub}/upstream/debt-latest.json`, "utf8")),
+      delayMs: 300,
+    });
     editFile(`${pub}/risk.config.yaml`, (t) =>
-      t.replace(/source: upstream\/(us|eu|yen|energie)\.json/g, (_, k) => `source: ${server.url(`/slow-${k}`)}`).replace("source: upstream/debt-latest.json", `source: ${server.url("/slow-debt")}`),
+      t
+        .replace(/source: upstream\/(us|eu|yen|energie)\.json/g, (_, k) => `source: ${server.url(`/slow-${k}`)}`)
+        .replace("source: upstream/debt-latest.json", `source: ${server.url("/slow-debt")}`),
     );
     const t = performance.now();
-    const summary = await runAssemble({ site: `${dir}/site`, archive: `${dir}/archive`, publication: pub, now: at(0), json: true });
+    const summary = await runAssemble({
+      site: `${dir}/site`,
+      archive: `${dir}/archive`,
+      publication: pub,
+      now: at(0),
+      json: true,
+    });
     const ms = performance.now() - t;
     expect(summary.ok).toBe(true);
     expect(site(dir).risk.status).toBe("nominal");

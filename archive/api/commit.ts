@@ -75,7 +75,11 @@ export async function commitFrame(
     } else if (f.stored) {
       await write(`${SITE_PREFIX}${f.path}`, f.stored);
     } else {
-      throw new RiskError("E_ARCHIVE", `Cannot reuse ${f.path}: the archive's last frame does not hold it; run risk-cli verify`, { path: f.path });
+      throw new RiskError(
+        "E_ARCHIVE",
+        `Cannot reuse ${f.path}: the archive's last frame does not hold it; run risk-cli verify`,
+        { path: f.path },
+      );
     }
   }
   if (previous && base) {
@@ -94,7 +98,8 @@ export async function commitFrame(
     await write(shard, new TextEncoder().encode(canonicalJson(entries, shard)));
   }
   // The day that closes and the level changes found, appended to their shards.
-  for (const shard of await signalHistoryShards(gitdir, base, previous, frame, cache)) await write(shard.path, shard.bytes);
+  for (const shard of await signalHistoryShards(gitdir, base, previous, frame, cache))
+    await write(shard.path, shard.bytes);
   const tree = await editTree(gitdir, base, edits, cache);
   const commit = await writeCommit(gitdir, {
     tree: tree!,

@@ -31,11 +31,18 @@ export interface FrameDiff {
  */
 export async function diffFrames(gitdir: string, from: number, to: number): Promise<FrameDiff> {
   if (from > to) {
-    throw new RiskError("E_USAGE", `Cannot diff from ${new Date(from).toISOString()} to an earlier ${new Date(to).toISOString()}: give --from before --to`, {});
+    throw new RiskError(
+      "E_USAGE",
+      `Cannot diff from ${new Date(from).toISOString()} to an earlier ${new Date(to).toISOString()}: give --from before --to`,
+      {},
+    );
   }
   const a = await findFrameAt(gitdir, from);
   const b = await findFrameAt(gitdir, to);
-  const [objectsA, objectsB] = await Promise.all([frameObjects(gitdir, a.tree, a.frame.objects), frameObjects(gitdir, b.tree, b.frame.objects)]);
+  const [objectsA, objectsB] = await Promise.all([
+    frameObjects(gitdir, a.tree, a.frame.objects),
+    frameObjects(gitdir, b.tree, b.frame.objects),
+  ]);
   return {
     from: ref(a),
     to: ref(b),
@@ -47,12 +54,21 @@ export async function diffFrames(gitdir: string, from: number, to: number): Prom
       .map((slug) => ({ slug, from: a.frame.models[slug] ?? null, to: b.frame.models[slug] ?? null })),
     objects:
       objectsA && objectsB
-        ? diffManifests(objectsA, objectsB).map((c) => ({ id: (c.after ?? c.before)!.id, status: c.status, semantic: c.semantic }))
+        ? diffManifests(objectsA, objectsB).map((c) => ({
+            id: (c.after ?? c.before)!.id,
+            status: c.status,
+            semantic: c.semantic,
+          }))
         : null,
   };
 }
 
-const ref = (f: FoundFrame) => ({ frameId: f.frame.frameId, at: f.frame.at, commit: f.commit, frameHash: f.frame.frameHash });
+const ref = (f: FoundFrame) => ({
+  frameId: f.frame.frameId,
+  at: f.frame.at,
+  commit: f.commit,
+  frameHash: f.frame.frameHash,
+});
 
 function surfaceChanges(a: Frame, b: Frame): FrameDiff["surfaces"] {
   const out = { added: [] as string[], changed: [] as string[], removed: [] as string[], unchanged: 0 };

@@ -56,7 +56,13 @@ export function recordDigest(gitdir: string, parent: string | null, commit: stri
       seq: frame.seq,
       commit,
       previousFrameHash: frame.previousFrameHash,
-      frame: { frameId: frame.frameId, at: frame.at, frameHash: frame.frameHash, signals: frame.signals, models: frame.models },
+      frame: {
+        frameId: frame.frameId,
+        at: frame.at,
+        frameHash: frame.frameHash,
+        signals: frame.signals,
+        models: frame.models,
+      },
     };
     const file = dayFile(gitdir, dayOf(frame.at));
     const size = fs.statSync(file, { throwIfNoEntry: false })?.size;
@@ -70,7 +76,8 @@ export function recordDigest(gitdir: string, parent: string | null, commit: stri
     fs.renameSync(tmp, headFile(gitdir));
     if (newDay) {
       const oldest = new Date(Date.parse(frame.at) - KEEP_DAYS * 86_400_000).toISOString().slice(0, 10);
-      for (const name of fs.readdirSync(dir)) if (name !== "HEAD" && name.slice(0, 10) < oldest) fs.rmSync(`${dir}/${name}`, { force: true });
+      for (const name of fs.readdirSync(dir))
+        if (name !== "HEAD" && name.slice(0, 10) < oldest) fs.rmSync(`${dir}/${name}`, { force: true });
     }
   } catch {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -127,13 +134,17 @@ function readDay(gitdir: string, day: string): Day | null {
   };
 }
 
-const shiftDay = (day: string, by: number) => new Date(Date.parse(`${day}T00:00:00Z`) + by * 86_400_000).toISOString().slice(0, 10);
+const shiftDay = (day: string, by: number) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + by * 86_400_000).toISOString().slice(0, 10);
 
 /**
  * The cache's lookups for an archive whose head is `head`, or null when the cache does not end
  * there. The HEAD file is read once, and each day file at most once, for all the windows.
  */
-export function frameDigests(gitdir: string, head: string): { baseline(instant: number): { commit: string; frame: BaselineFrame } | null } | null {
+export function frameDigests(
+  gitdir: string,
+  head: string,
+): { baseline(instant: number): { commit: string; frame: BaselineFrame } | null } | null {
   if (readHead(gitdir) !== head) return null;
   const days = new Map<string, Day | null>();
   const dayAt = (day: string) => {
@@ -147,11 +158,18 @@ export function frameDigests(gitdir: string, head: string): { baseline(instant: 
  * The last frame at or before `instant` (epoch ms), from the cache, when the cache belongs to
  * `head` and holds that frame and the one after it; otherwise null.
  */
-export function cachedBaseline(gitdir: string, head: string, instant: number): { commit: string; frame: BaselineFrame } | null {
+export function cachedBaseline(
+  gitdir: string,
+  head: string,
+  instant: number,
+): { commit: string; frame: BaselineFrame } | null {
   return frameDigests(gitdir, head)?.baseline(instant) ?? null;
 }
 
-function baselineAt(dayAt: (day: string) => Day | null, instant: number): { commit: string; frame: BaselineFrame } | null {
+function baselineAt(
+  dayAt: (day: string) => Day | null,
+  instant: number,
+): { commit: string; frame: BaselineFrame } | null {
   const day = dayOf(new Date(instant).toISOString());
   const today = dayAt(day);
   if (!today) return null;
@@ -170,7 +188,13 @@ function baselineAt(dayAt: (day: string) => Day | null, instant: number): { comm
     next = today.at.length > 0 ? today.line(0) : null;
   }
   if (!found || !next) return null;
-  if (next.seq !== found.seq + 1 || next.previousFrameHash !== found.frame.frameHash || Date.parse(found.at) > instant || Date.parse(next.at) <= instant) return null;
+  if (
+    next.seq !== found.seq + 1 ||
+    next.previousFrameHash !== found.frame.frameHash ||
+    Date.parse(found.at) > instant ||
+    Date.parse(next.at) <= instant
+  )
+    return null;
   const parsed = BaselineFrame.safeParse(found.frame);
   return parsed.success && parsed.data.at === found.at ? { commit: found.commit, frame: parsed.data } : null;
 }

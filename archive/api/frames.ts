@@ -13,7 +13,6 @@ import { FRAME_FILE, sitePath } from "../layout.ts";
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
-
 /**
  * The frame recorded by `commit`, schema-checked. A caller that has read the commit already
  * passes it, so that it is not read again.
@@ -38,13 +37,23 @@ export async function readFrameAs<T>(
   if (!entry) throw new RiskError("E_ARCHIVE", `Commit ${commit} has no ${FRAME_FILE}: it is not a frame`, { commit });
   const parsed = schema.safeParse(JSON.parse(decoder.decode(await readBlob(gitdir, entry.oid))));
   if (!parsed.success) {
-    throw new RiskError("E_ARCHIVE", `Commit ${commit}: ${FRAME_FILE} does not match the frame schema (${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message})`, { commit });
+    throw new RiskError(
+      "E_ARCHIVE",
+      `Commit ${commit}: ${FRAME_FILE} does not match the frame schema (${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message})`,
+      { commit },
+    );
   }
   return { frame: parsed.data, tree: c.tree };
 }
 
 /** The served bytes of `path` as recorded in a frame: the stored blob, restamped when needed. */
-export async function servedBytes(gitdir: string, tree: string, frame: Frame, path: string, cache?: TreeCache): Promise<Uint8Array> {
+export async function servedBytes(
+  gitdir: string,
+  tree: string,
+  frame: Frame,
+  path: string,
+  cache?: TreeCache,
+): Promise<Uint8Array> {
   // The journal is kept as day shards, served as their concatenation.
   if (path === JOURNAL_PATH && frame.journal) return servedJournal(gitdir, tree, cache);
   const stored = await storedBytes(gitdir, tree, frame, path, cache);
@@ -52,9 +61,19 @@ export async function servedBytes(gitdir: string, tree: string, frame: Frame, pa
   return new TextEncoder().encode(stamp(decoder.decode(stored), frame.at));
 }
 
-export async function storedBytes(gitdir: string, tree: string, frame: Frame, path: string, cache?: TreeCache): Promise<Uint8Array> {
+export async function storedBytes(
+  gitdir: string,
+  tree: string,
+  frame: Frame,
+  path: string,
+  cache?: TreeCache,
+): Promise<Uint8Array> {
   const entry = await oidAtPath(gitdir, tree, sitePath(path), cache);
-  if (!entry) throw new RiskError("E_ARCHIVE", `Frame ${frame.frameId} lacks the stored surface ${path}`, { frame: frame.frameId, path });
+  if (!entry)
+    throw new RiskError("E_ARCHIVE", `Frame ${frame.frameId} lacks the stored surface ${path}`, {
+      frame: frame.frameId,
+      path,
+    });
   return readBlob(gitdir, entry.oid);
 }
 

@@ -19,7 +19,10 @@ export interface FoundFrame {
  */
 export async function findFrameAt(gitdir: string, instant: number): Promise<FoundFrame> {
   const head = isRepository(gitdir) ? await headCommit(gitdir) : null;
-  if (!head) throw new RiskError("E_NO_FRAME", `The archive ${gitdir} has no frame yet; run risk-cli assemble first`, { archive: gitdir });
+  if (!head)
+    throw new RiskError("E_NO_FRAME", `The archive ${gitdir} has no frame yet; run risk-cli assemble first`, {
+      archive: gitdir,
+    });
   const top = await readFrame(gitdir, head);
   if (Date.parse(top.frame.at) <= instant) return { commit: head, ...top };
   const entry = await lastIndexedAtOrBefore(gitdir, top.tree, instant);
@@ -33,23 +36,36 @@ export async function findFrameAt(gitdir: string, instant: number): Promise<Foun
   }
   const found = await readFrame(gitdir, entry.commit);
   if (found.frame.frameHash !== entry.frameHash) {
-    throw new RiskError("E_VERIFY", `The replay index names frame ${entry.frameId} with a hash its commit does not carry; run risk-cli verify`, { frame: entry.frameId });
+    throw new RiskError(
+      "E_VERIFY",
+      `The replay index names frame ${entry.frameId} with a hash its commit does not carry; run risk-cli verify`,
+      { frame: entry.frameId },
+    );
   }
   return { commit: entry.commit, ...found };
 }
 
 /** The last entry of the head tree's day index at or before `instant`: one shard, or a walk back over days without frames. */
-export async function lastIndexedAtOrBefore(gitdir: string, root: string, instant: number, cache?: TreeCache): Promise<IndexEntry | null> {
+export async function lastIndexedAtOrBefore(
+  gitdir: string,
+  root: string,
+  instant: number,
+  cache?: TreeCache,
+): Promise<IndexEntry | null> {
   const iso = new Date(instant).toISOString();
   const [y, m, d] = [iso.slice(0, 4), iso.slice(5, 7), iso.slice(8, 10)];
   const index = await oidAtPath(gitdir, root, "index", cache);
   if (!index) return null;
   const years = (await readTree(gitdir, index.oid, cache)).filter((e) => e.path <= y).sort(byPathDesc);
   for (const year of years) {
-    const months = (await readTree(gitdir, year.oid, cache)).filter((e) => year.path < y || e.path <= m).sort(byPathDesc);
+    const months = (await readTree(gitdir, year.oid, cache))
+      .filter((e) => year.path < y || e.path <= m)
+      .sort(byPathDesc);
     for (const month of months) {
       const sameMonth = year.path === y && month.path === m;
-      const days = (await readTree(gitdir, month.oid, cache)).filter((e) => !sameMonth || e.path <= `${d}.json`).sort(byPathDesc);
+      const days = (await readTree(gitdir, month.oid, cache))
+        .filter((e) => !sameMonth || e.path <= `${d}.json`)
+        .sort(byPathDesc);
       for (const day of days) {
         const entries = await readShard(gitdir, day.oid);
         const hit = entries.filter((e) => Date.parse(e.at) <= instant).pop();
@@ -77,7 +93,14 @@ async function readShard(gitdir: string, oid: string): Promise<IndexEntry[]> {
   const entries: unknown = JSON.parse(new TextDecoder().decode(await readBlob(gitdir, oid)));
   const usable =
     Array.isArray(entries) &&
-    entries.every((e) => typeof e === "object" && e !== null && typeof e.at === "string" && typeof e.commit === "string" && typeof e.frameHash === "string");
+    entries.every(
+      (e) =>
+        typeof e === "object" &&
+        e !== null &&
+        typeof e.at === "string" &&
+        typeof e.commit === "string" &&
+        typeof e.frameHash === "string",
+    );
   return usable ? (entries as IndexEntry[]) : IndexShard.parse(entries);
 }
 
@@ -87,14 +110,23 @@ const byPathDesc = (a: { path: string }, b: { path: string }) => (a.path < b.pat
  * Writes every surface of a frame to `outDir` exactly as it was served, after checking each
  * against the fingerprint the frame recorded. A mismatch writes nothing and names the path.
  */
-export async function materialise(gitdir: string, found: FoundFrame, outDir: string, hash: Hasher): Promise<{ files: number; bytes: number }> {
+export async function materialise(
+  gitdir: string,
+  found: FoundFrame,
+  outDir: string,
+  hash: Hasher,
+): Promise<{ files: number; bytes: number }> {
   const { frame, tree } = found;
   const files: [string, Uint8Array][] = [];
   for (const [path, recorded] of Object.entries(frame.surfaces).sort(([a], [b]) => (a < b ? -1 : 1))) {
     const bytes = await servedBytes(gitdir, tree, frame, path);
     const sha = hash.sha256(bytes);
     if (sha !== recorded.sha256) {
-      throw new RiskError("E_REPLAY_MISMATCH", `Frame ${frame.frameId}, ${path}: the archived bytes hash to ${sha}, not the recorded ${recorded.sha256}; nothing was written. Run risk-cli verify.`, { frame: frame.frameId, path });
+      throw new RiskError(
+        "E_REPLAY_MISMATCH",
+        `Frame ${frame.frameId}, ${path}: the archived bytes hash to ${sha}, not the recorded ${recorded.sha256}; nothing was written. Run risk-cli verify.`,
+        { frame: frame.frameId, path },
+      );
     }
     files.push([path, bytes]);
   }

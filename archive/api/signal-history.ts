@@ -22,13 +22,21 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
 /** The shard lines a frame appends after `previous`: path -> appended text. */
-export function signalHistoryAppends(previous: { frame: Frame; commit: string } | null, frame: Frame): Map<string, string> {
+export function signalHistoryAppends(
+  previous: { frame: Frame; commit: string } | null,
+  frame: Frame,
+): Map<string, string> {
   const out = new Map<string, string>();
-  const add = (path: string, value: unknown) => out.set(path, (out.get(path) ?? "") + canonicalJson(value, path) + "\n");
+  const add = (path: string, value: unknown) =>
+    out.set(path, (out.get(path) ?? "") + canonicalJson(value, path) + "\n");
   const closed = closedDayPoint(previous, frame.at);
   if (closed) add(dailyShardPath(closed.seriesDate), closed);
   if (previous) {
-    for (const c of levelChangesBetween(previous.frame.signals, frame.signals, { frameId: frame.frameId, previousFrameId: previous.frame.frameId, at: frame.at })) {
+    for (const c of levelChangesBetween(previous.frame.signals, frame.signals, {
+      frameId: frame.frameId,
+      previousFrameId: previous.frame.frameId,
+      at: frame.at,
+    })) {
       add(levelShardPath(frame.at), c);
     }
   }
@@ -60,7 +68,8 @@ export async function loadSignalHistory(gitdir: string, tree: string, cache?: Tr
     const shards = [...(await flattenTree(gitdir, at.oid, "", cache))].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     const out: T[] = [];
     for (const [, oid] of shards) {
-      for (const line of decoder.decode(await readBlob(gitdir, oid)).split("\n")) if (line) out.push(parse(JSON.parse(line)));
+      for (const line of decoder.decode(await readBlob(gitdir, oid)).split("\n"))
+        if (line) out.push(parse(JSON.parse(line)));
     }
     return out;
   };
@@ -86,13 +95,18 @@ export async function verifySignalHistoryStep(
   if (!after && !before) return;
   const expected = signalHistoryAppends(previous, current.frame);
   for (const path of await changedPaths(gitdir, before?.oid ?? null, after?.oid ?? null, "history")) {
-    if (!expected.has(path)) fail(path, "a history shard changed that this frame has nothing to append to: the history is append-only");
+    if (!expected.has(path))
+      fail(path, "a history shard changed that this frame has nothing to append to: the history is append-only");
   }
   for (const [path, text] of expected) {
     const oldOid = previous ? await oidAtPath(gitdir, previous.tree, path) : null;
     const newOid = await oidAtPath(gitdir, current.tree, path);
     const old = oldOid ? decoder.decode(await readBlob(gitdir, oldOid.oid)) : "";
     const now = newOid ? decoder.decode(await readBlob(gitdir, newOid.oid)) : "";
-    if (now !== old + text) fail(path, "the history shard is not the previous one followed by the lines this frame implies (the day's last point or a level change)");
+    if (now !== old + text)
+      fail(
+        path,
+        "the history shard is not the previous one followed by the lines this frame implies (the day's last point or a level change)",
+      );
   }
 }

@@ -23,14 +23,25 @@ type Schema<T> = { safeParse(x: unknown): { success: true; data: T } | { success
  * checked a second time (a hash of a few kilobytes against a schema walk of every recent frame).
  * Any other case (another version, a damaged blob) goes through the schema.
  */
-async function headSurface<T>(gitdir: string, state: { frame: Frame; tree: string }, path: string, schema: Schema<T>, trustedVersion: string | undefined, cache?: TreeCache): Promise<T | null> {
+async function headSurface<T>(
+  gitdir: string,
+  state: { frame: Frame; tree: string },
+  path: string,
+  schema: Schema<T>,
+  trustedVersion: string | undefined,
+  cache?: TreeCache,
+): Promise<T | null> {
   const { frame, tree } = state;
   const recorded = frame.surfaces[path];
   if (!recorded) return null;
   const stored = await storedBytes(gitdir, tree, frame, path, cache);
   const text = decoder.decode(stored);
   const doc: unknown = JSON.parse(recorded.stamped ? stamp(text, frame.at) : text);
-  if (trustedVersion === frame.tool.version && createHash("sha256").update(stored).digest("hex") === recorded.storedSha256) return doc as T;
+  if (
+    trustedVersion === frame.tool.version &&
+    createHash("sha256").update(stored).digest("hex") === recorded.storedSha256
+  )
+    return doc as T;
   const parsed = schema.safeParse(doc);
   return parsed.success ? parsed.data : null;
 }
@@ -46,7 +57,11 @@ export interface CopyRequest {
  * surfaces that builders read (`copies`), or null when the archive is empty. What else the plan
  * needs is read afterwards by `loadNeeds`. `cache` keeps the trees read, for the commit that follows.
  */
-export async function previousState(gitdir: string, copies: readonly CopyRequest[], options: { cache?: TreeCache; trustedVersion?: string } = {}): Promise<PreviousState | null> {
+export async function previousState(
+  gitdir: string,
+  copies: readonly CopyRequest[],
+  options: { cache?: TreeCache; trustedVersion?: string } = {},
+): Promise<PreviousState | null> {
   if (!isRepository(gitdir)) return null;
   const commit = await headCommit(gitdir);
   if (!commit) return null;
@@ -81,7 +96,8 @@ export async function loadNeeds(
 ): Promise<PreviousState> {
   const { frame, tree } = previous;
   if (needs.objects) previous.objects = await frameObjects(gitdir, tree, frame.objects, options.cache);
-  if (needs.archiveWindows.length > 0) previous.windows = await windowBaselines(gitdir, previous, options.now, needs.archiveWindows, options);
+  if (needs.archiveWindows.length > 0)
+    previous.windows = await windowBaselines(gitdir, previous, options.now, needs.archiveWindows, options);
   if (needs.signalHistory) previous.signalHistory = await loadSignalHistory(gitdir, tree, options.cache);
   return previous;
 }

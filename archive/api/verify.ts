@@ -27,13 +27,18 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
  * times, every stored surface against its fingerprints, integrity.json against the frame, and
  * the replay index. Throws E_VERIFY naming the first frame and path that fail.
  */
-export async function verifyArchive(gitdir: string, hash: Hasher, onFrame?: (n: number) => void): Promise<VerifyReport> {
+export async function verifyArchive(
+  gitdir: string,
+  hash: Hasher,
+  onFrame?: (n: number) => void,
+): Promise<VerifyReport> {
   const head = isRepository(gitdir) ? await headCommit(gitdir) : null;
   if (!head) throw new RiskError("E_NO_FRAME", `The archive ${gitdir} has no frame to verify`, { archive: gitdir });
   const chain: CommitInfo[] = [];
   for (let oid: string | undefined = head; oid; ) {
     const c = await readCommit(gitdir, oid);
-    if (c.parents.length > 1) fail(null, oid, null, "a frame commit has more than one parent (a merge): history was rewritten");
+    if (c.parents.length > 1)
+      fail(null, oid, null, "a frame commit has more than one parent (a merge): history was rewritten");
     chain.push(c);
     oid = c.parents[0];
   }
@@ -69,28 +74,55 @@ export async function verifyArchive(gitdir: string, hash: Hasher, onFrame?: (n: 
     }
     const where = frame.frameId;
     const recomputed = frameHashOf(frame, hash);
-    if (recomputed !== frame.frameHash) fail(where, oid, FRAME_FILE, `the frame hashes to ${recomputed}, not its recorded frameHash ${frame.frameHash}: the frame was rewritten`);
-    if (trailers.frameHash !== frame.frameHash || trailers.frameId !== frame.frameId) fail(where, oid, FRAME_FILE, "the commit message names another frame than frame.json: the frame was rewritten");
-    if (frame.seq !== i + 1) fail(where, oid, FRAME_FILE, `frame seq is ${frame.seq} where the chain has frame ${i + 1}: a frame was removed or reordered`);
+    if (recomputed !== frame.frameHash)
+      fail(
+        where,
+        oid,
+        FRAME_FILE,
+        `the frame hashes to ${recomputed}, not its recorded frameHash ${frame.frameHash}: the frame was rewritten`,
+      );
+    if (trailers.frameHash !== frame.frameHash || trailers.frameId !== frame.frameId)
+      fail(where, oid, FRAME_FILE, "the commit message names another frame than frame.json: the frame was rewritten");
+    if (frame.seq !== i + 1)
+      fail(
+        where,
+        oid,
+        FRAME_FILE,
+        `frame seq is ${frame.seq} where the chain has frame ${i + 1}: a frame was removed or reordered`,
+      );
     if (commit.authorTime !== Math.floor(Date.parse(frame.at) / 1000) || commit.committerTime !== commit.authorTime) {
       fail(where, oid, FRAME_FILE, "the commit time is not the frame time");
     }
     if (previous) {
       if (frame.previousFrameHash !== previous.frame.frameHash || frame.previousFrameId !== previous.frame.frameId) {
-        fail(where, oid, FRAME_FILE, `previousFrameHash does not match frame ${previous.frame.frameId}: a frame was removed, reordered or rewritten`);
+        fail(
+          where,
+          oid,
+          FRAME_FILE,
+          `previousFrameHash does not match frame ${previous.frame.frameId}: a frame was removed, reordered or rewritten`,
+        );
       }
-      if (frame.at <= previous.frame.at) fail(where, oid, FRAME_FILE, "frame time does not increase: frames were reordered");
+      if (frame.at <= previous.frame.at)
+        fail(where, oid, FRAME_FILE, "frame time does not increase: frames were reordered");
       const shard = await oidAtPath(gitdir, tree, shardPath(previous.frame.at));
-      const last = shard ? IndexShard.parse(JSON.parse(decoder.decode(await readBlob(gitdir, shard.oid)))).at(-1) : undefined;
+      const last = shard
+        ? IndexShard.parse(JSON.parse(decoder.decode(await readBlob(gitdir, shard.oid)))).at(-1)
+        : undefined;
       if (!last || last.commit !== previous.commit || last.frameHash !== previous.frame.frameHash) {
-        fail(where, oid, shardPath(previous.frame.at), `the replay index does not end with the previous frame ${previous.frame.frameId}`);
+        fail(
+          where,
+          oid,
+          shardPath(previous.frame.at),
+          `the replay index does not end with the previous frame ${previous.frame.frameId}`,
+        );
       }
     } else if (frame.previousFrameHash !== null) {
       fail(where, oid, FRAME_FILE, "the first frame names a previous frame: earlier frames were removed");
     }
     const site = await oidAtPath(gitdir, tree, SITE_PREFIX);
     const stored = site ? await flattenTree(gitdir, site.oid) : new Map<string, string>();
-    for (const path of stored.keys()) if (!frame.surfaces[`/${path}`]) fail(where, oid, `/${path}`, "a stored file is not recorded in the frame");
+    for (const path of stored.keys())
+      if (!frame.surfaces[`/${path}`]) fail(where, oid, `/${path}`, "a stored file is not recorded in the frame");
     // The journal (day shards, rolling hash) and the signal-history shards, O(1) per frame.
     const failHere = (path: string, problem: string): never => fail(where, oid, path, problem);
     await verifyJournalStep(gitdir, previous, { frame, tree }, failHere);
@@ -105,8 +137,10 @@ export async function verifyArchive(gitdir: string, hash: Hasher, onFrame?: (n: 
       // A blob already checked in an earlier frame, served as stored: nothing left to check.
       const known = sha256OfBlob.get(blob);
       if (known && !rec.stamped && path !== INTEGRITY) {
-        if (known.sha256 !== rec.storedSha256) fail(where, oid, path, `the stored bytes hash to ${known.sha256}, not the recorded ${rec.storedSha256}`);
-        if (known.bytes !== rec.bytes || known.sha256 !== rec.sha256) fail(where, oid, path, "the served bytes do not match the recorded fingerprint");
+        if (known.sha256 !== rec.storedSha256)
+          fail(where, oid, path, `the stored bytes hash to ${known.sha256}, not the recorded ${rec.storedSha256}`);
+        if (known.bytes !== rec.bytes || known.sha256 !== rec.sha256)
+          fail(where, oid, path, "the served bytes do not match the recorded fingerprint");
         surfacesChecked++;
         continue;
       }
@@ -122,11 +156,13 @@ export async function verifyArchive(gitdir: string, hash: Hasher, onFrame?: (n: 
         storedSha = hash.sha256(bytes);
         sha256OfBlob.set(blob, { sha256: storedSha, bytes: bytes.byteLength });
       }
-      if (storedSha !== rec.storedSha256) fail(where, oid, path, `the stored bytes hash to ${storedSha}, not the recorded ${rec.storedSha256}`);
+      if (storedSha !== rec.storedSha256)
+        fail(where, oid, path, `the stored bytes hash to ${storedSha}, not the recorded ${rec.storedSha256}`);
       const parts = rec.stamped ? stampParts(bytes, frame.at, planOf(blob, bytes)) : [bytes];
       const servedBytes = parts.reduce((n, p) => n + p.byteLength, 0);
       const servedSha = rec.stamped ? hash.sha256Parts(parts) : storedSha;
-      if (servedBytes !== rec.bytes || servedSha !== rec.sha256) fail(where, oid, path, "the served bytes do not match the recorded fingerprint");
+      if (servedBytes !== rec.bytes || servedSha !== rec.sha256)
+        fail(where, oid, path, "the served bytes do not match the recorded fingerprint");
       if (path === INTEGRITY) checkIntegrity(frame, oid, JSON.parse(stamp(decoder.decode(bytes), frame.at)));
       surfacesChecked++;
     }
@@ -134,29 +170,48 @@ export async function verifyArchive(gitdir: string, hash: Hasher, onFrame?: (n: 
     previous = { frame, commit: oid, tree };
     onFrame?.(i + 1);
   }
-  if (previous) await verifyJournalHead(gitdir, previous, hash, (path, problem) => fail(previous!.frame.frameId, previous!.commit, path, problem));
+  if (previous)
+    await verifyJournalHead(gitdir, previous, hash, (path, problem) =>
+      fail(previous!.frame.frameId, previous!.commit, path, problem),
+    );
   return {
     frames: chain.length,
     surfacesChecked,
-    head: previous ? { frameId: previous.frame.frameId, frameHash: previous.frame.frameHash, commit: previous.commit } : null,
+    head: previous
+      ? { frameId: previous.frame.frameId, frameHash: previous.frame.frameHash, commit: previous.commit }
+      : null,
   };
 }
 
 /** objects.json (the per-object hashes of the changefeed) is stored exactly when the frame records it, with its hash. */
-async function checkObjects(gitdir: string, frame: Frame, commit: string, tree: string, hash: Hasher, seen: Map<string, { sha256: string; bytes: number }>): Promise<void> {
+async function checkObjects(
+  gitdir: string,
+  frame: Frame,
+  commit: string,
+  tree: string,
+  hash: Hasher,
+  seen: Map<string, { sha256: string; bytes: number }>,
+): Promise<void> {
   const entry = await oidAtPath(gitdir, tree, OBJECTS_FILE);
   if (!frame.objects) {
     if (entry) fail(frame.frameId, commit, OBJECTS_FILE, "an object manifest is stored but the frame records none");
     return;
   }
-  if (!entry) fail(frame.frameId, commit, OBJECTS_FILE, "the object manifest the frame records is missing from the archive");
+  if (!entry)
+    fail(frame.frameId, commit, OBJECTS_FILE, "the object manifest the frame records is missing from the archive");
   let sha = seen.get(entry.oid)?.sha256;
   if (!sha) {
     const bytes = await readBlob(gitdir, entry.oid);
     sha = hash.sha256(bytes);
     seen.set(entry.oid, { sha256: sha, bytes: bytes.byteLength });
   }
-  if (sha !== frame.objects.sha256) fail(frame.frameId, commit, OBJECTS_FILE, `the object manifest hashes to ${sha}, not the recorded ${frame.objects.sha256}`);
+  if (sha !== frame.objects.sha256)
+    fail(
+      frame.frameId,
+      commit,
+      OBJECTS_FILE,
+      `the object manifest hashes to ${sha}, not the recorded ${frame.objects.sha256}`,
+    );
 }
 
 function checkIntegrity(frame: Frame, commit: string, doc: unknown): void {
@@ -164,12 +219,18 @@ function checkIntegrity(frame: Frame, commit: string, doc: unknown): void {
   if (!parsed.success) fail(frame.frameId, commit, INTEGRITY, "integrity.json does not match its schema");
   const integrity = parsed.data;
   if (integrity.frame.frameId !== frame.frameId || integrity.generated !== frame.at) {
-    fail(frame.frameId, commit, INTEGRITY, `integrity.json belongs to frame ${integrity.frame.frameId}, not ${frame.frameId}: it was copied from another frame`);
+    fail(
+      frame.frameId,
+      commit,
+      INTEGRITY,
+      `integrity.json belongs to frame ${integrity.frame.frameId}, not ${frame.frameId}: it was copied from another frame`,
+    );
   }
   const listed = new Set<string>();
   for (const s of integrity.surfaces) {
     listed.add(s.path);
-    if (frame.surfaces[s.path]?.sha256 !== s.sha256) fail(frame.frameId, commit, INTEGRITY, `integrity.json gives ${s.path} a fingerprint the frame does not record`);
+    if (frame.surfaces[s.path]?.sha256 !== s.sha256)
+      fail(frame.frameId, commit, INTEGRITY, `integrity.json gives ${s.path} a fingerprint the frame does not record`);
   }
   for (const path of Object.keys(frame.surfaces)) {
     if (path !== INTEGRITY && !listed.has(path)) fail(frame.frameId, commit, INTEGRITY, `integrity.json omits ${path}`);

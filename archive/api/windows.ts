@@ -59,7 +59,12 @@ export async function windowBaselines(
 }
 
 /** The object manifest stored with a frame, or null when that frame recorded none. */
-export async function frameObjects(gitdir: string, tree: string, recorded: { sha256: string } | undefined, cache?: TreeCache): Promise<ObjectManifest | null> {
+export async function frameObjects(
+  gitdir: string,
+  tree: string,
+  recorded: { sha256: string } | undefined,
+  cache?: TreeCache,
+): Promise<ObjectManifest | null> {
   if (!recorded) return null;
   const entry = await oidAtPath(gitdir, tree, OBJECTS_FILE, cache);
   if (!entry) return null;

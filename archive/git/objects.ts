@@ -101,7 +101,8 @@ function readLoose(gitdir: string, oid: string): GitObject | null {
     const nul = wrapped.indexOf(0);
     const [type, size] = wrapped.subarray(0, nul).toString("latin1").split(" ");
     const body = wrapped.subarray(nul + 1);
-    if (Number(size) !== body.byteLength) throw new Error(`object ${oid} is ${body.byteLength} bytes, its header says ${size}`);
+    if (Number(size) !== body.byteLength)
+      throw new Error(`object ${oid} is ${body.byteLength} bytes, its header says ${size}`);
     return { type: type as GitObject["type"], body };
   }
   return null;
@@ -128,7 +129,9 @@ function readObject(gitdir: string, oid: string): GitObject | "fallback" {
   // A concurrent `git gc` may have moved it from loose to a new pack since the first look.
   const late = readLoose(gitdir, oid);
   if (late) return late;
-  throw new Error(`Git object ${oid} is not in the archive ${gitdir}: it is not a loose object, and none of its ${store.size} pack(s) holds it`);
+  throw new Error(
+    `Git object ${oid} is not in the archive ${gitdir}: it is not a loose object, and none of its ${store.size} pack(s) holds it`,
+  );
 }
 
 /** Reads an object of a known type; a type that differs is an error, as for a loose object. */
@@ -227,8 +230,20 @@ function parseCommit(oid: string, body: Uint8Array): CommitInfo | null {
   const author = time(headers.get("author"));
   const committer = time(headers.get("committer"));
   if (author == null || committer == null) return null;
-  const message = text.slice(blank + 2).replace(/\r/g, "").replace(/^\n+/, "").replace(/\n+$/, "") + "\n";
-  return { oid, tree: valueOf(lines[0]!), parents, message, authorTime: Number(author), committerTime: Number(committer) };
+  const message =
+    text
+      .slice(blank + 2)
+      .replace(/\r/g, "")
+      .replace(/^\n+/, "")
+      .replace(/\n+$/, "") + "\n";
+  return {
+    oid,
+    tree: valueOf(lines[0]!),
+    parents,
+    message,
+    authorTime: Number(author),
+    committerTime: Number(committer),
+  };
 }
 
 export async function readCommit(gitdir: string, oid: string): Promise<CommitInfo> {
@@ -271,7 +286,12 @@ export async function updateBranch(gitdir: string, oid: string): Promise<void> {
 }
 
 /** The oid at `path` (a/b/c) inside the tree `root`, or null. */
-export async function oidAtPath(gitdir: string, root: string, path: string, cache?: TreeCache): Promise<{ oid: string; type: string } | null> {
+export async function oidAtPath(
+  gitdir: string,
+  root: string,
+  path: string,
+  cache?: TreeCache,
+): Promise<{ oid: string; type: string } | null> {
   let current = { oid: root, type: "tree" };
   for (const part of path.split("/")) {
     if (current.type !== "tree") return null;

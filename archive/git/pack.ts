@@ -63,7 +63,12 @@ function readAt(fd: number, buf: Buffer, at: number, length: number): Buffer {
 }
 
 function bufferSource(buf: Buffer): ByteSource {
-  return { size: buf.length, read: (at, length) => buf.subarray(at, at + length), readInto: (_target, at, length) => buf.subarray(at, at + length), close() {} };
+  return {
+    size: buf.length,
+    read: (at, length) => buf.subarray(at, at + length),
+    readInto: (_target, at, length) => buf.subarray(at, at + length),
+    close() {},
+  };
 }
 
 /** A file opened once and read with positioned reads: an index is never read whole. */
@@ -77,7 +82,8 @@ function fileSource(path: string): ByteSource {
     throw e;
   }
   let open = true;
-  const readInto = (buf: Buffer, at: number, length: number): Buffer => readAt(fd, buf, at, Math.min(length, size - at));
+  const readInto = (buf: Buffer, at: number, length: number): Buffer =>
+    readAt(fd, buf, at, Math.min(length, size - at));
   return {
     size,
     read: (at, length) => readInto(Buffer.allocUnsafe(Math.max(0, Math.min(length, size - at))), at, length),
@@ -125,7 +131,8 @@ export class PackIndex {
     const head = src.read(0, 8 + 1024);
     if (head.readUInt32BE(0) === IDX_MAGIC) {
       const version = head.readUInt32BE(4);
-      if (version !== 2) throw new PackUnsupportedError(`pack index ${path} is version ${version}; versions 1 and 2 are read`);
+      if (version !== 2)
+        throw new PackUnsupportedError(`pack index ${path} is version ${version}; versions 1 and 2 are read`);
       this.version = 2;
       this.fanout = head.subarray(8, 8 + 1024);
       this.count = this.fanout.readUInt32BE(255 * 4);
@@ -134,7 +141,8 @@ export class PackIndex {
       this.offsets = this.oids + 24 * this.count; // past the object ids and the CRC-32s
       this.large = this.offsets + 4 * this.count;
       const rest = size - 40 - this.large;
-      if (rest < 0 || rest % 8 !== 0) throw new PackCorruptError(`pack index ${path} has ${size} bytes, which does not fit ${this.count} objects`);
+      if (rest < 0 || rest % 8 !== 0)
+        throw new PackCorruptError(`pack index ${path} has ${size} bytes, which does not fit ${this.count} objects`);
       this.largeCount = rest / 8;
     } else {
       this.version = 1;
@@ -145,7 +153,8 @@ export class PackIndex {
       this.offsets = 1024;
       this.large = 0;
       this.largeCount = 0;
-      if (size !== 1024 + 24 * this.count + 40) throw new PackCorruptError(`pack index ${path} has ${size} bytes, which does not fit ${this.count} objects`);
+      if (size !== 1024 + 24 * this.count + 40)
+        throw new PackCorruptError(`pack index ${path} has ${size} bytes, which does not fit ${this.count} objects`);
     }
   }
 
@@ -165,7 +174,8 @@ export class PackIndex {
     const first = oid[0]!;
     const lo = first === 0 ? 0 : this.fanout.readUInt32BE((first - 1) * 4);
     const hi = this.fanout.readUInt32BE(first * 4);
-    if (hi > this.count || lo > hi) throw new PackCorruptError(`pack index ${this.path}: the fan-out table is not sorted`);
+    if (hi > this.count || lo > hi)
+      throw new PackCorruptError(`pack index ${this.path}: the fan-out table is not sorted`);
     if (lo === hi) return -1;
     // The ids sharing the first byte, in one read into a buffer kept for it; then a binary search.
     const length = (hi - lo) * this.stride;
@@ -179,7 +189,8 @@ export class PackIndex {
       const at = mid * this.stride;
       const c = bucket.compare(oid, 0, 20, at, at + 20); // the entry against the target
       if (c === 0) return this.offsetAt(lo + mid);
-      if (c > 0) b = mid; // the entry sorts after the target
+      if (c > 0)
+        b = mid; // the entry sorts after the target
       else a = mid + 1;
     }
     return -1;
@@ -190,7 +201,8 @@ export class PackIndex {
     const small = this.src.read(this.offsets + i * (this.version === 2 ? 4 : 24), 4).readUInt32BE(0);
     if (this.version === 1 || (small & 0x80000000) === 0) return small;
     const k = small & 0x7fffffff;
-    if (k >= this.largeCount) throw new PackCorruptError(`pack index ${this.path}: object ${i} names 64-bit offset ${k} of ${this.largeCount}`);
+    if (k >= this.largeCount)
+      throw new PackCorruptError(`pack index ${this.path}: object ${i} names 64-bit offset ${k} of ${this.largeCount}`);
     const big = this.src.read(this.large + k * 8, 8);
     return big.readUInt32BE(0) * 2 ** 32 + big.readUInt32BE(4);
   }
@@ -234,7 +246,8 @@ function deltaSize(delta: Uint8Array, at: number): [number, number] {
  */
 export function applyDelta(base: Uint8Array, delta: Uint8Array): Buffer {
   let [sourceSize, at] = deltaSize(delta, 0);
-  if (sourceSize !== base.length) throw new PackCorruptError(`delta expects a base of ${sourceSize} bytes, the base has ${base.length}`);
+  if (sourceSize !== base.length)
+    throw new PackCorruptError(`delta expects a base of ${sourceSize} bytes, the base has ${base.length}`);
   let targetSize: number;
   [targetSize, at] = deltaSize(delta, at);
   const out = Buffer.allocUnsafe(targetSize);
@@ -248,11 +261,15 @@ export function applyDelta(base: Uint8Array, delta: Uint8Array): Buffer {
       for (let bit = 0; bit < 3; bit++) if (op & (0x10 << bit)) size += delta[at++]! << (8 * bit);
       if (size === 0) size = 0x10000;
       if (at > delta.length) throw new PackCorruptError("delta copy instruction is truncated");
-      if (offset + size > base.length || n + size > targetSize) throw new PackCorruptError(`delta copies ${size} bytes at ${offset} out of a ${base.length}-byte base into a ${targetSize}-byte result`);
+      if (offset + size > base.length || n + size > targetSize)
+        throw new PackCorruptError(
+          `delta copies ${size} bytes at ${offset} out of a ${base.length}-byte base into a ${targetSize}-byte result`,
+        );
       out.set(base.subarray(offset, offset + size), n);
       n += size;
     } else if (op !== 0) {
-      if (at + op > delta.length || n + op > targetSize) throw new PackCorruptError("delta insertion runs past the delta or the result");
+      if (at + op > delta.length || n + op > targetSize)
+        throw new PackCorruptError("delta insertion runs past the delta or the result");
       out.set(delta.subarray(at, at + op), n);
       n += op;
       at += op;
@@ -342,17 +359,22 @@ export class Pack {
     try {
       const size = fs.fstatSync(fd).size;
       const head = Buffer.alloc(12);
-      if (size < 32 || fs.readSync(fd, head, 0, 12, 0) !== 12) throw new PackCorruptError(`pack ${this.packPath} is truncated`);
-      if (head.toString("latin1", 0, 4) !== "PACK") throw new PackCorruptError(`pack ${this.packPath} does not start with PACK`);
+      if (size < 32 || fs.readSync(fd, head, 0, 12, 0) !== 12)
+        throw new PackCorruptError(`pack ${this.packPath} is truncated`);
+      if (head.toString("latin1", 0, 4) !== "PACK")
+        throw new PackCorruptError(`pack ${this.packPath} does not start with PACK`);
       const version = head.readUInt32BE(4);
       if (version !== 2 && version !== 3) throw new PackUnsupportedError(`pack ${this.packPath} is version ${version}`);
       const count = head.readUInt32BE(8);
-      if (count !== this.index().count) throw new PackCorruptError(`pack ${this.packPath} holds ${count} objects, its index ${this.index().count}`);
+      if (count !== this.index().count)
+        throw new PackCorruptError(`pack ${this.packPath} holds ${count} objects, its index ${this.index().count}`);
       // The index records the pack's trailing checksum: a pack and an index that do not belong
       // together are refused rather than read at wrong offsets.
       const trailer = Buffer.alloc(20);
       if (fs.readSync(fd, trailer, 0, 20, size - 20) !== 20 || !trailer.equals(this.index().packChecksum())) {
-        throw new PackCorruptError(`pack ${this.packPath} does not match its index ${this.indexPath} (another checksum)`);
+        throw new PackCorruptError(
+          `pack ${this.packPath} does not match its index ${this.indexPath} (another checksum)`,
+        );
       }
       this.end = size - 20;
     } catch (e) {
@@ -403,11 +425,15 @@ export class Pack {
         c = next();
         back = (back + 1) * 128 + (c & 0x7f);
       }
-      if (back <= 0 || back > offset) throw new PackCorruptError(`${this.where(offset)}: the delta's base lies ${back} bytes before, outside the pack`);
+      if (back <= 0 || back > offset)
+        throw new PackCorruptError(
+          `${this.where(offset)}: the delta's base lies ${back} bytes before, outside the pack`,
+        );
       return { type, size, dataAt: at, baseOffset: offset - back };
     }
     if (type === REF_DELTA) {
-      if (at + 20 > window.length) throw new PackCorruptError(`${this.where(offset)}: the delta's base id is truncated`);
+      if (at + 20 > window.length)
+        throw new PackCorruptError(`${this.where(offset)}: the delta's base id is truncated`);
       const baseOid = Buffer.from(window.subarray(at, at + 20));
       return { type, size, dataAt: at + 20, baseOid };
     }
@@ -438,7 +464,10 @@ export class Pack {
         }
         throw new PackCorruptError(`${this.where(offset)}: cannot inflate the object (${(e as Error).message})`);
       }
-      if (data.length !== entry.size) throw new PackCorruptError(`${this.where(offset)}: inflated to ${data.length} bytes, the header says ${entry.size}`);
+      if (data.length !== entry.size)
+        throw new PackCorruptError(
+          `${this.where(offset)}: inflated to ${data.length} bytes, the header says ${entry.size}`,
+        );
       return { entry, data };
     }
   }
@@ -478,7 +507,10 @@ export class Pack {
         continue;
       }
       const outside = byOid(entry.baseOid!);
-      if (!outside) throw new PackCorruptError(`${this.where(at)}: the delta's base ${entry.baseOid!.toString("hex")} is in no pack and not loose`);
+      if (!outside)
+        throw new PackCorruptError(
+          `${this.where(at)}: the delta's base ${entry.baseOid!.toString("hex")} is in no pack and not loose`,
+        );
       base = outside;
     }
     for (let i = deltas.length - 1; i >= 0; i--) {

@@ -35,7 +35,12 @@ export async function editTree(
 }
 
 /** Every blob below `root`, as path -> oid. */
-export async function flattenTree(gitdir: string, root: string, prefix = "", cache?: TreeCache): Promise<Map<string, string>> {
+export async function flattenTree(
+  gitdir: string,
+  root: string,
+  prefix = "",
+  cache?: TreeCache,
+): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const e of await readTree(gitdir, root, cache)) {
     const path = prefix ? `${prefix}/${e.path}` : e.path;

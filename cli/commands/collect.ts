@@ -98,7 +98,6 @@ function row(s: Signal, now: string): CollectedInstrument {
   };
 }
 
-
 function render(r: CollectReport): string {
   const head = ["instrument", "status", "quality", "value", "level", "age", "fallback"];
   const rows = r.instruments.map((i) => [
@@ -111,8 +110,16 @@ function render(r: CollectReport): string {
     i.fallbackUsed ? `yes, from ${i.lastSuccessAt}` : "no",
   ]);
   const widths = head.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c]!.length)));
-  const line = (cells: string[]) => cells.map((cell, c) => cell.padEnd(widths[c]!)).join("  ").trimEnd();
-  const out = [`collected at ${r.attemptedAt} in ${r.durationMs} ms; fallback frame: ${r.fallbackFrame ?? "none (no archive)"}`, line(head), ...rows.map(line)];
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, c) => cell.padEnd(widths[c]!))
+      .join("  ")
+      .trimEnd();
+  const out = [
+    `collected at ${r.attemptedAt} in ${r.durationMs} ms; fallback frame: ${r.fallbackFrame ?? "none (no archive)"}`,
+    line(head),
+    ...rows.map(line),
+  ];
   const reasons = r.instruments.filter((i) => i.reason);
   if (reasons.length) out.push("", ...reasons.map((i) => `${i.instrument}: ${i.reason}`));
   return out.join("\n");

@@ -8,9 +8,13 @@ import { stderrLogger } from "../runtime/node.ts";
 export function runInit(opts: { dir: string; json: boolean }) {
   const target = resolve(opts.dir);
   if (fs.existsSync(target) && fs.readdirSync(target).length > 0) {
-    throw new RiskError("E_USAGE", `${target} is not empty; init only writes into a new or empty folder`, { dir: target });
+    throw new RiskError("E_USAGE", `${target} is not empty; init only writes into a new or empty folder`, {
+      dir: target,
+    });
   }
   fs.cpSync(demoPublication(), target, { recursive: true, errorOnExist: true, force: false });
-  stderrLogger(opts.json).info(`created ${target}: edit risk.config.yaml and content/, then run risk-cli assemble --publication ${opts.dir}`);
+  stderrLogger(opts.json).info(
+    `created ${target}: edit risk.config.yaml and content/, then run risk-cli assemble --publication ${opts.dir}`,
+  );
   return { ok: true as const, dir: target };
 }

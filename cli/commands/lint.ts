@@ -34,8 +34,13 @@ export async function runLint(opts: { publication?: string; json: boolean }): Pr
   // The corpus surfaces only: upstream readings are `risk-cli collect`'s concern.
   const surfaces = SURFACES.filter((s) => s.reusable);
   const upstream = { attemptedAt: now, instruments: {}, confluence: null };
-  assemble({ publication, upstream, previous: null, now, toolVersion: VERSION, inputs: "lint" }, nodeHasher, { surfaces });
-  const findings = editorialFindings(publication, now, url).map(({ needle, ...f }) => ({ ...f, line: f.line ?? lineOf(files.files.get(f.file), needle) }));
+  assemble({ publication, upstream, previous: null, now, toolVersion: VERSION, inputs: "lint" }, nodeHasher, {
+    surfaces,
+  });
+  const findings = editorialFindings(publication, now, url).map(({ needle, ...f }) => ({
+    ...f,
+    line: f.line ?? lineOf(files.files.get(f.file), needle),
+  }));
   const editorial = editorialOf(publication, now, url);
   const count = (s: LintFinding["severity"]) => findings.filter((f) => f.severity === s).length;
   const report: LintReport = {
@@ -58,4 +63,3 @@ export async function runLint(opts: { publication?: string; json: boolean }): Pr
   );
   return report;
 }
-

@@ -17,13 +17,25 @@ export async function runReplay(opts: ReplayOptions) {
   const archive = openArchive(opts.archive);
   const found = await archive.frameAt(parseInstant(opts.date));
   const { frame } = found;
-  log.info(`frame ${frame.frameId} at ${frame.at} (commit ${found.commit.slice(0, 12)}) is the last at or before ${opts.date}`);
+  log.info(
+    `frame ${frame.frameId} at ${frame.at} (commit ${found.commit.slice(0, 12)}) is the last at or before ${opts.date}`,
+  );
   let written: { files: number; bytes: number } | null = null;
   if (opts.out) {
     written = await archive.materialise(found, resolve(opts.out), nodeHasher);
-    log.info(`${written.files} files, ${written.bytes} bytes written to ${resolve(opts.out)}; every file matches the frame's fingerprints`);
+    log.info(
+      `${written.files} files, ${written.bytes} bytes written to ${resolve(opts.out)}; every file matches the frame's fingerprints`,
+    );
   }
   // The frame itself: scores, sources and statuses, models, freshness, hashes, changes.
   if (!opts.json) process.stdout.write(`${renderFrame(frame, found.commit)}\n`);
-  return { ok: true as const, date: opts.date, commit: found.commit, frame, freshness: frameFreshness(frame), out: opts.out ? resolve(opts.out) : null, written };
+  return {
+    ok: true as const,
+    date: opts.date,
+    commit: found.commit,
+    frame,
+    freshness: frameFreshness(frame),
+    out: opts.out ? resolve(opts.out) : null,
+    written,
+  };
 }

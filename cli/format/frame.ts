@@ -33,9 +33,16 @@ export function renderFrame(frame: Frame, commit: string): string {
     `previous     ${frame.previousFrameId ? `${frame.previousFrameId} sha256:${frame.previousFrameHash}` : "none (first frame)"}`,
     `inputs       sha256:${frame.inputs}, indexed at ${frame.indexedAt ?? frame.at}, ${frame.tool.name} ${frame.tool.version}`,
     "",
-    ...table(["instrument", "value", "level", "tone", "status", "quality", "fallback", "upstream published", "age"], rows),
+    ...table(
+      ["instrument", "value", "level", "tone", "status", "quality", "fallback", "upstream published", "age"],
+      rows,
+    ),
     "",
-    `models       ${Object.entries(frame.models).map(([slug, v]) => `${slug} ${v}`).join(", ") || "none"}`,
+    `models       ${
+      Object.entries(frame.models)
+        .map(([slug, v]) => `${slug} ${v}`)
+        .join(", ") || "none"
+    }`,
     `changes      ${changeList(frame.changes) || "none"}`,
     "",
     ...table(
@@ -70,9 +77,17 @@ export function renderDiff(d: FrameDiff): string {
       ]),
     ),
   ];
-  if (d.models.length) out.push("", `models: ${d.models.map((m) => `${m.slug} ${m.from ?? "-"} -> ${m.to ?? "-"}`).join(", ")}`);
+  if (d.models.length)
+    out.push("", `models: ${d.models.map((m) => `${m.slug} ${m.from ?? "-"} -> ${m.to ?? "-"}`).join(", ")}`);
   if (d.objects) {
-    out.push("", `objects: ${d.objects.length} changed`, ...d.objects.map((o) => `  ${o.status === "added" ? "+" : o.status === "removed" ? "-" : "~"} ${o.id}${o.semantic ? "" : " (formatting only)"}`));
+    out.push(
+      "",
+      `objects: ${d.objects.length} changed`,
+      ...d.objects.map(
+        (o) =>
+          `  ${o.status === "added" ? "+" : o.status === "removed" ? "-" : "~"} ${o.id}${o.semantic ? "" : " (formatting only)"}`,
+      ),
+    );
   } else out.push("", "objects: not compared (a frame without per-object hashes)");
   return out.join("\n");
 }
@@ -83,6 +98,10 @@ function changeList(c: Frame["changes"]): string {
 
 function table(head: string[], rows: string[][]): string[] {
   const widths = head.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
-  const line = (cells: string[]) => cells.map((cell, c) => cell.padEnd(widths[c]!)).join("  ").trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, c) => cell.padEnd(widths[c]!))
+      .join("  ")
+      .trimEnd();
   return [line(head), ...rows.map(line)];
 }

@@ -24,7 +24,11 @@ export function denoFs(deno: DenoFs): ReadOnlyFs {
       }
       return names.sort();
     },
-    exists: (path) => deno.stat(path).then(() => true, () => false),
+    exists: (path) =>
+      deno.stat(path).then(
+        () => true,
+        () => false,
+      ),
   };
 }
 

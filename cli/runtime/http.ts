@@ -14,10 +14,13 @@ export function fetchHttp(options: { fetch?: typeof fetch; userAgent?: string } 
       const elapsed = () => Math.round((performance.now() - started) * 10) / 10;
       const controller = new AbortController();
       let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        controller.abort();
-      }, Math.max(1, Math.ceil(timeoutMs)));
+      const timer = setTimeout(
+        () => {
+          timedOut = true;
+          controller.abort();
+        },
+        Math.max(1, Math.ceil(timeoutMs)),
+      );
       try {
         const response = await doFetch(url, {
           redirect: "manual",
@@ -58,7 +61,8 @@ export function fetchHttp(options: { fetch?: typeof fetch; userAgent?: string } 
         }
         return { kind: "response", status: response.status, headers, body, elapsedMs: elapsed() };
       } catch (e) {
-        if (timedOut) return { kind: "timeout", message: `no complete answer within ${timeoutMs} ms`, elapsedMs: elapsed() };
+        if (timedOut)
+          return { kind: "timeout", message: `no complete answer within ${timeoutMs} ms`, elapsedMs: elapsed() };
         return { kind: "network", message: describe(e), elapsedMs: elapsed() };
       } finally {
         clearTimeout(timer);

@@ -10,13 +10,20 @@ export const nodeFs: ReadOnlyFs = {
   async listFiles(dir) {
     try {
       const entries = await fsp.readdir(dir, { withFileTypes: true });
-      return entries.filter((e) => e.isFile()).map((e) => e.name).sort();
+      return entries
+        .filter((e) => e.isFile())
+        .map((e) => e.name)
+        .sort();
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === "ENOENT") return [];
       throw e;
     }
   },
-  exists: (path) => fsp.access(path).then(() => true, () => false),
+  exists: (path) =>
+    fsp.access(path).then(
+      () => true,
+      () => false,
+    ),
 };
 
 export const nodeHasher: Hasher = {

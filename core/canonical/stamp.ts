@@ -14,18 +14,22 @@ export function unstamp(served: string, at: string): string {
   const m = members.find((x) => x.key === KEY);
   if (!m) throw new RiskError("E_ARCHIVE", "Cannot unstamp: no top-level generated member");
   const value = served.slice(m.valueStart, m.end);
-  if (value !== JSON.stringify(at)) throw new RiskError("E_ARCHIVE", `Cannot unstamp: generated is ${value}, not ${at}`);
+  if (value !== JSON.stringify(at))
+    throw new RiskError("E_ARCHIVE", `Cannot unstamp: generated is ${value}, not ${at}`);
   const i = members.indexOf(m);
   if (members.length === 1) return "{}";
   // Remove the member and one adjacent comma.
-  return i === 0 ? served.slice(0, m.start) + served.slice(members[1]!.start) : served.slice(0, members[i - 1]!.end) + served.slice(m.end);
+  return i === 0
+    ? served.slice(0, m.start) + served.slice(members[1]!.start)
+    : served.slice(0, members[i - 1]!.end) + served.slice(m.end);
 }
 
 /** Inserts `"generated":"<at>"` at its canonical (sorted) place among the top-level members. */
 export function stamp(stored: string, at: string): string {
   const member = `${JSON.stringify(KEY)}:${JSON.stringify(at)}`;
   const members = topLevelMembers(textView(stored));
-  if (members.some((m) => m.key === KEY)) throw new RiskError("E_ARCHIVE", "Cannot stamp: generated is already present");
+  if (members.some((m) => m.key === KEY))
+    throw new RiskError("E_ARCHIVE", "Cannot stamp: generated is already present");
   const next = members.find((m) => m.key > KEY);
   if (members.length === 0) return `{${member}}`;
   if (next) return `${stored.slice(0, next.start)}${member},${stored.slice(next.start)}`;
@@ -42,7 +46,8 @@ export type StampPlan = { cut: number; lead: boolean } | null;
 
 export function stampPlan(stored: Uint8Array): StampPlan {
   const members = topLevelMembers(bytesView(stored));
-  if (members.some((m) => m.key === KEY)) throw new RiskError("E_ARCHIVE", "Cannot stamp: generated is already present");
+  if (members.some((m) => m.key === KEY))
+    throw new RiskError("E_ARCHIVE", "Cannot stamp: generated is already present");
   if (members.length === 0) return null;
   const next = members.find((m) => m.key > KEY);
   return next ? { cut: next.start, lead: false } : { cut: members[members.length - 1]!.end, lead: true };
@@ -56,7 +61,11 @@ export function stampPlan(stored: Uint8Array): StampPlan {
 export function stampParts(stored: Uint8Array, at: string, plan: StampPlan = stampPlan(stored)): Uint8Array[] {
   const member = `${JSON.stringify(KEY)}:${JSON.stringify(at)}`;
   if (plan === null) return [utf8.encode(`{${member}}`)];
-  return [stored.subarray(0, plan.cut), utf8.encode(plan.lead ? `,${member}` : `${member},`), stored.subarray(plan.cut)];
+  return [
+    stored.subarray(0, plan.cut),
+    utf8.encode(plan.lead ? `,${member}` : `${member},`),
+    stored.subarray(plan.cut),
+  ];
 }
 
 /**
@@ -92,7 +101,12 @@ function bytesView(bytes: Uint8Array): Scannable {
 }
 
 function textView(text: string): Scannable {
-  return { length: text.length, code: (i) => text.charCodeAt(i), nextQuote: (from) => text.indexOf('"', from), slice: (a, b) => text.slice(a, b) };
+  return {
+    length: text.length,
+    code: (i) => text.charCodeAt(i),
+    nextQuote: (from) => text.indexOf('"', from),
+    slice: (a, b) => text.slice(a, b),
+  };
 }
 
 function latin1(bytes: Uint8Array, a: number, b: number): string {

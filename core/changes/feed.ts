@@ -45,7 +45,13 @@ export const ChangefeedSurface = z.strictObject({
   schema: z.string(),
   version: z.string(),
   generated: IsoDateTime,
-  policy: z.strictObject({ derivation: z.string(), hash: z.string(), semantic: z.string(), bound: z.string(), replay: z.string() }),
+  policy: z.strictObject({
+    derivation: z.string(),
+    hash: z.string(),
+    semantic: z.string(),
+    bound: z.string(),
+    replay: z.string(),
+  }),
   tracking: z.strictObject({ since: z.strictObject({ frameId: z.string(), at: IsoDateTime }) }),
   window: z.strictObject({
     limit: z.int().positive(),

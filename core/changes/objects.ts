@@ -34,7 +34,14 @@ export const ObjectKind = z.enum(OBJECT_KINDS);
 export type ObjectKind = z.infer<typeof ObjectKind>;
 
 /** Kinds whose change is a change of policy or model rather than of a publication. */
-export const POLICY_KINDS: ReadonlySet<ObjectKind> = new Set(["methodology", "protocol", "changelog", "claim-reviews", "claim-review", "instrument"]);
+export const POLICY_KINDS: ReadonlySet<ObjectKind> = new Set([
+  "methodology",
+  "protocol",
+  "changelog",
+  "claim-reviews",
+  "claim-review",
+  "instrument",
+]);
 
 export const ObjectRecord = z.strictObject({
   id: z.string(),
@@ -62,7 +69,13 @@ const encoder = new TextEncoder();
  * An object's semantic hash is kept in `kept` under its exact hash, so only changed objects are
  * normalised and hashed twice.
  */
-export function objectManifest(p: Publication, indexedAt: string, url: UrlOf, hash: Hasher, kept: Memo = noMemo): ObjectManifest {
+export function objectManifest(
+  p: Publication,
+  indexedAt: string,
+  url: UrlOf,
+  hash: Hasher,
+  kept: Memo = noMemo,
+): ObjectManifest {
   const out: ObjectRecord[] = [];
   const add = (
     id: string,
@@ -79,44 +92,93 @@ export function objectManifest(p: Publication, indexedAt: string, url: UrlOf, ha
       language: meta.language ?? null,
       version: meta.version ?? null,
       sha256,
-      semanticSha256: kept.remember("semantic-sha256", [sha256], () => hash.sha256(encoder.encode(canonicalJson(normalised(content), id)))),
+      semanticSha256: kept.remember("semantic-sha256", [sha256], () =>
+        hash.sha256(encoder.encode(canonicalJson(normalised(content), id))),
+      ),
     });
   };
   const doc = (d: Doc) =>
-    add(`${d.kind}/${d.lang}/${d.slug}`, d.kind, { meta: d.meta, body: d.body }, {
-      title: d.meta.title,
-      url: url(docPath(d)),
-      language: d.lang,
-      version: d.meta.updated ?? d.meta.date,
-    });
+    add(
+      `${d.kind}/${d.lang}/${d.slug}`,
+      d.kind,
+      { meta: d.meta, body: d.body },
+      {
+        title: d.meta.title,
+        url: url(docPath(d)),
+        language: d.lang,
+        version: d.meta.updated ?? d.meta.date,
+      },
+    );
   p.articles.forEach(doc);
   p.guides.forEach(doc);
   for (const m of p.methodologies) {
     const { file: _file, ...content } = m;
-    add(`methodology/${m.slug}`, "methodology", content, { title: m.title, url: url(`/methodologies/${m.slug}/`), language: "fr", version: m.version });
+    add(`methodology/${m.slug}`, "methodology", content, {
+      title: m.title,
+      url: url(`/methodologies/${m.slug}/`),
+      language: "fr",
+      version: m.version,
+    });
   }
-  add("protocol", "protocol", p.protocol, { title: "Protocole éditorial", url: protocolUrl(url), language: "fr", version: (p.protocol as { updated?: string }).updated ?? null });
-  for (const c of p.changelog) add(`changelog/${c.id}`, "changelog", c, { title: c.title, url: `${changelogUrl(url)}#${c.id}`, language: "fr", version: c.date });
+  add("protocol", "protocol", p.protocol, {
+    title: "Protocole éditorial",
+    url: protocolUrl(url),
+    language: "fr",
+    version: (p.protocol as { updated?: string }).updated ?? null,
+  });
+  for (const c of p.changelog)
+    add(`changelog/${c.id}`, "changelog", c, {
+      title: c.title,
+      url: `${changelogUrl(url)}#${c.id}`,
+      language: "fr",
+      version: c.date,
+    });
   const { entries, ...registry } = p.claimReviews;
-  add("claim-reviews", "claim-reviews", registry, { title: "Registre des revues d’affirmations", url: null, language: "fr", version: registry.version });
+  add("claim-reviews", "claim-reviews", registry, {
+    title: "Registre des revues d’affirmations",
+    url: null,
+    language: "fr",
+    version: registry.version,
+  });
   const seen = new Map<string, number>();
-  for (const r of [...entries].sort((a, b) => byCodeUnits(a.claimId, b.claimId) || byCodeUnits(a.reviewedAt, b.reviewedAt))) {
+  for (const r of [...entries].sort(
+    (a, b) => byCodeUnits(a.claimId, b.claimId) || byCodeUnits(a.reviewedAt, b.reviewedAt),
+  )) {
     const n = (seen.get(r.claimId) ?? 0) + 1;
     seen.set(r.claimId, n);
-    add(`claim-review/${r.claimId}${n > 1 ? `~${n}` : ""}`, "claim-review", r, { title: r.claimId, version: r.reviewedAt });
+    add(`claim-review/${r.claimId}${n > 1 ? `~${n}` : ""}`, "claim-review", r, {
+      title: r.claimId,
+      version: r.reviewedAt,
+    });
   }
   for (const c of editorialOf(p, indexedAt, url, kept).claims) {
     // The article's title and the indexing instant are not the claim: leave them out.
     const { articleTitle: _t, articleUrl, ...claim } = c as typeof c & { articleTitle?: string; articleUrl?: string };
     const content = { ...claim, references: c.references.map(({ indexedAt: _i, ...r }) => r) };
-    add(`claim/${c.id}`, "claim", content, { title: c.claim.length > 120 ? `${c.claim.slice(0, 117)}...` : c.claim, url: articleUrl ?? null, language: "fr", version: c.reviewedAt ?? null });
+    add(`claim/${c.id}`, "claim", content, {
+      title: c.claim.length > 120 ? `${c.claim.slice(0, 117)}...` : c.claim,
+      url: articleUrl ?? null,
+      language: "fr",
+      version: c.reviewedAt ?? null,
+    });
   }
-  for (const g of p.glossary) add(`glossary/${g.slug}`, "glossary", g, { title: g.name, url: url(`/glossaire/${g.slug}/`), language: "fr" });
-  for (const s of p.primarySources) add(`primary-source/${s.slug}`, "primary-source", s, { title: s.name, url: url(`/sources/${s.slug}/`), language: "fr" });
+  for (const g of p.glossary)
+    add(`glossary/${g.slug}`, "glossary", g, { title: g.name, url: url(`/glossaire/${g.slug}/`), language: "fr" });
+  for (const s of p.primarySources)
+    add(`primary-source/${s.slug}`, "primary-source", s, {
+      title: s.name,
+      url: url(`/sources/${s.slug}/`),
+      language: "fr",
+    });
   for (const t of p.topics) add(`topic/${t.slug}`, "topic", t, { title: t.label, language: "fr" });
   const versions = new Map(p.methodologies.map((m) => [m.slug, m.version]));
   for (const [key, config] of instrumentsOf(p)) {
-    add(`instrument/${key}`, "instrument", config, { title: config.label.fr, url: config.dashboard, language: null, version: versions.get(config.methodology) ?? null });
+    add(`instrument/${key}`, "instrument", config, {
+      title: config.label.fr,
+      url: config.dashboard,
+      language: null,
+      version: versions.get(config.methodology) ?? null,
+    });
   }
   return out.sort((a, b) => byCodeUnits(a.id, b.id));
 }
@@ -142,7 +204,8 @@ export function diffManifests(before: readonly ObjectRecord[], after: readonly O
     const b = old.get(o.id);
     old.delete(o.id);
     if (!b) changes.push({ status: "added", semantic: true, before: null, after: o });
-    else if (b.sha256 !== o.sha256) changes.push({ status: "modified", semantic: b.semanticSha256 !== o.semanticSha256, before: b, after: o });
+    else if (b.sha256 !== o.sha256)
+      changes.push({ status: "modified", semantic: b.semanticSha256 !== o.semanticSha256, before: b, after: o });
   }
   for (const b of old.values()) changes.push({ status: "removed", semantic: true, before: b, after: null });
   return changes.sort((a, b) => byCodeUnits((a.after ?? a.before)!.id, (b.after ?? b.before)!.id));

@@ -31,11 +31,7 @@ interface _CompiledLang {
   rules: _CompiledRule[];
 }
 
-function _compileRule(
-  rule: _CompiledRule["rule"],
-  kind: _CompiledRule["kind"],
-  markers: RuleMarkers,
-): _CompiledRule {
+function _compileRule(rule: _CompiledRule["rule"], kind: _CompiledRule["kind"], markers: RuleMarkers): _CompiledRule {
   return {
     rule,
     kind,
@@ -84,7 +80,8 @@ export function classifySentence(text: string, lang: MarkerLang): Classification
   if (compiled.mask) folded = folded.replace(compiled.mask, (s) => " ".repeat(s.length));
   for (const rule of compiled.rules) {
     const marker = _firstMarker(rule, folded);
-    if (marker !== null) return { matchedRule: rule.rule, kind: rule.kind, caveat: _CAVEATS[rule.rule](marker), marker };
+    if (marker !== null)
+      return { matchedRule: rule.rule, kind: rule.kind, caveat: _CAVEATS[rule.rule](marker), marker };
   }
   return {
     matchedRule: "unclassified-assertion",

@@ -39,10 +39,32 @@ export interface DateMention extends Observation {
 export const NO_OBSERVATION_LABEL = "date d’observation non précisée";
 
 const _MONTHS_FR = [
-  "janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre",
+  "janvier",
+  "février",
+  "mars",
+  "avril",
+  "mai",
+  "juin",
+  "juillet",
+  "août",
+  "septembre",
+  "octobre",
+  "novembre",
+  "décembre",
 ];
 const _MONTHS_EN = [
-  "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december",
+  "january",
+  "february",
+  "march",
+  "april",
+  "may",
+  "june",
+  "july",
+  "august",
+  "september",
+  "october",
+  "november",
+  "december",
 ];
 const _MONTHS_EN_SHORT = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sept?", "oct", "nov", "dec"];
 
@@ -89,8 +111,9 @@ const _AMOUNT_AFTER = new RegExp(`^\\s*(?:${MATERIAL_UNITS.map(wordSource).join(
 // so the order below only settles ties at one position (a range of months before a month).
 const _PATTERNS: _Pattern[] = [
   // Ranges of ISO dates.
-  _p(`${_B}(?:entre le|du|between|from)${_S}(\\d{4}-\\d{2}-\\d{2})${_S}(?:et le|et|au|and|to|until|through)${_S}(\\d{4}-\\d{2}-\\d{2})${_E}`, (m) =>
-    _range(_iso(m[1]), _iso(m[2])),
+  _p(
+    `${_B}(?:entre le|du|between|from)${_S}(\\d{4}-\\d{2}-\\d{2})${_S}(?:et le|et|au|and|to|until|through)${_S}(\\d{4}-\\d{2}-\\d{2})${_E}`,
+    (m) => _range(_iso(m[1]), _iso(m[2])),
   ),
   // entre le 28 avril [2026] et le 27 mai 2026 / du 11 au 12 juillet 2026
   _p(
@@ -107,8 +130,9 @@ const _PATTERNS: _Pattern[] = [
     _dayRange(m[1], undefined, undefined, m[2], m[3], m[4]),
   ),
   // entre avril et mai 2026 / d'avril à mai 2026 / avril-mai 2026 / between March and May 2026
-  _p(`${_B}(?:(?:entre|de|d'|between|from)${_S}?)?${_M}(?:${_S}${_Y})?(?:${_S}(?:et|a|and|to)${_S}|-)${_M}${_S}${_Y}`, (m) =>
-    _monthRange(m[1], m[2], m[3], m[4]),
+  _p(
+    `${_B}(?:(?:entre|de|d'|between|from)${_S}?)?${_M}(?:${_S}${_Y})?(?:${_S}(?:et|a|and|to)${_S}|-)${_M}${_S}${_Y}`,
+    (m) => _monthRange(m[1], m[2], m[3], m[4]),
   ),
   // Days.
   _p(`(?<![\\d-])(\\d{4}-\\d{2}-\\d{2})(?!\\d)`, (m) => _day(_iso(m[1]))),
@@ -117,15 +141,18 @@ const _PATTERNS: _Pattern[] = [
   _p(`${_B}${_DEN}${_S}${_MEN},?${_S}${_Y}`, (m) => _day(_ymd(m[3], m[2], m[1]))),
   // Part of a month.
   _p(`${_B}(mi|fin|debut)(?:-|${_S})(?:(?:de|d')${_S}?)?${_MFR}${_S}${_Y}`, (m) => _partOfMonth(m[1], m[2], m[3])),
-  _p(`${_B}(mid|end of|early|late|beginning of|start of)(?:-|${_S})${_MEN}${_S}${_Y}`, (m) => _partOfMonth(m[1], m[2], m[3])),
+  _p(`${_B}(mid|end of|early|late|beginning of|start of)(?:-|${_S})${_MEN}${_S}${_Y}`, (m) =>
+    _partOfMonth(m[1], m[2], m[3]),
+  ),
   // Months.
   _p(`${_B}${_MFR}${_S}${_Y}`, (m) => _month(m[2], m[1])),
   _p(`${_B}${_MEN}${_S}${_Y}`, (m) => _month(m[2], m[1])),
   // Quarters and halves.
   _p(`${_B}[tq]([1-4])${_S}?${_Y}`, (m) => _quarter(m[2], m[1])),
   _p(`${_B}${_Y}${_S}?q([1-4])${_E}`, (m) => _quarter(m[1], m[2])),
-  _p(`${_B}(premier|1er|deuxieme|2e|second|troisieme|3e|quatrieme|4e)${_S}trimestre${_S}(?:(?:de|d')${_S}?)?${_Y}`, (m) =>
-    _quarter(m[2], m[1]),
+  _p(
+    `${_B}(premier|1er|deuxieme|2e|second|troisieme|3e|quatrieme|4e)${_S}trimestre${_S}(?:(?:de|d')${_S}?)?${_Y}`,
+    (m) => _quarter(m[2], m[1]),
   ),
   _p(`${_B}(first|second|third|fourth|1st|2nd|3rd|4th)${_S}quarter${_S}(?:of${_S})?${_Y}`, (m) => _quarter(m[2], m[1])),
   _p(`${_B}(premier|1er|second|deuxieme|2e)${_S}semestre${_S}(?:(?:de|d')${_S}?)?${_Y}`, (m) => _half(m[2], m[1])),
@@ -151,7 +178,8 @@ export function findDates(text: string): DateMention[] {
 export function findDatesFolded(folded: string): DateMention[] {
   if (!_YEAR_ANYWHERE.test(folded)) return [];
   let work = folded;
-  if (work.includes("http") || work.includes("www.")) work = work.replace(/(?:https?:\/\/|www\.)\S+/gu, (s) => " ".repeat(s.length));
+  if (work.includes("http") || work.includes("www."))
+    work = work.replace(/(?:https?:\/\/|www\.)\S+/gu, (s) => " ".repeat(s.length));
   const found: DateMention[] = [];
   // Only the text around years is read: the alternation costs ~100 ns at every word start, and a
   // date never starts more than ~60 characters before its (last) year.
@@ -217,7 +245,8 @@ export function observationOf(text: string): Observation {
 export function observationAmong(dates: readonly DateMention[]): Observation {
   let best: DateMention | null = null;
   for (const d of dates) {
-    if (best === null || d.date > best.date || (d.date === best.date && _RANK[d.precision] < _RANK[best.precision])) best = d;
+    if (best === null || d.date > best.date || (d.date === best.date && _RANK[d.precision] < _RANK[best.precision]))
+      best = d;
   }
   if (best === null) return { date: null, label: NO_OBSERVATION_LABEL, start: null, end: null, precision: "unknown" };
   return { date: best.date, label: best.label, start: best.start, end: best.end, precision: best.precision };
@@ -328,27 +357,59 @@ function _partOfMonth(part: string, month: string, y: string): Observation | nul
   const end = p === "fin" || p === "end of" || p === "late";
   const d = mid ? 15 : end ? _daysIn(year, m) : 1;
   const prefix = mid ? "mi-" : end ? "fin " : "début ";
-  return { date: _isoOf({ y: year, m, d }), label: `${prefix}${_MONTHS_FR[m - 1]} ${year}`, start: null, end: null, precision: "month" };
+  return {
+    date: _isoOf({ y: year, m, d }),
+    label: `${prefix}${_MONTHS_FR[m - 1]} ${year}`,
+    start: null,
+    end: null,
+    precision: "month",
+  };
 }
 
 function _month(y: string, month: string): Observation | null {
   const m = _monthNumber(month);
   if (m < 1) return null;
-  return { date: _isoOf({ y: Number(y), m, d: 1 }), label: `${_MONTHS_FR[m - 1]} ${y}`, start: null, end: null, precision: "month" };
+  return {
+    date: _isoOf({ y: Number(y), m, d: 1 }),
+    label: `${_MONTHS_FR[m - 1]} ${y}`,
+    start: null,
+    end: null,
+    precision: "month",
+  };
 }
 
 function _ordinal(word: string): number {
   const w = word;
   const table: Record<string, number> = {
-    premier: 1, "1er": 1, first: 1, "1st": 1, deuxieme: 2, second: 2, "2e": 2, "2nd": 2,
-    troisieme: 3, "3e": 3, third: 3, "3rd": 3, quatrieme: 4, "4e": 4, fourth: 4, "4th": 4,
+    premier: 1,
+    "1er": 1,
+    first: 1,
+    "1st": 1,
+    deuxieme: 2,
+    second: 2,
+    "2e": 2,
+    "2nd": 2,
+    troisieme: 3,
+    "3e": 3,
+    third: 3,
+    "3rd": 3,
+    quatrieme: 4,
+    "4e": 4,
+    fourth: 4,
+    "4th": 4,
   };
   return table[w] ?? Number(w);
 }
 
 function _quarter(y: string, q: string): Observation | null {
   const n = _ordinal(q);
-  return { date: _isoOf({ y: Number(y), m: (n - 1) * 3 + 1, d: 1 }), label: `T${n} ${y}`, start: null, end: null, precision: "quarter" };
+  return {
+    date: _isoOf({ y: Number(y), m: (n - 1) * 3 + 1, d: 1 }),
+    label: `T${n} ${y}`,
+    start: null,
+    end: null,
+    precision: "quarter",
+  };
 }
 
 function _half(y: string, h: string): Observation | null {

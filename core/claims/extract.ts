@@ -17,7 +17,14 @@
 import type { z } from "zod";
 import type { Claim, EvidenceReference } from "../schemas/contract.ts";
 import { classifySentence } from "./classify.ts";
-import { findDatesFolded, frenchDay, NO_OBSERVATION_LABEL, observationAmong, type DateMention, type Observation } from "./dates.ts";
+import {
+  findDatesFolded,
+  frenchDay,
+  NO_OBSERVATION_LABEL,
+  observationAmong,
+  type DateMention,
+  type Observation,
+} from "./dates.ts";
 import { parseBlocks, parseInline, type Block, type InlineLink } from "./markdown.ts";
 import { EXCLUDED_SECTIONS, MATERIAL_UNITS, NAVIGATION_PREFIXES } from "./markers.ts";
 import {
@@ -118,14 +125,19 @@ export function extractArticleEvidence(article: ArticleInput, options: ExtractOp
     warnings.push({ code, file: article.file, line: article.bodyLine + line, message });
   const parsed = parseBlocks(article.body);
   for (const bad of parsed.badMarkers) {
-    warn("marker-invalid", bad.line, `${bad.text} does not name a claim: use lower-case letters, digits and single hyphens`);
+    warn(
+      "marker-invalid",
+      bad.line,
+      `${bad.text} does not name a claim: use lower-case letters, digits and single hyphens`,
+    );
   }
 
   const sentences: _Sentence[] = [];
   let excludedDepth: number | null = null;
   for (const block of parsed.blocks) {
     if (!_PROSE.has(block.type)) {
-      for (const m of block.markers) warn("marker-unused", m.line, `claim-id "${m.name}" stands before a ${block.type} block, which holds no claim`);
+      for (const m of block.markers)
+        warn("marker-unused", m.line, `claim-id "${m.name}" stands before a ${block.type} block, which holds no claim`);
       continue;
     }
     const inline = parseInline(block.raw, parsed.definitions);
@@ -134,9 +146,10 @@ export function extractArticleEvidence(article: ArticleInput, options: ExtractOp
       if (excludedDepth === null && _isExcludedHeading(inline.text)) excludedDepth = block.depth;
     }
     const excluded = excludedDepth !== null || !_CANDIDATE_BLOCKS.has(block.type);
-    const spans = block.type === "paragraph" || block.type === "listItem" || block.type === "quote"
-      ? splitSentences(inline.text)
-      : [{ start: 0, end: inline.text.length }];
+    const spans =
+      block.type === "paragraph" || block.type === "listItem" || block.type === "quote"
+        ? splitSentences(inline.text)
+        : [{ start: 0, end: inline.text.length }];
     const first = sentences.length;
     for (const span of spans) {
       sentences.push({
@@ -157,9 +170,17 @@ export function extractArticleEvidence(article: ArticleInput, options: ExtractOp
     for (const m of named) {
       const target = sentences.slice(first).find((s) => s.end > m.offset);
       if (!target || excluded || block.type === "heading") {
-        warn("marker-unused", m.line, `claim-id "${m.name}" names no sentence of a paragraph or list item outside the sources and see-also sections`);
+        warn(
+          "marker-unused",
+          m.line,
+          `claim-id "${m.name}" names no sentence of a paragraph or list item outside the sources and see-also sections`,
+        );
       } else if (target.marker !== null) {
-        warn("marker-duplicate", m.line, `claim-id "${m.name}" names the same sentence as "${target.marker}"; keep one`);
+        warn(
+          "marker-duplicate",
+          m.line,
+          `claim-id "${m.name}" names the same sentence as "${target.marker}"; keep one`,
+        );
       } else target.marker = m.name;
     }
   }
@@ -197,13 +218,19 @@ interface _LinkInfo {
   primarySlug: string | null;
 }
 
-function _resolve(link: InlineLink, article: ArticleInput, options: ExtractOptions, baseHost: string): _LinkInfo | null {
+function _resolve(
+  link: InlineLink,
+  article: ArticleInput,
+  options: ExtractOptions,
+  baseHost: string,
+): _LinkInfo | null {
   const url = absoluteUrl(link.href, options.baseUrl, article.url);
   if (url === null) return null;
   const href = url.href;
   const host = url.hostname.toLowerCase();
   const primarySlug = host === baseHost ? null : primarySourceOf(host, options.primaryHosts);
-  const kind: ReferenceKind = host === baseHost ? "internal" : primarySlug !== null ? "primary-source" : "secondary-source";
+  const kind: ReferenceKind =
+    host === baseHost ? "internal" : primarySlug !== null ? "primary-source" : "secondary-source";
   return { href, host, kind, primarySlug };
 }
 
@@ -276,7 +303,10 @@ function _score(s: _Sentence, byHref: Map<InlineLink, _LinkInfo>): number {
   }
   let dateScore = 0;
   for (const d of dates) {
-    dateScore = Math.max(dateScore, d.precision === "day" || d.precision === "range" ? 4 : d.precision === "year" ? 1 : 2);
+    dateScore = Math.max(
+      dateScore,
+      d.precision === "day" || d.precision === "range" ? 4 : d.precision === "year" ? 1 : 2,
+    );
   }
   return (primary ? 8 : 0) + (external && !primary ? 4 : 0) + numberScore + dateScore;
 }
@@ -291,10 +321,18 @@ function _choose(
   for (const s of sentences) {
     if (s.marker === null) continue;
     if (names.has(s.marker)) {
-      warn("marker-duplicate", s.block.line, `claim-id "${s.marker}" is used twice in the article; the first one names the claim`);
+      warn(
+        "marker-duplicate",
+        s.block.line,
+        `claim-id "${s.marker}" is used twice in the article; the first one names the claim`,
+      );
       s.marker = null;
     } else if (chosen.length >= MAX_CLAIMS) {
-      warn("marker-over-limit", s.block.line, `claim-id "${s.marker}" is over the limit of ${MAX_CLAIMS} claims per article; it is ignored`);
+      warn(
+        "marker-over-limit",
+        s.block.line,
+        `claim-id "${s.marker}" is over the limit of ${MAX_CLAIMS} claims per article; it is ignored`,
+      );
       names.add(s.marker);
       s.marker = null;
     } else {
@@ -381,7 +419,11 @@ function _claims(
       reviewedProofDepth: null,
       evidenceLocator: null,
       reproductionArtifact: null,
-      classifier: { method: "lexical-heuristic-v1", matchedRule: classification.matchedRule, caveat: classification.caveat },
+      classifier: {
+        method: "lexical-heuristic-v1",
+        matchedRule: classification.matchedRule,
+        caveat: classification.caveat,
+      },
       references,
     };
     return claim;

@@ -156,7 +156,8 @@ export function parseBlocks(body: string): ParsedMarkdown {
     if (!current && /^(?: {4}|\t)/.test(line) && blocks.length > 0 && blocks[blocks.length - 1].type !== "listItem") {
       const start = i;
       const body = [line];
-      while (i + 1 < lines.length && (/^(?: {4}|\t)/.test(lines[i + 1]) || /^\s*$/.test(lines[i + 1]))) body.push(lines[++i]);
+      while (i + 1 < lines.length && (/^(?: {4}|\t)/.test(lines[i + 1]) || /^\s*$/.test(lines[i + 1])))
+        body.push(lines[++i]);
       push("code", body.join("\n"), start);
       continue;
     }
@@ -204,7 +205,8 @@ export function parseInline(raw: string, definitions: ReadonlyMap<string, string
 /** Appends `s` with runs of spaces and line breaks as one space (non-breaking spaces are kept). */
 function _append(out: Inline, s: string): void {
   const collapsed = /[\t\r\n\f\v]| {2}/.test(s) ? s.replace(/[ \t\r\n\f\v]+/g, " ") : s;
-  out.text += collapsed.startsWith(" ") && (out.text.length === 0 || out.text.endsWith(" ")) ? collapsed.slice(1) : collapsed;
+  out.text +=
+    collapsed.startsWith(" ") && (out.text.length === 0 || out.text.endsWith(" ")) ? collapsed.slice(1) : collapsed;
 }
 
 /** The index of the `]` closing the `[` at `open`, or -1. */
@@ -395,7 +397,11 @@ const _PLAIN = /[^\\`<&![*~_]+/y;
 /** Where the first bare URL of `chunk` starts (not inside a word), or -1. */
 function _bareUrlAt(chunk: string): number {
   for (let i = chunk.indexOf("http"); i >= 0; i = chunk.indexOf("http", i + 1)) {
-    if ((chunk.startsWith("https://", i) || chunk.startsWith("http://", i)) && (i === 0 || !/[\p{L}\p{N}]/u.test(chunk[i - 1]))) return i;
+    if (
+      (chunk.startsWith("https://", i) || chunk.startsWith("http://", i)) &&
+      (i === 0 || !/[\p{L}\p{N}]/u.test(chunk[i - 1]))
+    )
+      return i;
   }
   return -1;
 }

@@ -81,7 +81,8 @@ export function sourcePublicationOf(label: string, sentence: string, linkEnd: nu
 }
 
 const _ADJACENT = /^\s*[,(]?\s*(?:(?:du|de|d'|of|dated|from)\s*)?$/u;
-const _PUBLISHED = /(?<![\p{L}])(?:publiee?s?|parue?s?|mise?s? en ligne|published|released|issued)\s+(?:(?:le|en|au|du|on|in)\s+)?$/u;
+const _PUBLISHED =
+  /(?<![\p{L}])(?:publiee?s?|parue?s?|mise?s? en ligne|published|released|issued)\s+(?:(?:le|en|au|du|on|in)\s+)?$/u;
 
 function _latest(dates: ReturnType<typeof findDates>): Observation {
   return dates.reduce((a, b) => (b.date > a.date ? b : a));

@@ -73,7 +73,9 @@ export function normaliseSpaces(text: string): string {
 
 /** The key under which two claim texts count as the same claim (case and spacing ignored). */
 export function claimKey(text: string): string {
-  return normaliseSpaces(text).replace(/[\u2019\u2018\u02bc]/g, "'").toLowerCase();
+  return normaliseSpaces(text)
+    .replace(/[\u2019\u2018\u02bc]/g, "'")
+    .toLowerCase();
 }
 
 /** `text` if it fits in `max` characters, else cut at the last word boundary before it, with "…". */

@@ -70,10 +70,30 @@ function analyse(p: Publication, now: string, url: UrlOf, kept: Memo): Editorial
   const hosts = JSON.stringify(primaryHosts);
   const extracted = sortDocs(p.articles.filter((d) => d.lang === "fr")).map((doc) => {
     const pageUrl = url(docPath(doc));
-    const input = { slug: doc.slug, title: doc.meta.title, url: pageUrl, date: doc.meta.date, body: doc.body, bodyLine: doc.bodyLine, file: doc.file };
-    const parts = [input.slug, input.title, input.url, input.date, input.body, String(input.bodyLine), input.file, baseUrl, hosts];
+    const input = {
+      slug: doc.slug,
+      title: doc.meta.title,
+      url: pageUrl,
+      date: doc.meta.date,
+      body: doc.body,
+      bodyLine: doc.bodyLine,
+      file: doc.file,
+    };
+    const parts = [
+      input.slug,
+      input.title,
+      input.url,
+      input.date,
+      input.body,
+      String(input.bodyLine),
+      input.file,
+      baseUrl,
+      hosts,
+    ];
     const evidence = indexedAt(
-      kept.remember("article-evidence", parts, () => extractArticleEvidence(input, { now: KEPT_AT, baseUrl, primaryHosts })),
+      kept.remember("article-evidence", parts, () =>
+        extractArticleEvidence(input, { now: KEPT_AT, baseUrl, primaryHosts }),
+      ),
       now,
     );
     return { doc, url: pageUrl, evidence };
@@ -132,17 +152,31 @@ export function depthOf(evidence: ArticleEvidence, claims: readonly ClaimRecord[
   const located = claims.filter((c) => c.reviewStatus === "reviewed" && c.evidenceLocator);
   const reproduced = located.filter((c) => c.reviewedProofDepth === "reproduction" && c.reproductionArtifact);
   if (reproduced.length > 0) {
-    return { id: "reproduction", detail: `${reproduced.length} affirmation(s) revue(s) avec localisation et artefact de reproduction publié.` };
+    return {
+      id: "reproduction",
+      detail: `${reproduced.length} affirmation(s) revue(s) avec localisation et artefact de reproduction publié.`,
+    };
   }
-  const direct = located.filter((c) => c.reviewedProofDepth === "direct-proof" || c.reviewedProofDepth === "reproduction");
+  const direct = located.filter(
+    (c) => c.reviewedProofDepth === "direct-proof" || c.reviewedProofDepth === "reproduction",
+  );
   if (direct.length > 0) {
-    return { id: "direct-proof", detail: `${direct.length} affirmation(s) revue(s) dont la valeur est localisée dans la source.` };
+    return {
+      id: "direct-proof",
+      detail: `${direct.length} affirmation(s) revue(s) dont la valeur est localisée dans la source.`,
+    };
   }
   if (evidence.counts.primarySources > 0) {
-    return { id: "linked-source", detail: `${evidence.counts.primarySources} lien(s) vers des sources primaires répertoriées.` };
+    return {
+      id: "linked-source",
+      detail: `${evidence.counts.primarySources} lien(s) vers des sources primaires répertoriées.`,
+    };
   }
   if (evidence.counts.externalLinks > 0) {
-    return { id: "reference", detail: `${evidence.counts.externalLinks} lien(s) externe(s), aucun vers une source primaire répertoriée.` };
+    return {
+      id: "reference",
+      detail: `${evidence.counts.externalLinks} lien(s) externe(s), aucun vers une source primaire répertoriée.`,
+    };
   }
   return { id: "mention", detail: "Aucun lien externe vérifiable." };
 }
@@ -153,22 +187,44 @@ function summaryOf(evidence: ArticleEvidence, claims: ClaimRecord[], ctx: Summar
   const badges: ArticleEvidenceSummary["badges"] = [];
   const external = evidence.references.filter((r) => r.kind !== "internal");
   if (evidence.counts.primarySources > 0) {
-    badges.push({ id: "primary-source", label: "Source primaire", detail: `${evidence.counts.primarySources} lien(s) vers des institutions répertoriées.` });
+    badges.push({
+      id: "primary-source",
+      label: "Source primaire",
+      detail: `${evidence.counts.primarySources} lien(s) vers des institutions répertoriées.`,
+    });
   }
   const datasetHrefs = new Set([...ctx.sources.values()].flatMap((s) => (s.datasets ?? []).map((d) => d.url)));
-  const dataLinks = external.filter((r) => datasetHrefs.has(r.href) || /\/(data|statistics|series|datasets?)\//i.test(new URL(r.href).pathname));
+  const dataLinks = external.filter(
+    (r) => datasetHrefs.has(r.href) || /\/(data|statistics|series|datasets?)\//i.test(new URL(r.href).pathname),
+  );
   if (dataLinks.length > 0) {
-    badges.push({ id: "public-data", label: "Données publiques", detail: `${dataLinks.length} lien(s) vers des jeux de données publics.` });
+    badges.push({
+      id: "public-data",
+      label: "Données publiques",
+      detail: `${dataLinks.length} lien(s) vers des jeux de données publics.`,
+    });
   }
   const secondary = external.filter((r) => r.kind !== "primary-source");
   if (secondary.length > 0) {
-    badges.push({ id: "secondary-source", label: "Source secondaire", detail: `${secondary.length} lien(s) vers des sources non répertoriées comme primaires.` });
+    badges.push({
+      id: "secondary-source",
+      label: "Source secondaire",
+      detail: `${secondary.length} lien(s) vers des sources non répertoriées comme primaires.`,
+    });
   }
   if (claims.some((c) => c.kind === "scénario")) {
-    badges.push({ id: "scenario", label: "Scénario", detail: "L’article contient au moins une affirmation conditionnelle (scénario)." });
+    badges.push({
+      id: "scenario",
+      label: "Scénario",
+      detail: "L’article contient au moins une affirmation conditionnelle (scénario).",
+    });
   }
   if (evidence.counts.internalLinks > 0) {
-    badges.push({ id: "internal-context", label: "Contexte interne", detail: `${evidence.counts.internalLinks} lien(s) vers des pages de la publication.` });
+    badges.push({
+      id: "internal-context",
+      label: "Contexte interne",
+      detail: `${evidence.counts.internalLinks} lien(s) vers des pages de la publication.`,
+    });
   }
   return {
     claims,

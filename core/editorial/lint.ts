@@ -62,7 +62,15 @@ export function editorialFindings(p: Publication, now: string, url: UrlOf): Find
   }
   for (const a of editorial.articles) {
     for (const w of a.evidence.warnings) {
-      findings.push({ severity: "warning", code: w.code, file: rel(w.file), field: "claim-id", message: w.message, needle: "", line: w.line });
+      findings.push({
+        severity: "warning",
+        code: w.code,
+        file: rel(w.file),
+        field: "claim-id",
+        message: w.message,
+        needle: "",
+        line: w.line,
+      });
     }
     if (a.claims.length === 0) {
       findings.push({
@@ -70,13 +78,17 @@ export function editorialFindings(p: Publication, now: string, url: UrlOf): Find
         code: "no-claim",
         file: rel(a.doc.file),
         field: "(body)",
-        message: "no sentence qualifies as a structural claim (a link to a source, a number or a date); none is invented",
+        message:
+          "no sentence qualifies as a structural claim (a link to a source, a number or a date); none is invented",
         needle: "",
       });
     }
   }
   return findings.sort(
-    (a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || (a.field < b.field ? -1 : a.field > b.field ? 1 : 0),
+    (a, b) =>
+      SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
+      (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) ||
+      (a.field < b.field ? -1 : a.field > b.field ? 1 : 0),
   );
 }
 

@@ -23,7 +23,10 @@ export interface SearchDocument {
 
 /** Folds case and accents: `Élevé` and `eleve` are the same term. */
 export function foldTerm(term: string): string {
-  return term.normalize("NFD").replace(/\p{M}+/gu, "").toLowerCase();
+  return term
+    .normalize("NFD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase();
 }
 
 // A corpus has a few thousand distinct words and hundreds of thousands of occurrences.
@@ -89,11 +92,16 @@ interface MiniSearchInternals {
  * for term and byte for byte once serialised. Each document's tokens come from `memo`, keyed by
  * its indexed fields, so that only documents whose text changed are tokenised again.
  */
-export function buildSearchIndex(documents: readonly SearchDocument[], memo: Memo = noMemo): MiniSearch<SearchDocument> {
+export function buildSearchIndex(
+  documents: readonly SearchDocument[],
+  memo: Memo = noMemo,
+): MiniSearch<SearchDocument> {
   const index = new MiniSearch<SearchDocument>(INDEX_OPTIONS);
   const inner = index as unknown as MiniSearchInternals;
   for (const doc of documents) {
-    const fields = memo.remember("search-terms", [doc.title, doc.description, doc.text, doc.tags], () => indexedFields(doc));
+    const fields = memo.remember("search-terms", [doc.title, doc.description, doc.text, doc.tags], () =>
+      indexedFields(doc),
+    );
     if (index.has(doc.id)) throw new Error(`The search index has two documents with the id ${doc.id}`);
     const shortId = inner.addDocumentId(doc.id);
     inner.saveStoredFields(shortId, doc);
@@ -112,7 +120,11 @@ export interface SearchHit {
 }
 
 /** Queries a serialised index (`JSON.stringify(index)`), optionally in one language; best first, ties by id. */
-export function querySearchIndex(serialised: string, query: string, options: { lang?: "fr" | "en"; limit?: number } = {}): SearchHit[] {
+export function querySearchIndex(
+  serialised: string,
+  query: string,
+  options: { lang?: "fr" | "en"; limit?: number } = {},
+): SearchHit[] {
   const index = MiniSearch.loadJSON<SearchDocument>(serialised, INDEX_OPTIONS);
   const lang = options.lang;
   const results: SearchResult[] = index.search(query, {

@@ -50,7 +50,9 @@ export async function collectUpstream(
 ): Promise<UpstreamState> {
   const limits = limitsOf(p, options.limits);
   const results = await Promise.all(
-    instrumentsOf(p).map(async ([key, cfg]) => [key, await collectOne(p.root, key, cfg.source, ports, limits)] as const),
+    instrumentsOf(p).map(
+      async ([key, cfg]) => [key, await collectOne(p.root, key, cfg.source, ports, limits)] as const,
+    ),
   );
   // Keys in the registry's order, whatever order the upstreams answered in.
   const byKey = new Map<InstrumentKey, UpstreamResult>(results);
@@ -66,7 +68,13 @@ export async function collectUpstream(
 }
 
 /** Collects one instrument's document and adapts it; every failure becomes a status. */
-export async function collectOne(root: string, key: InstrumentKey, source: string, ports: CollectPorts, limits: CollectLimits): Promise<UpstreamResult> {
+export async function collectOne(
+  root: string,
+  key: InstrumentKey,
+  source: string,
+  ports: CollectPorts,
+  limits: CollectLimits,
+): Promise<UpstreamResult> {
   try {
     const { text, where } = await fetchDocument(root, source, ports, limits);
     return { ok: true, source, reading: adaptDocument(key, where, text) };
@@ -79,7 +87,12 @@ export async function collectOne(root: string, key: InstrumentKey, source: strin
 const decoder = new TextDecoder("utf-8", { fatal: true });
 const encoder = new TextEncoder();
 
-async function fetchDocument(root: string, source: string, ports: CollectPorts, limits: CollectLimits): Promise<{ text: string; where: string }> {
+async function fetchDocument(
+  root: string,
+  source: string,
+  ports: CollectPorts,
+  limits: CollectLimits,
+): Promise<{ text: string; where: string }> {
   if (/^https?:/i.test(source)) return fetchHttp(source, ports, limits);
   const file = localPath(root, source);
   let text: string;
@@ -89,12 +102,17 @@ async function fetchDocument(root: string, source: string, ports: CollectPorts, 
     throw new UpstreamError("unreachable", `cannot read ${file}: ${e instanceof Error ? e.message : String(e)}`);
   }
   const bytes = encoder.encode(text).byteLength;
-  if (bytes > limits.maxBytes) throw new UpstreamError("too-large", `${file} is ${bytes} bytes, over the ${limits.maxBytes}-byte cap`);
+  if (bytes > limits.maxBytes)
+    throw new UpstreamError("too-large", `${file} is ${bytes} bytes, over the ${limits.maxBytes}-byte cap`);
   checkNotHtml(file, text);
   return { text, where: file };
 }
 
-async function fetchHttp(source: string, ports: CollectPorts, limits: CollectLimits): Promise<{ text: string; where: string }> {
+async function fetchHttp(
+  source: string,
+  ports: CollectPorts,
+  limits: CollectLimits,
+): Promise<{ text: string; where: string }> {
   if (!ports.http) throw new UpstreamError("unreachable", `${source}: no HTTP client was given to collect it`);
   const seen = new Set<string>();
   let url = source;
@@ -103,27 +121,43 @@ async function fetchHttp(source: string, ports: CollectPorts, limits: CollectLim
     seen.add(url);
     const remaining = limits.timeoutMs - spent;
     if (remaining <= 0) throw new UpstreamError("timeout", `${source}: no answer within ${limits.timeoutMs} ms`);
-    const r = await ports.http.get(url, { timeoutMs: remaining, maxBytes: limits.maxBytes, accept: "application/json" });
+    const r = await ports.http.get(url, {
+      timeoutMs: remaining,
+      maxBytes: limits.maxBytes,
+      accept: "application/json",
+    });
     spent += r.elapsedMs;
     if (r.kind !== "response") {
-      if (r.kind === "timeout") throw new UpstreamError("timeout", `${url}: no complete answer within ${limits.timeoutMs} ms`);
-      if (r.kind === "too-large") throw new UpstreamError("too-large", `${url}: the body exceeds the ${limits.maxBytes}-byte cap (after decompression)`);
+      if (r.kind === "timeout")
+        throw new UpstreamError("timeout", `${url}: no complete answer within ${limits.timeoutMs} ms`);
+      if (r.kind === "too-large")
+        throw new UpstreamError(
+          "too-large",
+          `${url}: the body exceeds the ${limits.maxBytes}-byte cap (after decompression)`,
+        );
       throw new UpstreamError("unreachable", `${url}: ${r.message}`);
     }
     if (r.status >= 300 && r.status < 400) {
       const next = redirectTarget(url, r.status, r.headers.location);
       if (seen.has(next)) throw new UpstreamError("redirect-error", `${url}: redirect loop back to ${next}`);
-      if (hop + 1 > limits.maxRedirects) throw new UpstreamError("redirect-error", `${source}: more than ${limits.maxRedirects} redirects`);
+      if (hop + 1 > limits.maxRedirects)
+        throw new UpstreamError("redirect-error", `${source}: more than ${limits.maxRedirects} redirects`);
       url = next;
       continue;
     }
     if (r.status < 200 || r.status > 299) throw new UpstreamError("http-error", `${url}: HTTP ${r.status}`);
     const type = (r.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
     if (type === "text/html" || type === "application/xhtml+xml") {
-      throw new UpstreamError("unexpected-content", `${url}: an HTML page (${type}) with status ${r.status}, not a JSON document`);
+      throw new UpstreamError(
+        "unexpected-content",
+        `${url}: an HTML page (${type}) with status ${r.status}, not a JSON document`,
+      );
     }
     if (!isJsonType(type)) {
-      throw new UpstreamError("unexpected-content", `${url}: content type "${type || "(none)"}" is not JSON (application/json or +json)`);
+      throw new UpstreamError(
+        "unexpected-content",
+        `${url}: content type "${type || "(none)"}" is not JSON (application/json or +json)`,
+      );
     }
     let text: string;
     try {
@@ -138,7 +172,8 @@ async function fetchHttp(source: string, ports: CollectPorts, limits: CollectLim
 
 function redirectTarget(from: string, status: number, location: string | undefined): string {
   if (!location) throw new UpstreamError("redirect-error", `${from}: HTTP ${status} without a Location header`);
-  if (!URL.canParse(location, from)) throw new UpstreamError("redirect-error", `${from}: unreadable Location "${location}"`);
+  if (!URL.canParse(location, from))
+    throw new UpstreamError("redirect-error", `${from}: unreadable Location "${location}"`);
   const next = new URL(location, from);
   if (next.protocol !== "http:" && next.protocol !== "https:") {
     throw new UpstreamError("redirect-error", `${from}: redirect to ${next.protocol} refused (only http: and https:)`);
@@ -155,7 +190,8 @@ function isJsonType(type: string): boolean {
 
 /** An HTML page served as JSON (a login wall, an error page with status 200) is never a value. */
 function checkNotHtml(where: string, text: string): void {
-  if (/^\s*</.test(text)) throw new UpstreamError("unexpected-content", `${where}: an HTML or XML page, not a JSON document`);
+  if (/^\s*</.test(text))
+    throw new UpstreamError("unexpected-content", `${where}: an HTML or XML page, not a JSON document`);
 }
 
 /** A path relative to the publication, an absolute path, or a file: URL, as a file path. */

@@ -47,7 +47,6 @@ export interface Publication {
   claimReviews: z.infer<typeof ClaimReviewsFile>;
 }
 
-
 /** The text of every input file of a publication, by path relative to its root. */
 export interface InputFiles {
   root: string;
@@ -160,17 +159,32 @@ function parseDocs(input: InputFiles, folder: string, kind: Doc["kind"], parsed?
       const file = `${input.root}/${rel}`;
       const slug = rel.slice(prefix.length, -3);
       if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slug)) {
-        throw inputError(file, undefined, undefined, "the file name is the slug: use lowercase ASCII letters, digits and hyphens");
+        throw inputError(
+          file,
+          undefined,
+          undefined,
+          "the file name is the slug: use lowercase ASCII letters, digits and hyphens",
+        );
       }
       const { meta, body, bodyLine } = remembered(parsed, rel, text, () => {
         const { yaml, body, bodyLine } = splitFrontmatter(file, text);
         return { meta: parseWithSchema(file, yaml, Frontmatter, { lineOffset: 1 }), body, bodyLine };
       });
       if (lang === "fr" && (meta.translationOf || meta.translatedFrom)) {
-        throw inputError(file, undefined, "translationOf", "a French original has no translationOf or translatedFrom; remove them");
+        throw inputError(
+          file,
+          undefined,
+          "translationOf",
+          "a French original has no translationOf or translatedFrom; remove them",
+        );
       }
       if (lang === "en" && (!meta.translationOf || !meta.translatedFrom)) {
-        throw inputError(file, undefined, meta.translationOf ? "translatedFrom" : "translationOf", "an English translation names its French original (translationOf) and the French revision it follows (translatedFrom)");
+        throw inputError(
+          file,
+          undefined,
+          meta.translationOf ? "translatedFrom" : "translationOf",
+          "an English translation names its French original (translationOf) and the French revision it follows (translatedFrom)",
+        );
       }
       if (meta.updated && meta.updated < meta.date) {
         throw inputError(file, undefined, "updated", `updated (${meta.updated}) is before date (${meta.date})`);
@@ -187,7 +201,11 @@ function parseMethodologies(input: InputFiles, parsed?: ParsedFiles): Methodolog
     .filter(([rel]) => rel.startsWith(prefix))
     .map(([rel, text]) => {
       const file = `${input.root}/${rel}`;
-      return { ...remembered(parsed, rel, text, () => parseWithSchema(file, text, MethodologyFile)), slug: rel.slice(prefix.length, -5), file };
+      return {
+        ...remembered(parsed, rel, text, () => parseWithSchema(file, text, MethodologyFile)),
+        slug: rel.slice(prefix.length, -5),
+        file,
+      };
     });
 }
 
@@ -197,37 +215,78 @@ function checkReferences(p: Publication): void {
   const guides = new Set(p.guides.filter((g) => g.lang === "fr").map((g) => g.slug));
   const glossary = new Set(p.glossary.map((g) => g.slug));
   const methodologies = new Map(p.methodologies.map((m) => [m.slug, m]));
-  unique(`${p.root}/content/topics.yaml`, p.topics.map((t) => t.slug), "slug");
-  unique(`${p.root}/content/glossary.yaml`, p.glossary.map((t) => t.slug), "slug");
-  unique(`${p.root}/content/primary-sources.yaml`, p.primarySources.map((t) => t.slug), "slug");
-  unique(`${p.root}/content/editorial/changelog.yaml`, p.changelog.map((t) => t.id), "id");
+  unique(
+    `${p.root}/content/topics.yaml`,
+    p.topics.map((t) => t.slug),
+    "slug",
+  );
+  unique(
+    `${p.root}/content/glossary.yaml`,
+    p.glossary.map((t) => t.slug),
+    "slug",
+  );
+  unique(
+    `${p.root}/content/primary-sources.yaml`,
+    p.primarySources.map((t) => t.slug),
+    "slug",
+  );
+  unique(
+    `${p.root}/content/editorial/changelog.yaml`,
+    p.changelog.map((t) => t.id),
+    "id",
+  );
 
   for (const doc of [...p.articles, ...p.guides]) {
     for (const topic of doc.meta.topics ?? []) {
-      if (!topics.has(topic)) throw inputError(doc.file, undefined, "topics", `unknown topic "${topic}"; add it to content/topics.yaml or fix the slug`);
+      if (!topics.has(topic))
+        throw inputError(
+          doc.file,
+          undefined,
+          "topics",
+          `unknown topic "${topic}"; add it to content/topics.yaml or fix the slug`,
+        );
     }
     // A translation whose original is gone is published with translationStatus missing-source
     // and reported by `lint` and `assemble`; it does not stop the assembly.
   }
   for (const entry of p.glossary) {
     const file = `${p.root}/content/glossary.yaml`;
-    if (entry.guide && !guides.has(entry.guide)) throw inputError(file, undefined, `${entry.slug}.guide`, `unknown guide "${entry.guide}"`);
+    if (entry.guide && !guides.has(entry.guide))
+      throw inputError(file, undefined, `${entry.slug}.guide`, `unknown guide "${entry.guide}"`);
     for (const rel of entry.atlas?.related ?? []) {
-      if (!glossary.has(rel)) throw inputError(file, undefined, `${entry.slug}.atlas.related`, `unknown glossary entry "${rel}"`);
+      if (!glossary.has(rel))
+        throw inputError(file, undefined, `${entry.slug}.atlas.related`, `unknown glossary entry "${rel}"`);
     }
   }
   for (const key of INSTRUMENT_KEYS) {
     const instrument: InstrumentConfig | undefined = p.config.instruments[key];
     if (!instrument) continue;
     const m = methodologies.get(instrument.methodology);
-    if (!m) throw inputError(configFile, undefined, `instruments.${key}.methodology`, `no content/methodologies/${instrument.methodology}.yaml`);
-    if (m.instrument !== key) throw inputError(m.file, undefined, "instrument", `is "${m.instrument}" but risk.config.yaml uses it for "${key}"`);
+    if (!m)
+      throw inputError(
+        configFile,
+        undefined,
+        `instruments.${key}.methodology`,
+        `no content/methodologies/${instrument.methodology}.yaml`,
+      );
+    if (m.instrument !== key)
+      throw inputError(
+        m.file,
+        undefined,
+        "instrument",
+        `is "${m.instrument}" but risk.config.yaml uses it for "${key}"`,
+      );
   }
   const frSlugs = new Set(p.articles.filter((a) => a.lang === "fr").map((a) => a.slug));
   for (const entry of p.claimReviews.entries) {
     const slug = entry.claimId.split("#")[0]!;
     if (!frSlugs.has(slug)) {
-      throw inputError(`${p.root}/content/claim-reviews.yaml`, undefined, "entries.claimId", `"${entry.claimId}" names no French article "${slug}"`);
+      throw inputError(
+        `${p.root}/content/claim-reviews.yaml`,
+        undefined,
+        "entries.claimId",
+        `"${entry.claimId}" names no French article "${slug}"`,
+      );
     }
   }
 }
@@ -241,5 +300,7 @@ function unique(file: string, values: string[], field: string): void {
 }
 
 export function instrumentsOf(p: Publication): [InstrumentKey, InstrumentConfig][] {
-  return INSTRUMENT_KEYS.flatMap((k) => (p.config.instruments[k] ? [[k, p.config.instruments[k]!] as [InstrumentKey, InstrumentConfig]] : []));
+  return INSTRUMENT_KEYS.flatMap((k) =>
+    p.config.instruments[k] ? [[k, p.config.instruments[k]!] as [InstrumentKey, InstrumentConfig]] : [],
+  );
 }

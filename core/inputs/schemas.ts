@@ -11,7 +11,9 @@ import {
   Uri,
 } from "../schemas/primitives.ts";
 
-export const Slug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "lowercase ASCII letters, digits and single hyphens");
+export const Slug = z
+  .string()
+  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "lowercase ASCII letters, digits and single hyphens");
 const Bilingual = z.strictObject({ fr: z.string().min(1), en: z.string().min(1) });
 /** An absolute URI or a site-relative path starting with `/`. */
 export const Href = z.string().refine((s) => s.startsWith("/") || URL.canParse(s), {
@@ -25,9 +27,12 @@ export const Thresholds = z
   });
 
 /** Where an upstream document is collected: a path relative to the publication, or a file:, http: or https: URL. */
-export const SourceLocation = z.string().min(1).refine((s) => !/^[a-z][a-z0-9+.-]*:/i.test(s) || /^(https?|file):/i.test(s) && URL.canParse(s), {
-  message: "a path relative to the publication, or an http:, https: or file: URL",
-});
+export const SourceLocation = z
+  .string()
+  .min(1)
+  .refine((s) => !/^[a-z][a-z0-9+.-]*:/i.test(s) || (/^(https?|file):/i.test(s) && URL.canParse(s)), {
+    message: "a path relative to the publication, or an http:, https: or file: URL",
+  });
 
 /** An ISO 8601 duration in weeks, days, hours, minutes or seconds (years and months have no fixed length). */
 export const FixedDuration = z.iso.duration().refine((d) => !/^P(?:[^T]*[YM])/.test(d), {
@@ -162,7 +167,9 @@ export const ClaimReviewsFile = z.strictObject({
   version: z.string(),
   updated: IsoDate,
   policy: z.string(),
-  entries: z.array(ClaimReviewEntry.extend({ claimId: z.string().regex(/^[a-z0-9-]+#[a-z0-9-]+$/, "<article slug>#<claim id>") })),
+  entries: z.array(
+    ClaimReviewEntry.extend({ claimId: z.string().regex(/^[a-z0-9-]+#[a-z0-9-]+$/, "<article slug>#<claim id>") }),
+  ),
 });
 export type ClaimReviewsFile = z.infer<typeof ClaimReviewsFile>;
 

@@ -2,7 +2,11 @@ import type { z } from "zod";
 import type { InstrumentKey } from "../schemas/primitives.ts";
 import { RiskError } from "../errors.ts";
 import { parseWithSchema } from "./locate.ts";
-import { DashboardReading as DashboardSchema, DebtLatest as DebtSchema, type ConfluenceFile as Confluence } from "./schemas.ts";
+import {
+  DashboardReading as DashboardSchema,
+  DebtLatest as DebtSchema,
+  type ConfluenceFile as Confluence,
+} from "./schemas.ts";
 
 /**
  * How the collection of one upstream ended. `ok` is the only value that yields a fresh reading;
@@ -65,7 +69,10 @@ export class UpstreamError extends Error {
  * file for `debt`, the generic dashboard reading for the others. Throws UpstreamError.
  */
 export function adaptDocument(key: InstrumentKey, where: string, text: string): Reading {
-  const reading = key === "debt" ? fromDebt(where, validate(where, text, DebtSchema)) : fromDashboard(where, key, validate(where, text, DashboardSchema));
+  const reading =
+    key === "debt"
+      ? fromDebt(where, validate(where, text, DebtSchema))
+      : fromDashboard(where, key, validate(where, text, DashboardSchema));
   checkRange(reading.value, reading.scale, "value");
   if (reading.debt) for (const b of reading.debt.buckets) checkRange(b.score, reading.scale, `buckets.${b.id}.score`);
   return reading;
@@ -88,7 +95,8 @@ function checkRange(value: number, scale: number, field: string): void {
 }
 
 function fromDashboard(where: string, key: InstrumentKey, r: DashboardReading): Reading {
-  if (r.instrument !== key) throw new UpstreamError("invalid-document", `${where} is a reading of "${r.instrument}", not "${key}"`);
+  if (r.instrument !== key)
+    throw new UpstreamError("invalid-document", `${where} is a reading of "${r.instrument}", not "${key}"`);
   return {
     value: r.value,
     scale: r.scale,
@@ -105,7 +113,10 @@ type DashboardReading = z.infer<typeof DashboardSchema>;
 function fromDebt(where: string, d: DebtLatest): Reading {
   if (!d.excludesBudgetOfficeProjections) {
     // The published current stress excludes them (the contract's debt-risk rule); a score that includes them is another measure.
-    throw new UpstreamError("invalid-document", `${where}: excludesBudgetOfficeProjections is false; the current stress must exclude the budget office's projections`);
+    throw new UpstreamError(
+      "invalid-document",
+      `${where}: excludesBudgetOfficeProjections is false; the current stress must exclude the budget office's projections`,
+    );
   }
   return {
     value: d.scoreRaw,

@@ -10,7 +10,9 @@ import type { Surface } from "../surfaces/types.ts";
 export function validateSurface(surface: Surface, value: unknown): unknown {
   if (surface.format !== "ndjson") return validate(surface, value, "");
   if (!Array.isArray(value)) {
-    throw new RiskError("E_SCHEMA", `Surface ${surface.path}: the builder must return an array of lines`, { surface: surface.path });
+    throw new RiskError("E_SCHEMA", `Surface ${surface.path}: the builder must return an array of lines`, {
+      surface: surface.path,
+    });
   }
   return value.map((line, i) => validate(surface, line, `line ${i + 1}: `));
 }

@@ -14,14 +14,18 @@ export function csvField(value: string | number | boolean | null): string {
 }
 
 /** Rows ended by LF (RFC 4180 says CRLF; LF is what pandas, R and spreadsheets all read, and what diff shows well). */
-export function csvText(header: readonly string[], rows: readonly (readonly (string | number | boolean | null)[])[]): string {
+export function csvText(
+  header: readonly string[],
+  rows: readonly (readonly (string | number | boolean | null)[])[],
+): string {
   const parts: string[] = [header.map(csvField).join(",")];
   for (const row of rows) parts.push(row.map(csvField).join(","));
   return `${parts.join("\n")}\n`;
 }
 
 /** Characters outside XML 1.0's Char production (controls, lone surrogates, U+FFFE/U+FFFF). */
-const XML_ILLEGAL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const XML_ILLEGAL =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** Text or attribute content: illegal characters removed, markup escaped. */
 export function xmlText(value: string): string {

@@ -128,13 +128,30 @@ export const ContentSummary = z.strictObject({
   evidence: ArticleEvidenceSummary.optional(),
   revisions: ArticleRevisionPolicy.optional(),
   // The translation fields that link an item to its French original; the contract's ContentSummary table omits them.
-  language: z.enum(["fr", "en"]).optional().describe("Language of the item. Not in the contract's ContentSummary table; added so that each translated item is linked to its French original."),
+  language: z
+    .enum(["fr", "en"])
+    .optional()
+    .describe(
+      "Language of the item. Not in the contract's ContentSummary table; added so that each translated item is linked to its French original.",
+    ),
   canonicalId: z
     .string()
     .optional()
-    .describe("Id shared by a French original and its translations: `article:<French slug>` or `guide:<French slug>`. Added to link each translated item to its French original."),
-  translationOf: z.string().nullable().optional().describe("English items: slug of the French original they translate. Added to link each translated item to its French original."),
-  alternateUrl: Uri.nullable().optional().describe("The other language's version of the item, when it exists. Added to link each translated item to its French original."),
+    .describe(
+      "Id shared by a French original and its translations: `article:<French slug>` or `guide:<French slug>`. Added to link each translated item to its French original.",
+    ),
+  translationOf: z
+    .string()
+    .nullable()
+    .optional()
+    .describe(
+      "English items: slug of the French original they translate. Added to link each translated item to its French original.",
+    ),
+  alternateUrl: Uri.nullable()
+    .optional()
+    .describe(
+      "The other language's version of the item, when it exists. Added to link each translated item to its French original.",
+    ),
   translationStatus: z
     .enum(["current", "stale", "missing-source"])
     .nullable()
@@ -223,11 +240,32 @@ export const AgentProofPolicy = z.strictObject({
 });
 
 export const AGENT_ENDPOINT_KEYS = [
-  "openapi", "catalog", "catalogNdjson", "claims", "claimsNdjson", "evidenceGraph",
-  "evidenceGraphNdjson", "sources", "freshness", "integrity", "changes", "changesNdjson",
-  "riskDiff", "blackBox", "risk", "debtRisk", "signalCurrent", "signalHistory",
-  "signalHistoryNdjson", "signalHistoryCsv", "signalSchema", "llms", "llmsFull",
-  "mcpEndpoint", "mcpDocumentation", "docs",
+  "openapi",
+  "catalog",
+  "catalogNdjson",
+  "claims",
+  "claimsNdjson",
+  "evidenceGraph",
+  "evidenceGraphNdjson",
+  "sources",
+  "freshness",
+  "integrity",
+  "changes",
+  "changesNdjson",
+  "riskDiff",
+  "blackBox",
+  "risk",
+  "debtRisk",
+  "signalCurrent",
+  "signalHistory",
+  "signalHistoryNdjson",
+  "signalHistoryCsv",
+  "signalSchema",
+  "llms",
+  "llmsFull",
+  "mcpEndpoint",
+  "mcpDocumentation",
+  "docs",
 ] as const;
 
 export const AgentEndpointMap = z.strictObject(

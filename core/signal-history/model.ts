@@ -125,7 +125,11 @@ export function levelChangesBetween(
       previousFrameId: ref.previousFrameId,
       at: ref.at,
       seriesDate: dayOf(ref.at),
-      from: { level: a.level as LevelChange["from"]["level"], tone: a.tone as LevelChange["from"]["tone"], value: a.value },
+      from: {
+        level: a.level as LevelChange["from"]["level"],
+        tone: a.tone as LevelChange["from"]["tone"],
+        value: a.value,
+      },
       to: {
         level: b.level as LevelChange["to"]["level"],
         tone: b.tone as LevelChange["to"]["tone"],

@@ -8,7 +8,14 @@ import { InstrumentKey, IsoDate, IsoDateTime, Level, Tone, SIGNAL_VALUE_FIELDS }
 import { frameSignalOf } from "../signals.ts";
 import type { Frame } from "../frame.ts";
 import type { BuildContext } from "../surfaces/types.ts";
-import { closedDayPoint, dayOf, levelChangesBetween, type DailyPoint, type SignalHistory, type LevelChange } from "./model.ts";
+import {
+  closedDayPoint,
+  dayOf,
+  levelChangesBetween,
+  type DailyPoint,
+  type SignalHistory,
+  type LevelChange,
+} from "./model.ts";
 
 export const EVIDENCE_TIERS = ["operational-archive", "attested-archive", "current-snapshot"] as const;
 export const EvidenceTier = z.enum(EVIDENCE_TIERS);
@@ -71,7 +78,10 @@ export function signalHistoryAfter(ctx: BuildContext): SignalHistory {
   const { previous, now } = ctx;
   const kept = signalHistoryOf(ctx);
   const closed = closedDayPoint(previous, now);
-  return { daily: closed ? [...kept.daily, closed] : kept.daily, levelChanges: [...kept.levelChanges, ...newLevelChanges(ctx)] };
+  return {
+    daily: closed ? [...kept.daily, closed] : kept.daily,
+    levelChanges: [...kept.levelChanges, ...newLevelChanges(ctx)],
+  };
 }
 
 /**
@@ -80,7 +90,10 @@ export function signalHistoryAfter(ctx: BuildContext): SignalHistory {
  */
 export function signalHistoryOf(ctx: Pick<BuildContext, "previous">): SignalHistory {
   if (!ctx.previous) return { daily: [], levelChanges: [] };
-  if (ctx.previous.signalHistory === undefined) throw new Error("The assembly plan did not load the signal history that a surface reads: declare reads.signalHistory on that surface");
+  if (ctx.previous.signalHistory === undefined)
+    throw new Error(
+      "The assembly plan did not load the signal history that a surface reads: declare reads.signalHistory on that surface",
+    );
   return ctx.previous.signalHistory ?? { daily: [], levelChanges: [] };
 }
 
@@ -89,7 +102,11 @@ export function newLevelChanges(ctx: BuildContext): LevelChange[] {
   if (!previous) return [];
   const current: Frame["signals"] = {};
   for (const s of signals) current[s.instrument] = frameSignalOf(s);
-  return levelChangesBetween(previous.frame.signals, current, { frameId: frame.frameId, previousFrameId: previous.frame.frameId, at: now });
+  return levelChangesBetween(previous.frame.signals, current, {
+    frameId: frame.frameId,
+    previousFrameId: previous.frame.frameId,
+    at: now,
+  });
 }
 
 /** The surface whose recorded key carries the last level change forward from frame to frame. */

@@ -42,7 +42,10 @@ export const agents = defineSurface({ format: "json", schema: AgentManifest })({
   operationId: "agentManifest",
   summary: "Discovery manifest for agents: endpoints, capabilities, use policy, counts and proof policy",
   build({ publication: p, now, url, registry }) {
-    const endpoints = Object.fromEntries(Object.entries(ENDPOINT_PATHS).map(([k, path]) => [k, url(path)])) as Record<keyof typeof ENDPOINT_PATHS, string>;
+    const endpoints = Object.fromEntries(Object.entries(ENDPOINT_PATHS).map(([k, path]) => [k, url(path)])) as Record<
+      keyof typeof ENDPOINT_PATHS,
+      string
+    >;
     return {
       schema: url("/openapi.json#/components/schemas/AgentManifest"),
       version: CONTRACT_VERSION,

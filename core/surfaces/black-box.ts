@@ -78,7 +78,11 @@ export const blackBox = defineSurface({ format: "json", schema: BlackBox })({
             at: previous.frame.at,
             frameHash: previous.frame.frameHash,
             commit: previous.commit,
-            changed: [...previous.frame.changes.added, ...previous.frame.changes.changed, ...previous.frame.changes.removed].sort(),
+            changed: [
+              ...previous.frame.changes.added,
+              ...previous.frame.changes.changed,
+              ...previous.frame.changes.removed,
+            ].sort(),
             scores: Object.fromEntries(Object.entries(previous.frame.signals).map(([k, s]) => [k, s?.value ?? null])),
           },
           ...(before?.recentFrames ?? []),
@@ -97,7 +101,8 @@ export const blackBox = defineSurface({ format: "json", schema: BlackBox })({
       },
       chain: {
         algorithm: "sha256",
-        frameHashRule: "frameHash = SHA-256 of the RFC 8785 canonical frame without frameHash; previousFrameHash = the frameHash of the frame before",
+        frameHashRule:
+          "frameHash = SHA-256 of the RFC 8785 canonical frame without frameHash; previousFrameHash = the frameHash of the frame before",
         length: frame.seq,
       },
       recentFrames: recent,
@@ -107,7 +112,8 @@ export const blackBox = defineSurface({ format: "json", schema: BlackBox })({
         lastFrameAt: now,
         rule: "A date means the end of that UTC day; a date-time is exact. Replay gives the last frame at or before it and checks every file against that frame's fingerprints.",
         command: "git clone <archive> && risk-cli replay --archive <archive> --date <date|date-time> --out <dir>",
-        index: "index/<YYYY>/<MM>/<DD>.json in the archive head tree lists every earlier frame of that UTC day with its commit; days summarises the last 30 UTC days: replay of an earlier date gives that day's lastFrameId",
+        index:
+          "index/<YYYY>/<MM>/<DD>.json in the archive head tree lists every earlier frame of that UTC day with its commit; days summarises the last 30 UTC days: replay of an earlier date gives that day's lastFrameId",
       },
     };
   },
@@ -132,7 +138,9 @@ function daysOf(previous: PreviousState, before: BlackBox | null, now: string): 
   const days = [...(before?.days ?? [])];
   const today = days[0]?.date === date ? days.shift()! : null;
   days.unshift({ date, frames: (today?.frames ?? 0) + 1, firstFrameId: today?.firstFrameId ?? f.frameId, ...last });
-  const oldest = new Date(Date.parse(`${now.slice(0, 10)}T00:00:00Z`) - (SUMMARY_DAYS - 1) * 86_400_000).toISOString().slice(0, 10);
+  const oldest = new Date(Date.parse(`${now.slice(0, 10)}T00:00:00Z`) - (SUMMARY_DAYS - 1) * 86_400_000)
+    .toISOString()
+    .slice(0, 10);
   return days.filter((d) => d.date >= oldest);
 }
 

@@ -27,7 +27,8 @@ export const catalogNdjson = defineSurface({ format: "ndjson", schema: CatalogLi
   reusable: true,
   reads: { corpus: true },
   schemaName: "CatalogLine",
-  summary: "The catalog as one JSON object per line: articles, guides, methodologies, glossary, primary sources, protocol",
+  summary:
+    "The catalog as one JSON object per line: articles, guides, methodologies, glossary, primary sources, protocol",
   build({ publication: p, indexedAt, url, memo }) {
     const editorial = editorialOf(p, indexedAt, url, memo);
     return [

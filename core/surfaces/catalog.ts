@@ -2,7 +2,14 @@ import { Catalog } from "../schemas/contract.ts";
 import { editorialOf } from "../editorial/analysis.ts";
 import { defineSurface } from "./types.ts";
 import { CONTRACT_VERSION, byCodeUnits, slugify, sortDocs } from "./common.ts";
-import { contentSummary, editorialChangelog, editorialProtocol, glossaryEntries, methodologySummaries, primarySources } from "./records.ts";
+import {
+  contentSummary,
+  editorialChangelog,
+  editorialProtocol,
+  glossaryEntries,
+  methodologySummaries,
+  primarySources,
+} from "./records.ts";
 
 export const catalog = defineSurface({ format: "json", schema: Catalog })({
   path: "/api/v1/catalog.json",
@@ -11,7 +18,8 @@ export const catalog = defineSurface({ format: "json", schema: Catalog })({
   reads: { corpus: true },
   schemaName: "Catalog",
   operationId: "catalog",
-  summary: "Full catalog: articles, guides, topics, methodologies, glossary, primary sources, editorial protocol and changelog",
+  summary:
+    "Full catalog: articles, guides, topics, methodologies, glossary, primary sources, editorial protocol and changelog",
   build({ publication: p, now, indexedAt, url, memo }) {
     const editorial = editorialOf(p, indexedAt, url, memo);
     const glossary = glossaryEntries(p, url);

@@ -40,12 +40,15 @@ export const claims = defineSurface({ format: "json", schema: ClaimsSurface })({
   reads: { corpus: true },
   schemaName: "ClaimsSurface",
   operationId: "claimsSurface",
-  summary: "Claim-to-source graph: at most three typed claims per French article, each linked to its references, with the review registry",
+  summary:
+    "Claim-to-source graph: at most three typed claims per French article, each linked to its references, with the review registry",
   build(ctx) {
     const { publication: p, now, url } = ctx;
     const editorial = claimsOf(ctx);
     const list = editorial.claims;
-    const entries = [...p.claimReviews.entries].sort((a, b) => byCodeUnits(a.claimId, b.claimId) || byCodeUnits(a.reviewedAt, b.reviewedAt));
+    const entries = [...p.claimReviews.entries].sort(
+      (a, b) => byCodeUnits(a.claimId, b.claimId) || byCodeUnits(a.reviewedAt, b.reviewedAt),
+    );
     const references = claimReferences(list);
     return {
       schema: url("/openapi.json#/components/schemas/ClaimsSurface"),

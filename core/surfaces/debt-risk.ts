@@ -55,20 +55,30 @@ export const debtRisk = defineSurface({ format: "json", schema: DebtRiskSnapshot
   mediaType: "application/json",
   schemaName: "DebtRiskSnapshot",
   operationId: "debtRiskSnapshot",
-  summary: "Canonical US debt-risk snapshot: current stress excluding the budget office's projections, coverage before imputation, provenance, buckets, sources, top signals",
+  summary:
+    "Canonical US debt-risk snapshot: current stress excluding the budget office's projections, coverage before imputation, provenance, buckets, sources, top signals",
   previousCopies: [DEBT_RISK_PATH],
   build(ctx) {
     const { publication: p, now, signals, url } = ctx;
     const s = signals.find((x) => x.instrument === "debt");
     const m = s ? p.methodologies.find((x) => x.slug === s.config.methodology) : undefined;
-    const detail = s?.present ? details(s, p.config.debtSource.url, previousCopy(ctx, DEBT_RISK_PATH, DebtRiskSnapshot)) : EMPTY;
+    const detail = s?.present
+      ? details(s, p.config.debtSource.url, previousCopy(ctx, DEBT_RISK_PATH, DebtRiskSnapshot))
+      : EMPTY;
     return {
       schema: url("/openapi.json#/components/schemas/DebtRiskSnapshot"),
       version: CONTRACT_VERSION,
       generated: now,
-      status: !s?.present ? "missing" : s.sourceStatus === "ok" && s.qualityStatus === "nominal" ? "nominal" : "degraded",
+      status: !s?.present
+        ? "missing"
+        : s.sourceStatus === "ok" && s.qualityStatus === "nominal"
+          ? "nominal"
+          : "degraded",
       signal: s?.present ? indexOf(s) : null,
-      missing: s && !s.present ? { instrument: "debt", sourceStatus: s.sourceStatus, reason: s.reason, lastAttemptAt: s.lastAttemptAt } : null,
+      missing:
+        s && !s.present
+          ? { instrument: "debt", sourceStatus: s.sourceStatus, reason: s.reason, lastAttemptAt: s.lastAttemptAt }
+          : null,
       currentStress: {
         excludesBudgetOfficeProjections: true,
         rule: "The current stress excludes the federal budget office's projections and stabilises missing families by neutral imputation; provenance.coverage gives the coverage observed before imputation.",
@@ -108,7 +118,12 @@ function details(s: PresentSignal, sourceUrl: string, before: DebtRiskSnapshot |
     };
   }
   if (s.fallbackUsed && before?.provenance && before.provenance.scoreRaw === s.rawValue) {
-    return { provenance: before.provenance, buckets: before.buckets, sources: before.sources, topSignals: before.topSignals };
+    return {
+      provenance: before.provenance,
+      buckets: before.buckets,
+      sources: before.sources,
+      topSignals: before.topSignals,
+    };
   }
   return EMPTY;
 }

@@ -6,15 +6,36 @@ import { IsoDate, IsoDateTime, Uri } from "../schemas/primitives.ts";
 import { defineSurface, type BuildContext } from "./types.ts";
 import { CONTRACT_VERSION, byCodeUnits, slugify, type UrlOf } from "./common.ts";
 
-export const NODE_TYPES = ["article", "claim", "reference", "host", "institution", "primary-source", "dataset"] as const;
-export const EDGE_TYPES = ["asserts", "cites", "links-to", "hosted-by", "operated-by", "profiles", "publishes", "points-to", "mentions"] as const;
+export const NODE_TYPES = [
+  "article",
+  "claim",
+  "reference",
+  "host",
+  "institution",
+  "primary-source",
+  "dataset",
+] as const;
+export const EDGE_TYPES = [
+  "asserts",
+  "cites",
+  "links-to",
+  "hosted-by",
+  "operated-by",
+  "profiles",
+  "publishes",
+  "points-to",
+  "mentions",
+] as const;
 
 export const EvidenceNode = z.strictObject({
   id: z.string().describe("Stable id: `<type>:<natural key>` (slug, claim id, href or host)."),
   type: z.enum(NODE_TYPES),
   label: z.string(),
   url: Uri.nullable(),
-  kind: z.string().nullable().describe("claim: its kind; reference: primary-source, secondary-source or internal; institution: its category."),
+  kind: z
+    .string()
+    .nullable()
+    .describe("claim: its kind; reference: primary-source, secondary-source or internal; institution: its category."),
   date: IsoDate.nullable().describe("article: publication date; claim: observation date."),
 });
 
@@ -32,8 +53,12 @@ export const EvidenceGraphSurface = z.strictObject({
   counts: z.strictObject({
     nodes: z.int(),
     edges: z.int(),
-    nodeTypes: z.strictObject(Object.fromEntries(NODE_TYPES.map((t) => [t, z.int()])) as Record<(typeof NODE_TYPES)[number], z.ZodInt>),
-    edgeTypes: z.strictObject(Object.fromEntries(EDGE_TYPES.map((t) => [t, z.int()])) as Record<(typeof EDGE_TYPES)[number], z.ZodInt>),
+    nodeTypes: z.strictObject(
+      Object.fromEntries(NODE_TYPES.map((t) => [t, z.int()])) as Record<(typeof NODE_TYPES)[number], z.ZodInt>,
+    ),
+    edgeTypes: z.strictObject(
+      Object.fromEntries(EDGE_TYPES.map((t) => [t, z.int()])) as Record<(typeof EDGE_TYPES)[number], z.ZodInt>,
+    ),
   }),
   policy: z.string(),
   nodes: z.array(EvidenceNode),
@@ -69,20 +94,52 @@ export function evidenceGraph(p: Publication, editorial: Editorial, url: UrlOf):
   };
   const datasetIds = new Map<string, string>();
   for (const s of p.primarySources) {
-    const institution = node({ id: `institution:${s.slug}`, type: "institution", label: s.name, url: s.officialUrl, kind: s.category, date: null });
-    const profile = node({ id: `primary-source:${s.slug}`, type: "primary-source", label: s.shortName ?? s.name, url: url(`/sources/${s.slug}/`), kind: null, date: null });
+    const institution = node({
+      id: `institution:${s.slug}`,
+      type: "institution",
+      label: s.name,
+      url: s.officialUrl,
+      kind: s.category,
+      date: null,
+    });
+    const profile = node({
+      id: `primary-source:${s.slug}`,
+      type: "primary-source",
+      label: s.shortName ?? s.name,
+      url: url(`/sources/${s.slug}/`),
+      kind: null,
+      date: null,
+    });
     edge("profiles", profile, institution);
     for (const d of s.datasets ?? []) {
-      const id = node({ id: `dataset:${s.slug}/${slugify(d.name)}`, type: "dataset", label: d.name, url: d.url, kind: null, date: null });
+      const id = node({
+        id: `dataset:${s.slug}/${slugify(d.name)}`,
+        type: "dataset",
+        label: d.name,
+        url: d.url,
+        kind: null,
+        date: null,
+      });
       edge("publishes", institution, id);
       datasetIds.set(d.url, id);
     }
   }
   for (const { host, slug } of editorial.primaryHosts) {
-    edge("operated-by", node({ id: `host:${host}`, type: "host", label: host, url: null, kind: null, date: null }), `institution:${slug}`);
+    edge(
+      "operated-by",
+      node({ id: `host:${host}`, type: "host", label: host, url: null, kind: null, date: null }),
+      `institution:${slug}`,
+    );
   }
   const reference = (r: { href: string; label: string; host?: string | null; kind?: string | null }) => {
-    const id = node({ id: `reference:${r.href}`, type: "reference", label: r.label, url: r.href, kind: r.kind ?? null, date: null });
+    const id = node({
+      id: `reference:${r.href}`,
+      type: "reference",
+      label: r.label,
+      url: r.href,
+      kind: r.kind ?? null,
+      date: null,
+    });
     if (r.host) {
       const host = node({ id: `host:${r.host}`, type: "host", label: r.host, url: null, kind: null, date: null });
       edge("hosted-by", id, host);
@@ -94,11 +151,25 @@ export function evidenceGraph(p: Publication, editorial: Editorial, url: UrlOf):
     return id;
   };
   for (const a of editorial.articles) {
-    const article = node({ id: `article:${a.doc.slug}`, type: "article", label: a.doc.meta.title, url: a.url, kind: null, date: a.doc.meta.date });
+    const article = node({
+      id: `article:${a.doc.slug}`,
+      type: "article",
+      label: a.doc.meta.title,
+      url: a.url,
+      kind: null,
+      date: a.doc.meta.date,
+    });
     for (const r of a.evidence.references) edge("links-to", article, reference(r));
     for (const m of a.summary.primarySources) edge("mentions", article, `primary-source:${m.slug}`);
     for (const c of a.claims) {
-      const claim = node({ id: `claim:${c.id}`, type: "claim", label: c.claim, url: null, kind: c.kind, date: c.observationDate });
+      const claim = node({
+        id: `claim:${c.id}`,
+        type: "claim",
+        label: c.claim,
+        url: null,
+        kind: c.kind,
+        date: c.observationDate,
+      });
       edge("asserts", article, claim);
       for (const r of c.references) edge("cites", claim, reference(r));
     }
@@ -132,14 +203,20 @@ export const evidenceGraphSurface = defineSurface({ format: "json", schema: Evid
   reads: { corpus: true },
   schemaName: "EvidenceGraphSurface",
   operationId: "evidenceGraphSurface",
-  summary: "Evidence graph: articles, claims, references, hosts, institutions, primary sources and datasets as nodes and typed edges",
+  summary:
+    "Evidence graph: articles, claims, references, hosts, institutions, primary sources and datasets as nodes and typed edges",
   build(ctx) {
     const { nodes, edges } = graphOf(ctx);
     return {
       schema: ctx.url("/openapi.json#/components/schemas/EvidenceGraphSurface"),
       version: CONTRACT_VERSION,
       generated: ctx.now,
-      counts: { nodes: nodes.length, edges: edges.length, nodeTypes: countBy(NODE_TYPES, nodes), edgeTypes: countBy(EDGE_TYPES, edges) },
+      counts: {
+        nodes: nodes.length,
+        edges: edges.length,
+        nodeTypes: countBy(NODE_TYPES, nodes),
+        edgeTypes: countBy(EDGE_TYPES, edges),
+      },
       policy:
         "Graphe dérivé automatiquement des liens des articles : un lien vers un hôte d’une source primaire (sous-domaines compris) relie la référence à l’institution. Un lien n’est pas une preuve ; lire la profondeur de preuve de chaque article dans le catalogue.",
       nodes,
@@ -157,6 +234,9 @@ export const evidenceGraphNdjson = defineSurface({ format: "ndjson", schema: Evi
   summary: "The evidence graph as one JSON object per line: every node line first, then every edge line",
   build(ctx) {
     const { nodes, edges } = graphOf(ctx);
-    return [...nodes.map((n) => ({ recordType: "node" as const, ...n })), ...edges.map((e) => ({ recordType: "edge" as const, ...e }))];
+    return [
+      ...nodes.map((n) => ({ recordType: "node" as const, ...n })),
+      ...edges.map((e) => ({ recordType: "edge" as const, ...e })),
+    ];
   },
 });

@@ -63,7 +63,13 @@ export const FreshnessSurface = z.strictObject({
   schema: z.string(),
   version: z.string(),
   generated: IsoDateTime,
-  policy: z.strictObject({ cadence: z.string(), timeliness: z.string(), expiresAt: z.string(), retained: z.string(), editorial: z.string() }),
+  policy: z.strictObject({
+    cadence: z.string(),
+    timeliness: z.string(),
+    expiresAt: z.string(),
+    retained: z.string(),
+    editorial: z.string(),
+  }),
   corpus: Corpus,
   endpoints: z.array(z.strictObject({ path: z.string(), url: Uri, mediaType: z.string() })),
   producers: z.array(Producer),
@@ -79,7 +85,8 @@ export const freshness = defineSurface({ format: "json", schema: FreshnessSurfac
   mediaType: "application/json",
   schemaName: "FreshnessSurface",
   operationId: "freshnessSurface",
-  summary: "Freshness: latest contents, corpus counters, endpoints, the freshness policy, and per producer staleAfter, expiresAt, timeliness and coverage",
+  summary:
+    "Freshness: latest contents, corpus counters, endpoints, the freshness policy, and per producer staleAfter, expiresAt, timeliness and coverage",
   // The corpus part depends on the input files only: with them unchanged, the head frame's copy has it.
   reads: ({ inputsUnchanged, hasCopy }) => (inputsUnchanged && hasCopy(FRESHNESS_PATH) ? {} : { corpus: true }),
   previousCopies: [FRESHNESS_PATH, DEBT_RISK_PATH],
@@ -109,9 +116,12 @@ export const freshness = defineSurface({ format: "json", schema: FreshnessSurfac
       generated: now,
       policy: {
         cadence: "PT15M: an assembly every 15 minutes, best-effort, with no real-time guarantee.",
-        timeliness: "fresh until expiresAt, stale from then on; unknown when the producer has nothing published (a missing instrument, an empty corpus).",
-        expiresAt: "expiresAt = updatedAt + staleAfter; updatedAt is the upstream's publication of the value shown (sourceUpdatedAt), or for the corpus the start (UTC) of the newest article or guide date.",
-        retained: "fallbackUsed true: the upstream failed and the value shown is an earlier one; its updatedAt is that earlier publication, so it ages and expires like any other.",
+        timeliness:
+          "fresh until expiresAt, stale from then on; unknown when the producer has nothing published (a missing instrument, an empty corpus).",
+        expiresAt:
+          "expiresAt = updatedAt + staleAfter; updatedAt is the upstream's publication of the value shown (sourceUpdatedAt), or for the corpus the start (UTC) of the newest article or guide date.",
+        retained:
+          "fallbackUsed true: the upstream failed and the value shown is an earlier one; its updatedAt is that earlier publication, so it ages and expires like any other.",
         editorial: `The editorial corpus is stale when no article or guide was published or updated for staleAfter (risk.config.yaml editorial.staleAfter, default ${EDITORIAL_STALE_AFTER}).`,
       },
       corpus,
@@ -137,7 +147,14 @@ function corpusOf(ctx: BuildContext): Corpus {
   const latest = (docs: typeof p.articles) =>
     sortDocs(docs)
       .slice(0, LATEST)
-      .map((d) => ({ slug: d.slug, language: d.lang, title: d.meta.title, url: url(docPath(d)), date: d.meta.date, updated: d.meta.updated ?? null }));
+      .map((d) => ({
+        slug: d.slug,
+        language: d.lang,
+        title: d.meta.title,
+        url: url(docPath(d)),
+        date: d.meta.date,
+        updated: d.meta.updated ?? null,
+      }));
   const editorial = editorialOf(p, indexedAt, url, memo);
   let newest: string | null = null;
   for (const d of [...p.articles, ...p.guides]) {
@@ -197,9 +214,14 @@ function producerOf(s: Signal, ctx: BuildContext): z.input<typeof Producer> {
     ? { ratio: 1, basis: "the value shown was retained from an earlier assembly (fallbackUsed)" }
     : { ratio: 1, basis: "the value shown was collected by the last attempt" };
   if (debt) {
-    const c = s.debt?.coverage ?? (s.fallbackUsed ? previousCopy(ctx, DEBT_RISK_PATH, DebtRiskSnapshot)?.provenance?.coverage : undefined);
+    const c =
+      s.debt?.coverage ??
+      (s.fallbackUsed ? previousCopy(ctx, DEBT_RISK_PATH, DebtRiskSnapshot)?.provenance?.coverage : undefined);
     coverage = c
-      ? { ratio: c.observed, basis: `${c.familiesObserved} of ${c.families} families observed before neutral imputation` }
+      ? {
+          ratio: c.observed,
+          basis: `${c.familiesObserved} of ${c.families} families observed before neutral imputation`,
+        }
       : { ratio: null, basis: "the debt file's coverage is not known for the value shown" };
   }
   return {

@@ -12,7 +12,10 @@ export const IntegritySurface = z.strictObject({
   frame: z.strictObject({
     frameId: z.string(),
     seq: z.int().positive(),
-    previousFrameHash: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
+    previousFrameHash: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .nullable(),
   }),
   surfaces: z.array(
     z.strictObject({
@@ -38,7 +41,8 @@ export const integrity = defineSurface({ format: "json", schema: IntegritySurfac
       version: CONTRACT_VERSION,
       generated: now,
       algorithm: "sha256",
-      canonicalization: "JSON surfaces are served in RFC 8785 canonical form; NDJSON lines are canonical objects ended by \\n",
+      canonicalization:
+        "JSON surfaces are served in RFC 8785 canonical form; NDJSON lines are canonical objects ended by \\n",
       frame: { frameId: frame.frameId, seq: frame.seq, previousFrameHash: frame.previousFrameHash },
       surfaces: [...produced]
         .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))

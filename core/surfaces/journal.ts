@@ -20,7 +20,11 @@ export const journal = defineSurface({ format: "ndjson", schema: JournalRecord }
       .map((p) => p.path)
       .sort();
     const levelChanges = previous
-      ? levelChangesBetween(previous.frame.signals, current, { frameId: frame.frameId, previousFrameId: previous.frame.frameId, at: now }).map((c) => c.id)
+      ? levelChangesBetween(previous.frame.signals, current, {
+          frameId: frame.frameId,
+          previousFrameId: previous.frame.frameId,
+          at: now,
+        }).map((c) => c.id)
       : [];
     return [
       {

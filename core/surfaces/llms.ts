@@ -13,8 +13,10 @@ export const LLMS_MAX_BYTES = 64 * 1024;
 const encoder = new TextEncoder();
 const byteLength = (s: string) => encoder.encode(s).byteLength;
 
-const text = () => z.string().refine((s) => s.length > 0 && s.isWellFormed(), { message: "non-empty, well-formed UTF-16 text" });
-export const LlmsText = text().refine((s) => byteLength(s) < LLMS_MAX_BYTES, { message: `llms.txt must stay under ${LLMS_MAX_BYTES} bytes` })
+const text = () =>
+  z.string().refine((s) => s.length > 0 && s.isWellFormed(), { message: "non-empty, well-formed UTF-16 text" });
+export const LlmsText = text()
+  .refine((s) => byteLength(s) < LLMS_MAX_BYTES, { message: `llms.txt must stay under ${LLMS_MAX_BYTES} bytes` })
   .refine((s) => /^# .+\n\n> .+/.test(s), { message: "llms.txt starts with an H1 then a blockquote summary" });
 
 /** One Markdown list line of a link; the label's brackets and line breaks are neutralised. */
@@ -50,17 +52,25 @@ export function llmsTxt(p: Publication, ctx: Pick<BuildContext, "registry" | "ur
     { title: "Contrat machine", lines: machine },
     {
       title: "Méthodologies",
-      lines: [...p.methodologies].sort((a, b) => byCodeUnits(a.slug, b.slug)).map((m) => link(m.title, url(`/methodologies/${m.slug}/`), m.description)),
+      lines: [...p.methodologies]
+        .sort((a, b) => byCodeUnits(a.slug, b.slug))
+        .map((m) => link(m.title, url(`/methodologies/${m.slug}/`), m.description)),
     },
     {
       title: "Articles",
       lines: frArticles.map((d) => link(d.meta.title, url(docPath(d)), `${d.meta.date}. ${d.meta.description}`)),
-      overflow: (left) => link(`${left} article(s) plus ancien(s)`, url("/api/v1/catalog.json"), "tous les articles sont listés dans le catalogue"),
+      overflow: (left) =>
+        link(
+          `${left} article(s) plus ancien(s)`,
+          url("/api/v1/catalog.json"),
+          "tous les articles sont listés dans le catalogue",
+        ),
     },
     {
       title: "Guides",
       lines: frGuides.map((d) => link(d.meta.title, url(docPath(d)), d.meta.description)),
-      overflow: (left) => link(`${left} guide(s) de plus`, url("/api/v1/catalog.json"), "tous les guides sont listés dans le catalogue"),
+      overflow: (left) =>
+        link(`${left} guide(s) de plus`, url("/api/v1/catalog.json"), "tous les guides sont listés dans le catalogue"),
     },
     {
       title: "English",
@@ -70,12 +80,24 @@ export function llmsTxt(p: Publication, ctx: Pick<BuildContext, "registry" | "ur
   ];
   const optional =
     "## Optional\n\n" +
-    link("Corpus complet en français", url("/llms-full.txt"), "articles, guides, méthodologies, glossaire et sources primaires en texte brut") +
-    link("Full English corpus", url("/llms-full-en.txt"), "English translations only, kept apart from the French context") +
+    link(
+      "Corpus complet en français",
+      url("/llms-full.txt"),
+      "articles, guides, méthodologies, glossaire et sources primaires en texte brut",
+    ) +
+    link(
+      "Full English corpus",
+      url("/llms-full-en.txt"),
+      "English translations only, kept apart from the French context",
+    ) +
     link("Glossaire", url("/glossaire/"), `${p.glossary.length} entrées`) +
     link("Sources primaires", url("/sources/"), `${p.primarySources.length} institutions répertoriées`) +
     link("Protocole éditorial", url("/protocole-editorial/"), "principes, niveaux de preuve, politique de correction") +
-    link("Description du contrat pour les agents", url("/donnees/agents/"), "fraîcheur, séries, règles de citation, garde-fous");
+    link(
+      "Description du contrat pour les agents",
+      url("/donnees/agents/"),
+      "fraîcheur, séries, règles de citation, garde-fous",
+    );
   // Every section keeps its heading and first line; the rest fills what the budget leaves.
   let budget = LLMS_MAX_BYTES - 1024 - byteLength(head) - byteLength(optional);
   const kept = sections.map((s) => {
@@ -142,7 +164,9 @@ export function llmsFullFr(p: Publication, { url, indexedAt }: Pick<BuildContext
     if (!a) return [];
     return [
       `Profondeur de preuve : ${a.summary.depth.score}/5 (${a.summary.depth.label})`,
-      ...a.claims.map((c) => `Affirmation ${c.id} [${c.kind}, ${c.reviewStatus === "reviewed" ? "revue" : "non revue"}] : ${c.claim}`),
+      ...a.claims.map(
+        (c) => `Affirmation ${c.id} [${c.kind}, ${c.reviewStatus === "reviewed" ? "revue" : "non revue"}] : ${c.claim}`,
+      ),
     ];
   };
   const articles = sortDocs(p.articles.filter((d) => d.lang === "fr"));
@@ -159,13 +183,19 @@ export function llmsFullFr(p: Publication, { url, indexedAt }: Pick<BuildContext
     "## Méthodologies\n\n" +
     [...p.methodologies]
       .sort((a, b) => byCodeUnits(a.slug, b.slug))
-      .map((m) => `### ${m.title}\n\nURL : ${url(`/methodologies/${m.slug}/`)}\nVersion : ${m.version} (mise à jour le ${m.updated})\nQuestion : ${m.question}\n\n${m.description}\n\n`)
+      .map(
+        (m) =>
+          `### ${m.title}\n\nURL : ${url(`/methodologies/${m.slug}/`)}\nVersion : ${m.version} (mise à jour le ${m.updated})\nQuestion : ${m.question}\n\n${m.description}\n\n`,
+      )
       .join("");
   out +=
     "## Glossaire\n\n" +
     [...p.glossary]
       .sort((a, b) => byCodeUnits(a.slug, b.slug))
-      .map((g) => `- **${g.name}${g.sigle ? ` (${g.sigle})` : ""}** (${g.category}) : ${g.definition.replace(/\s+/g, " ")} ${url(`/glossaire/${g.slug}/`)}\n`)
+      .map(
+        (g) =>
+          `- **${g.name}${g.sigle ? ` (${g.sigle})` : ""}** (${g.category}) : ${g.definition.replace(/\s+/g, " ")} ${url(`/glossaire/${g.slug}/`)}\n`,
+      )
       .join("");
   out +=
     "\n## Sources primaires\n\n" +
@@ -186,18 +216,22 @@ export function llmsFullEn(p: Publication, { url, indexedAt }: Pick<BuildContext
   const docs = sortDocs([...p.articles, ...p.guides].filter((d) => d.lang === "en"));
   const entry = (d: Doc) => {
     const t = editorial.translation(d);
-    const original = t.alternateUrl ? `Translation of: ${t.alternateUrl} (${t.translationStatus})` : `Translation status: ${t.translationStatus}`;
+    const original = t.alternateUrl
+      ? `Translation of: ${t.alternateUrl} (${t.translationStatus})`
+      : `Translation status: ${t.translationStatus}`;
     return docEntry(d, url, [original]);
   };
   const articles = docs.filter((d) => d.kind === "article");
   const guides = docs.filter((d) => d.kind === "guide");
   return (
-    `# ${p.config.name}: full English corpus\n\n` +
-    `> ${p.config.description.en.replace(/\s+/g, " ")}\n\n` +
-    `English translations only, kept apart from the French context (${url("/llms-full.txt")}). Each item names its French original and whether the translation is current. ` +
-    `Licence ${p.config.license}, attribution "${p.config.attribution}". Not investment advice.\n\n` +
-    `## Articles\n\n${articles.map(entry).join("")}## Guides\n\n${guides.map(entry).join("")}`
-  ).trimEnd() + "\n";
+    (
+      `# ${p.config.name}: full English corpus\n\n` +
+      `> ${p.config.description.en.replace(/\s+/g, " ")}\n\n` +
+      `English translations only, kept apart from the French context (${url("/llms-full.txt")}). Each item names its French original and whether the translation is current. ` +
+      `Licence ${p.config.license}, attribution "${p.config.attribution}". Not investment advice.\n\n` +
+      `## Articles\n\n${articles.map(entry).join("")}## Guides\n\n${guides.map(entry).join("")}`
+    ).trimEnd() + "\n"
+  );
 }
 
 export const llms = defineSurface({ format: "text", schema: LlmsText })({
@@ -216,7 +250,8 @@ export const llmsFull = defineSurface({ format: "text", schema: text() })({
   reusable: true,
   reads: { corpus: true },
   schemaName: "LlmsFullText",
-  summary: "Extended French corpus for agents: articles with their claims, guides, methodologies, glossary and primary sources",
+  summary:
+    "Extended French corpus for agents: articles with their claims, guides, methodologies, glossary and primary sources",
   build: ({ publication, ...ctx }) => llmsFullFr(publication, ctx),
 });
 

@@ -72,7 +72,9 @@ export const openapi = defineSurface({ format: "json", schema: OpenApiDocument }
     const paths: Record<string, { get: Record<string, unknown> }> = {};
     for (const s of [...registry].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
       const isSelf = s.path === SELF;
-      const schema = isSelf ? { type: "object", description: "This OpenAPI 3.1 document." } : { $ref: `#/components/schemas/${s.schemaName}` };
+      const schema = isSelf
+        ? { type: "object", description: "This OpenAPI 3.1 document." }
+        : { $ref: `#/components/schemas/${s.schemaName}` };
       paths[s.path] = {
         get: {
           ...(s.operationId ? { operationId: s.operationId } : {}),

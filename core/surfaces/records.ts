@@ -103,4 +103,3 @@ export function editorialChangelog(p: Publication, url: UrlOf) {
       url: `${changelogUrl(url)}#${c.id}`,
     }));
 }
-

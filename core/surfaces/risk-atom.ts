@@ -9,7 +9,9 @@ import { defineSurface, type BuildContext } from "./types.ts";
 /** The feed carries the most recent level changes only; the whole list is in signals/history.json. */
 export const FEED_ENTRIES = 50;
 
-const AtomText = z.string().startsWith('<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom"');
+const AtomText = z
+  .string()
+  .startsWith('<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom"');
 
 /** `tag:` URI (RFC 4151) of a level change: the publisher's host, the day, the frame and the instrument. */
 export function entryId(host: string, c: LevelChange): string {
@@ -48,8 +50,13 @@ export const riskAtom = defineSurface({ format: "text", schema: AtomText })({
     for (const c of entries) {
       const label = labels.get(c.instrument);
       const name = label ? `${label.fr} / ${label.en}` : c.instrument;
-      const raw = c.to.rawValue !== null ? `; valeur brute ${c.to.rawValue}${c.to.rawUnit !== null ? ` ${c.to.rawUnit}` : ""}` : "";
-      const retained = c.to.fallbackUsed ? `; valeur conservée après une panne amont (${c.to.sourceStatus}), pas une lecture fraîche` : "";
+      const raw =
+        c.to.rawValue !== null
+          ? `; valeur brute ${c.to.rawValue}${c.to.rawUnit !== null ? ` ${c.to.rawUnit}` : ""}`
+          : "";
+      const retained = c.to.fallbackUsed
+        ? `; valeur conservée après une panne amont (${c.to.sourceStatus}), pas une lecture fraîche`
+        : "";
       lines.push(
         "  <entry>",
         `    <id>${xmlText(entryId(host, c))}</id>`,

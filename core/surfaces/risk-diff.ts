@@ -36,21 +36,42 @@ const SourceMove = z.strictObject({
   fallbackUsed: z.boolean(),
 });
 
-const ContentRef = z.strictObject({ id: z.string(), title: z.string().nullable(), url: z.string().nullable(), at: IsoDateTime });
+const ContentRef = z.strictObject({
+  id: z.string(),
+  title: z.string().nullable(),
+  url: z.string().nullable(),
+  at: IsoDateTime,
+});
 
 export const RiskDiffWindow = z.strictObject({
   window: z.enum(["P1D", "P7D", "P30D"]),
   days: z.int().positive(),
   baseline: z
-    .strictObject({ frameId: z.string(), at: IsoDateTime, frameHash: z.string().regex(/^[0-9a-f]{64}$/), commit: z.string().regex(/^[0-9a-f]{40}$/), lagSeconds: z.int().nonnegative() })
+    .strictObject({
+      frameId: z.string(),
+      at: IsoDateTime,
+      frameHash: z.string().regex(/^[0-9a-f]{64}$/),
+      commit: z.string().regex(/^[0-9a-f]{40}$/),
+      lagSeconds: z.int().nonnegative(),
+    })
     .nullable(),
   /** Why there is no baseline, or null. */
   reason: z.string().nullable(),
   signals: z.array(SignalMove),
   sources: z.array(SourceMove),
-  claims: z.strictObject({ added: z.array(z.string()), reviewed: z.array(z.string()), corrected: z.array(z.string()), complete: z.boolean() }),
+  claims: z.strictObject({
+    added: z.array(z.string()),
+    reviewed: z.array(z.string()),
+    corrected: z.array(z.string()),
+    complete: z.boolean(),
+  }),
   models: z.array(z.strictObject({ slug: z.string(), from: z.string().nullable(), to: z.string().nullable() })),
-  articles: z.strictObject({ added: z.array(ContentRef), updated: z.array(ContentRef), removed: z.array(ContentRef), complete: z.boolean() }),
+  articles: z.strictObject({
+    added: z.array(ContentRef),
+    updated: z.array(ContentRef),
+    removed: z.array(ContentRef),
+    complete: z.boolean(),
+  }),
   confidence: z.strictObject({ level: z.enum(["high", "medium", "low", "none"]), basis: z.array(z.string()) }),
 });
 
@@ -70,9 +91,13 @@ export const riskDiff = defineSurface({ format: "json", schema: RiskDiffSurface 
   mediaType: "application/json",
   schemaName: "RiskDiffSurface",
   operationId: "riskDiffSurface",
-  summary: "Risk diff over 1, 7 and 30 days against the archive's frames: signal moves and level changes, sources, claims, models, articles, and the confidence of each window",
+  summary:
+    "Risk diff over 1, 7 and 30 days against the archive's frames: signal moves and level changes, sources, claims, models, articles, and the confidence of each window",
   // The changefeed gains entries only when the inputs changed; then it diffs object manifests.
-  reads: ({ inputsUnchanged }) => (inputsUnchanged ? { archiveWindows: RISK_DIFF_WINDOWS } : { archiveWindows: RISK_DIFF_WINDOWS, corpus: true, objects: true }),
+  reads: ({ inputsUnchanged }) =>
+    inputsUnchanged
+      ? { archiveWindows: RISK_DIFF_WINDOWS }
+      : { archiveWindows: RISK_DIFF_WINDOWS, corpus: true, objects: true },
   previousCopies: [CHANGES_PATH, BLACK_BOX_PATH],
   build(ctx) {
     const { publication: p, now, url } = ctx;
@@ -84,7 +109,8 @@ export const riskDiff = defineSurface({ format: "json", schema: RiskDiffSurface 
       policy: {
         baseline:
           "A window runs from generated minus its days to generated. Each compares this assembly with the archive's last frame at or before the window start, found through the archive's day index; lagSeconds is how long before the start that frame was. Without such a frame the window has no baseline and says why.",
-        signals: "change is to.value − from.value on the instrument's own scale; values of different instruments are not comparable. levelChanged compares the published levels.",
+        signals:
+          "change is to.value − from.value on the instrument's own scale; values of different instruments are not comparable. levelChanged compares the published levels.",
         content:
           "claims, articles: changefeed entries published after the baseline frame. added: new claims; reviewed: claim reviews added or revised; corrected: claims whose text, kind or references changed in meaning. complete is false when the bounded changefeed no longer reaches back to the baseline.",
         confidence:
@@ -103,7 +129,7 @@ function windowOf(ctx: BuildContext, days: number, feed: Changefeed, models: Rec
   const { now, previous, signals } = ctx;
   const from = new Date(Date.parse(now) - days * 86_400_000).toISOString().replace(/\.\d{3}Z$/, "Z");
   const id = `P${days}D` as Window["window"];
-  const found = previous?.windows?.now === now ? previous.windows.baselines[days] ?? null : null;
+  const found = previous?.windows?.now === now ? (previous.windows.baselines[days] ?? null) : null;
   if (!found) {
     // The first frame says what the next ones will, so that the surface changes only with a baseline.
     const first = firstFrameAt(ctx);
@@ -146,12 +172,18 @@ function windowOf(ctx: BuildContext, days: number, feed: Changefeed, models: Rec
   const lower = (to: "medium" | "low") => {
     if (to === "low" || level === "high") level = to;
   };
-  if (lagSeconds <= EXACT_LAG_SECONDS) basis.push(`exact baseline: frame ${base.frameId}, ${lagSeconds} s before the window start`);
+  if (lagSeconds <= EXACT_LAG_SECONDS)
+    basis.push(`exact baseline: frame ${base.frameId}, ${lagSeconds} s before the window start`);
   else {
     basis.push(`baseline frame ${base.frameId} is ${hours(lagSeconds)} before the window start (no frame in between)`);
     lower(lagSeconds > (days * 86_400) / 4 ? "low" : "medium");
   }
-  const fallback = moves.filter((m) => sources.find((s) => s.instrument === m.instrument)?.fallbackUsed || base.signals[m.instrument]?.fallbackUsed).map((m) => m.instrument);
+  const fallback = moves
+    .filter(
+      (m) =>
+        sources.find((s) => s.instrument === m.instrument)?.fallbackUsed || base.signals[m.instrument]?.fallbackUsed,
+    )
+    .map((m) => m.instrument);
   if (fallback.length) {
     basis.push(`retained values (fallbackUsed) now or at the baseline: ${fallback.join(", ")}`);
     lower("medium");
@@ -168,7 +200,11 @@ function windowOf(ctx: BuildContext, days: number, feed: Changefeed, models: Rec
   }
   if (complete) basis.push("the changefeed covers the whole window");
   else {
-    basis.push(feed.since.at > base.at ? `objects are tracked only since frame ${feed.since.frameId}` : "the bounded changefeed no longer reaches back to the baseline");
+    basis.push(
+      feed.since.at > base.at
+        ? `objects are tracked only since frame ${feed.since.frameId}`
+        : "the bounded changefeed no longer reaches back to the baseline",
+    );
     lower("medium");
   }
   return {
@@ -203,8 +239,26 @@ function signalMoves(signals: readonly Signal[], base: BaselineFrame): z.input<t
     const to = now?.present ? { value: now.value, level: now.level, tone: now.tone } : null;
     const from = pointOf(base.signals[instrument]);
     const change = from && to ? Math.round((to.value - from.value) * 10) / 10 : null;
-    const direction = from && to ? (change! > 0 ? "up" : change! < 0 ? "down" : "unchanged") : to ? "appeared" : from ? "disappeared" : "missing";
-    return { instrument, from, to, change: change === 0 ? 0 : change, direction, levelChanged: !!from && !!to && from.level !== to.level };
+    const direction =
+      from && to
+        ? change! > 0
+          ? "up"
+          : change! < 0
+            ? "down"
+            : "unchanged"
+        : to
+          ? "appeared"
+          : from
+            ? "disappeared"
+            : "missing";
+    return {
+      instrument,
+      from,
+      to,
+      change: change === 0 ? 0 : change,
+      direction,
+      levelChanged: !!from && !!to && from.level !== to.level,
+    };
   });
 }
 
@@ -234,7 +288,9 @@ function sourceMoves(signals: readonly Signal[], base: BaselineFrame): z.input<t
 
 /** The methodology versions an assembly records in its frame. */
 export function modelsOf(methodologies: readonly { slug: string; version: string }[]): Record<string, string> {
-  return Object.fromEntries([...methodologies].sort((a, b) => byCodeUnits(a.slug, b.slug)).map((m) => [m.slug, m.version]));
+  return Object.fromEntries(
+    [...methodologies].sort((a, b) => byCodeUnits(a.slug, b.slug)).map((m) => [m.slug, m.version]),
+  );
 }
 
 function hours(seconds: number): string {

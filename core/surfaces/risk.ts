@@ -1,7 +1,16 @@
 import { z } from "zod";
 import { SOURCE_STATUSES } from "../inputs/upstream.ts";
 import { QUALITY_STATUSES, freshnessFields, type PresentSignal, type Signal } from "../signals.ts";
-import { EditorialPrecisionGuard, InstrumentKey, IsoDate, IsoDateTime, Level, RiskBandScaleCaveat, Tone, Uri } from "../schemas/primitives.ts";
+import {
+  EditorialPrecisionGuard,
+  InstrumentKey,
+  IsoDate,
+  IsoDateTime,
+  Level,
+  RiskBandScaleCaveat,
+  Tone,
+  Uri,
+} from "../schemas/primitives.ts";
 import { defineSurface } from "./types.ts";
 import { CONTRACT_VERSION } from "./common.ts";
 
@@ -82,7 +91,12 @@ export function indexOf(s: PresentSignal): z.input<typeof RiskIndex> {
 
 /** Nominal when every instrument was collected fresh, in time and at full quality. */
 export function overallStatus(signals: readonly Signal[]): "nominal" | "degraded" {
-  return signals.every((s) => s.present && s.sourceStatus === "ok" && (s.qualityStatus === "nominal" || s.qualityStatus === "official-delayed")) ? "nominal" : "degraded";
+  return signals.every(
+    (s) =>
+      s.present && s.sourceStatus === "ok" && (s.qualityStatus === "nominal" || s.qualityStatus === "official-delayed"),
+  )
+    ? "nominal"
+    : "degraded";
 }
 
 export const risk = defineSurface({ format: "json", schema: RiskSnapshot })({
@@ -97,7 +111,12 @@ export const risk = defineSurface({ format: "json", schema: RiskSnapshot })({
     let snapshot: string | null = null;
     for (const s of signals) {
       if (!s.present) {
-        missing.push({ instrument: s.instrument, sourceStatus: s.sourceStatus, reason: s.reason, lastAttemptAt: s.lastAttemptAt });
+        missing.push({
+          instrument: s.instrument,
+          sourceStatus: s.sourceStatus,
+          reason: s.reason,
+          lastAttemptAt: s.lastAttemptAt,
+        });
         continue;
       }
       indices[s.instrument] = indexOf(s);

@@ -1,7 +1,13 @@
 import { z } from "zod";
 import { markdownToPlain } from "../editorial/plain.ts";
 import { noMemo, type Memo } from "../ports.ts";
-import { buildSearchIndex, SEARCH_DEFAULTS, SEARCH_FIELDS, STORED_FIELDS, type SearchDocument } from "../editorial/search.ts";
+import {
+  buildSearchIndex,
+  SEARCH_DEFAULTS,
+  SEARCH_FIELDS,
+  STORED_FIELDS,
+  type SearchDocument,
+} from "../editorial/search.ts";
 import type { Publication } from "../inputs/publication.ts";
 import { IsoDate, IsoDateTime, Uri } from "../schemas/primitives.ts";
 import { defineSurface } from "./types.ts";
@@ -44,8 +50,12 @@ export const SearchIndexSurface = z.strictObject({
   documents: z.array(SearchIndexDocument),
   index: z
     .string()
-    .refine((s) => s.startsWith('{"documentCount":') && s.endsWith("}"), { message: "a serialised minisearch index (JSON text)" })
-    .describe("The minisearch index as JSON text (JSON.stringify of MiniSearch#toJSON()): load it with MiniSearch.loadJSON(index, options)."),
+    .refine((s) => s.startsWith('{"documentCount":') && s.endsWith("}"), {
+      message: "a serialised minisearch index (JSON text)",
+    })
+    .describe(
+      "The minisearch index as JSON text (JSON.stringify of MiniSearch#toJSON()): load it with MiniSearch.loadJSON(index, options).",
+    ),
 });
 
 /**
@@ -120,7 +130,8 @@ export const searchIndex = defineSurface({ format: "json", schema: SearchIndexSu
   reusable: true,
   reads: { corpus: true },
   schemaName: "SearchIndexSurface",
-  summary: "Bilingual search index (French and English): the documents and a serialised minisearch index a browser page can load",
+  summary:
+    "Bilingual search index (French and English): the documents and a serialised minisearch index a browser page can load",
   build({ publication: p, now, url, memo }) {
     const docs = searchDocuments(p, url, memo);
     const index = buildSearchIndex(docs, memo);
@@ -141,7 +152,11 @@ export const searchIndex = defineSurface({ format: "json", schema: SearchIndexSu
         fields: [...SEARCH_FIELDS],
         storeFields: [...STORED_FIELDS],
         processTerm: "term.normalize('NFD').replace(/\\p{M}+/gu, '').toLowerCase()",
-        searchOptions: { boost: { ...SEARCH_DEFAULTS.boost }, prefix: SEARCH_DEFAULTS.prefix, fuzzy: SEARCH_DEFAULTS.fuzzy },
+        searchOptions: {
+          boost: { ...SEARCH_DEFAULTS.boost },
+          prefix: SEARCH_DEFAULTS.prefix,
+          fuzzy: SEARCH_DEFAULTS.fuzzy,
+        },
         loading:
           "MiniSearch.loadJSON(body.index, { idField: 'id', fields: body.engine.fields, storeFields: body.engine.storeFields, processTerm: (term) => term.normalize('NFD').replace(/\\p{M}+/gu, '').toLowerCase() }); filter results on the stored `lang` to search one language; join hits to `documents` by id.",
       },

@@ -25,7 +25,11 @@ const COLUMNS = [
 export const HISTORY_CSV_HEADER = ["seriesDate", "seriesId", "instrument", ...COLUMNS];
 export const SERIES_CSV_HEADER = ["seriesDate", ...COLUMNS];
 
-const CsvText = z.string().describe("RFC 4180 CSV, UTF-8, LF line ends, a header row first; fields with a comma, a quote or a line break are quoted");
+const CsvText = z
+  .string()
+  .describe(
+    "RFC 4180 CSV, UTF-8, LF line ends, a header row first; fields with a comma, a quote or a line break are quoted",
+  );
 
 const rest = (r: ObservationRow) => COLUMNS.map((c) => r[c]);
 
@@ -33,12 +37,16 @@ export const signalHistoryCsv = defineSurface({ format: "text", schema: CsvText 
   path: "/api/v1/signals/history.csv",
   mediaType: "text/csv; charset=utf-8; header=present",
   schemaName: "SignalHistoryCsv",
-  summary: "Flat observations of every series (the last point of each closed UTC day) for spreadsheets and data-analysis tools",
+  summary:
+    "Flat observations of every series (the last point of each closed UTC day) for spreadsheets and data-analysis tools",
   reuseKey: signalHistoryKey,
   reads: { signalHistory: true },
   build(ctx: BuildContext) {
     const rows = observationRows(ctx.publication, signalHistoryAfter(ctx).daily);
-    return csvText(HISTORY_CSV_HEADER, rows.map((r) => [r.seriesDate, r.seriesId, r.instrument, ...rest(r)]));
+    return csvText(
+      HISTORY_CSV_HEADER,
+      rows.map((r) => [r.seriesDate, r.seriesId, r.instrument, ...rest(r)]),
+    );
   },
 });
 
@@ -62,8 +70,13 @@ export const seriesHistoryCsv = defineSurface({ format: "text", schema: CsvText 
         reuseKey: signalHistoryKey,
         reads: { signalHistory: true },
         build(ctx: BuildContext) {
-          const rows = observationRows(ctx.publication, signalHistoryAfter(ctx).daily).filter((r) => r.instrument === key);
-          return csvText(SERIES_CSV_HEADER, rows.map((r) => [r.seriesDate, ...rest(r)]));
+          const rows = observationRows(ctx.publication, signalHistoryAfter(ctx).daily).filter(
+            (r) => r.instrument === key,
+          );
+          return csvText(
+            SERIES_CSV_HEADER,
+            rows.map((r) => [r.seriesDate, ...rest(r)]),
+          );
         },
       }),
     );

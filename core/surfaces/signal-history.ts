@@ -77,10 +77,18 @@ export const SignalHistorySurface = z.strictObject({
   observations: z.array(ObservationRow),
   levelChanges: z.array(LevelChangeRow),
   /** Per closed UTC day: how many assemblies the operational journal recorded, and the day's last frame. */
-  dailyJournal: z.array(z.strictObject({ seriesDate: IsoDate, records: z.int().nonnegative(), lastFrameId: z.string(), journal: Uri })),
+  dailyJournal: z.array(
+    z.strictObject({ seriesDate: IsoDate, records: z.int().nonnegative(), lastFrameId: z.string(), journal: Uri }),
+  ),
   /** The frames whose points the history holds, with what proves them. */
   attestedFrames: z.array(
-    z.strictObject({ seriesDate: IsoDate, frameId: z.string(), frameHash: z.string().regex(/^[0-9a-f]{64}$/), commit: z.string().regex(/^[0-9a-f]{40}$/), at: IsoDateTime }),
+    z.strictObject({
+      seriesDate: IsoDate,
+      frameId: z.string(),
+      frameHash: z.string().regex(/^[0-9a-f]{64}$/),
+      commit: z.string().regex(/^[0-9a-f]{40}$/),
+      at: IsoDateTime,
+    }),
   ),
   evidenceTiers: z.array(EvidenceTierDoc),
   backtestPolicy: BacktestPolicy,
@@ -89,12 +97,17 @@ export const SignalHistorySurface = z.strictObject({
 });
 
 export const HISTORY_POLICY = {
-  seriesDate: "seriesDate is the UTC day on which this service published the point (the day of the frame that published it): backtests use it as the publication date.",
-  observedAt: "observedAt is the upstream's own economic observation, when it gives one: use it only as the economic date, never as a publication date.",
-  sampling: "The canonical history keeps the last point of each closed UTC day: the last frame of that day. The raw journal (/api/v1/history.ndjson) keeps every assembly.",
+  seriesDate:
+    "seriesDate is the UTC day on which this service published the point (the day of the frame that published it): backtests use it as the publication date.",
+  observedAt:
+    "observedAt is the upstream's own economic observation, when it gives one: use it only as the economic date, never as a publication date.",
+  sampling:
+    "The canonical history keeps the last point of each closed UTC day: the last frame of that day. The raw journal (/api/v1/history.ndjson) keeps every assembly.",
   interpolation: "None: a day without a frame, or an instrument without a value in the day's last frame, has no row.",
-  fusion: "Observations come from the archive's frames (the day's last frame, chained and replayable); the daily journal counts the operational records of each day.",
-  levelChanges: "A level change is found by comparing an assembly's signals with the archive's previous frame; it is an audit and alerting event, not a backtestable observation.",
+  fusion:
+    "Observations come from the archive's frames (the day's last frame, chained and replayable); the daily journal counts the operational records of each day.",
+  levelChanges:
+    "A level change is found by comparing an assembly's signals with the archive's previous frame; it is an audit and alerting event, not a backtestable observation.",
 };
 
 const BACKTEST_POLICY = {
@@ -108,7 +121,13 @@ const BACKTEST_POLICY = {
 /** The CSV path of one series. */
 export const seriesCsvPath = (seriesId: string) => `/api/v1/signals/${seriesId}/history.csv`;
 
-function coverageOf(p: Publication, now: string, h: SignalHistory, rows: readonly Observation[], url: (p: string) => string): z.input<typeof HistoryCoverage> {
+function coverageOf(
+  p: Publication,
+  now: string,
+  h: SignalHistory,
+  rows: readonly Observation[],
+  url: (p: string) => string,
+): z.input<typeof HistoryCoverage> {
   return {
     firstSeriesDate: h.daily[0]?.seriesDate ?? null,
     lastSeriesDate: h.daily.at(-1)?.seriesDate ?? null,
@@ -146,7 +165,8 @@ export const signalHistory = defineSurface({ format: "json", schema: SignalHisto
   mediaType: "application/json",
   schemaName: "SignalHistorySurface",
   operationId: "signalHistorySurface",
-  summary: "Fused canonical signal history: the last point of each UTC day per series, level changes, daily journal, attested frames, evidence tiers and backtest policy",
+  summary:
+    "Fused canonical signal history: the last point of each UTC day per series, level changes, daily journal, attested frames, evidence tiers and backtest policy",
   reuseKey: signalHistoryKey,
   reads: { signalHistory: true },
   build(ctx: BuildContext) {
@@ -167,7 +187,13 @@ export const signalHistory = defineSurface({ format: "json", schema: SignalHisto
         lastFrameId: d.frameId,
         journal: url("/api/v1/history.ndjson"),
       })),
-      attestedFrames: h.daily.map((d) => ({ seriesDate: d.seriesDate, frameId: d.frameId, frameHash: d.frameHash, commit: d.commit, at: d.at })),
+      attestedFrames: h.daily.map((d) => ({
+        seriesDate: d.seriesDate,
+        frameId: d.frameId,
+        frameHash: d.frameHash,
+        commit: d.commit,
+        at: d.at,
+      })),
       evidenceTiers: evidenceTiers(),
       backtestPolicy: BACKTEST_POLICY,
       license: p.config.license,

@@ -38,7 +38,8 @@ export function signalLineSchema(id: string): z.input<typeof SignalLineSchema> {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     $id: id,
     title: "Lines of /api/v1/signals/history.ndjson",
-    description: "Each line is one of: a meta line (recordType meta, first), an observation (recordType observation, backtestable), a level change (recordType level-change, audit and alerting only).",
+    description:
+      "Each line is one of: a meta line (recordType meta, first), an observation (recordType observation, backtestable), a level change (recordType level-change, audit and alerting only).",
     oneOf: LINES.map(([name]) => ({ $ref: `#/$defs/${name}` })),
     $defs: defs,
   };

@@ -29,7 +29,12 @@ export const SignalCurrentSurface = z.strictObject({
   version: z.string(),
   generated: IsoDateTime,
   seriesDate: IsoDate,
-  policy: z.strictObject({ seriesDate: z.string(), observedAt: z.string(), fallback: z.string(), rounding: z.string() }),
+  policy: z.strictObject({
+    seriesDate: z.string(),
+    observedAt: z.string(),
+    fallback: z.string(),
+    rounding: z.string(),
+  }),
   signals: z.array(SignalCurrent),
   missing: z.array(MissingSignal),
   license: z.string(),
@@ -41,7 +46,8 @@ export const signalsCurrent = defineSurface({ format: "json", schema: SignalCurr
   mediaType: "application/json",
   schemaName: "SignalCurrentSurface",
   operationId: "signalCurrentSurface",
-  summary: "Current signals: the latest point-in-time observation per instrument, with its publication date and its upstream observation date",
+  summary:
+    "Current signals: the latest point-in-time observation per instrument, with its publication date and its upstream observation date",
   build({ publication: p, now, signals, url }) {
     const seriesDate = now.slice(0, 10);
     const version = (slug: string) => p.methodologies.find((m) => m.slug === slug)?.version ?? "unknown";
@@ -71,13 +77,28 @@ export const signalsCurrent = defineSurface({ format: "json", schema: SignalCurr
       generated: now,
       seriesDate,
       policy: {
-        seriesDate: "seriesDate is the UTC day on which this service published the point; backtests use it as the publication date.",
-        observedAt: "observedAt is the upstream's own economic observation date, when it gives one; use it only as the economic date, never as a publication date.",
-        fallback: "fallbackUsed true means the upstream failed at lastAttemptAt and the value is the last good one, collected at lastSuccessAt and published upstream at sourceUpdatedAt: it is not fresh.",
-        rounding: "value is normalised to the instrument's scale and rounded to one decimal, half away from zero; rawValue keeps the upstream's native unit.",
+        seriesDate:
+          "seriesDate is the UTC day on which this service published the point; backtests use it as the publication date.",
+        observedAt:
+          "observedAt is the upstream's own economic observation date, when it gives one; use it only as the economic date, never as a publication date.",
+        fallback:
+          "fallbackUsed true means the upstream failed at lastAttemptAt and the value is the last good one, collected at lastSuccessAt and published upstream at sourceUpdatedAt: it is not fresh.",
+        rounding:
+          "value is normalised to the instrument's scale and rounded to one decimal, half away from zero; rawValue keeps the upstream's native unit.",
       },
       signals: signals.flatMap((s) => (s.present ? [point(s)] : [])),
-      missing: signals.flatMap((s) => (s.present ? [] : [{ instrument: s.instrument, sourceStatus: s.sourceStatus, reason: s.reason, lastAttemptAt: s.lastAttemptAt }])),
+      missing: signals.flatMap((s) =>
+        s.present
+          ? []
+          : [
+              {
+                instrument: s.instrument,
+                sourceStatus: s.sourceStatus,
+                reason: s.reason,
+                lastAttemptAt: s.lastAttemptAt,
+              },
+            ],
+      ),
       license: p.config.license,
       attribution: p.config.attribution,
     };

@@ -59,7 +59,10 @@ export const sources = defineSurface({ format: "json", schema: SourcesSurface })
   summary: "Sources registry: institutional primary sources, the hosts the articles cite, citation rules and limits",
   build({ publication: p, now, indexedAt, url, memo }) {
     const editorial = editorialOf(p, indexedAt, url, memo);
-    const hosts = new Map<string, { kind: z.infer<typeof ReferenceKind>; primarySource: string | null; references: number; articles: Set<string> }>();
+    const hosts = new Map<
+      string,
+      { kind: z.infer<typeof ReferenceKind>; primarySource: string | null; references: number; articles: Set<string> }
+    >();
     const citing = new Map<string, Set<string>>();
     let references = 0;
     for (const a of editorial.articles) {
@@ -67,7 +70,12 @@ export const sources = defineSurface({ format: "json", schema: SourcesSurface })
         if (!r.host) continue;
         references++;
         const owner = primarySourceOf(r.host, editorial.primaryHosts);
-        const entry = hosts.get(r.host) ?? { kind: (r.kind as "primary-source" | "secondary-source" | "internal") ?? "secondary-source", primarySource: owner, references: 0, articles: new Set<string>() };
+        const entry = hosts.get(r.host) ?? {
+          kind: (r.kind as "primary-source" | "secondary-source" | "internal") ?? "secondary-source",
+          primarySource: owner,
+          references: 0,
+          articles: new Set<string>(),
+        };
         entry.references++;
         entry.articles.add(a.doc.slug);
         hosts.set(r.host, entry);
@@ -78,7 +86,13 @@ export const sources = defineSurface({ format: "json", schema: SourcesSurface })
     const hostsOf = (slug: string) => editorial.primaryHosts.filter((h) => h.slug === slug).map((h) => h.host);
     const referenceHosts = [...hosts]
       .sort(([a], [b]) => byCodeUnits(a, b))
-      .map(([host, e]) => ({ host, kind: e.kind, primarySource: e.primarySource, references: e.references, articles: e.articles.size }));
+      .map(([host, e]) => ({
+        host,
+        kind: e.kind,
+        primarySource: e.primarySource,
+        references: e.references,
+        articles: e.articles.size,
+      }));
     return {
       schema: url("/openapi.json#/components/schemas/SourcesSurface"),
       version: CONTRACT_VERSION,
@@ -95,7 +109,9 @@ export const sources = defineSurface({ format: "json", schema: SourcesSurface })
         datasets: registry.reduce((n, s) => n + (s.datasets?.length ?? 0), 0),
         referenceHosts: referenceHosts.length,
         references,
-        primaryReferences: referenceHosts.filter((h) => h.kind === "primary-source").reduce((n, h) => n + h.references, 0),
+        primaryReferences: referenceHosts
+          .filter((h) => h.kind === "primary-source")
+          .reduce((n, h) => n + h.references, 0),
       },
       sourcePolicy: {
         citation: `Citer la source primaire (institution, série, date de la donnée) plutôt que l’article qui la reprend ; citer la publication sous le nom « ${p.config.attribution} » (${p.config.license}).`,
@@ -108,7 +124,11 @@ export const sources = defineSurface({ format: "json", schema: SourcesSurface })
         ],
         correctionPolicy: `${protocolUrl(url)}#corrections`,
       },
-      primarySources: registry.map((s) => ({ ...s, hosts: hostsOf(s.slug), citingArticles: citing.get(s.slug)?.size ?? 0 })),
+      primarySources: registry.map((s) => ({
+        ...s,
+        hosts: hostsOf(s.slug),
+        citingArticles: citing.get(s.slug)?.size ?? 0,
+      })),
       referenceHosts,
     };
   },

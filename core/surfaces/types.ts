@@ -52,7 +52,11 @@ export interface WindowBaselines {
  * previous state was loaded; null without a previous frame or such a copy. `schema` types the
  * result; the surface that reads it must list `path` in its `previousCopies`.
  */
-export function previousCopy<S extends z.ZodType>(ctx: { previous: PreviousState | null }, path: string, _schema: S): z.output<S> | null {
+export function previousCopy<S extends z.ZodType>(
+  ctx: { previous: PreviousState | null },
+  path: string,
+  _schema: S,
+): z.output<S> | null {
   return (ctx.previous?.copies.get(path) as z.output<S> | undefined) ?? null;
 }
 
@@ -116,7 +120,9 @@ export interface PlanFacts {
 }
 
 /** What a builder returns: the document (json), its lines (ndjson) or the text (text). */
-export type SurfaceOutput<F extends SurfaceFormat, S extends z.ZodType> = F extends "ndjson" ? z.input<S>[] : z.input<S>;
+export type SurfaceOutput<F extends SurfaceFormat, S extends z.ZodType> = F extends "ndjson"
+  ? z.input<S>[]
+  : z.input<S>;
 
 /**
  * One published document. Adding a surface means one builder file, one registry line and one

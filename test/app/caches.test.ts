@@ -25,8 +25,18 @@ describe("caches and fast paths", () => {
     const publication = demoCopy();
     const dir = tempDir("risk-caches-");
     const sides = [
-      { caches: allCaches(true), site: `${dir}/on/site`, archive: `${dir}/on/archive.git`, summaries: [] as AssemblySummary[] },
-      { caches: allCaches(false), site: `${dir}/off/site`, archive: `${dir}/off/archive.git`, summaries: [] as AssemblySummary[] },
+      {
+        caches: allCaches(true),
+        site: `${dir}/on/site`,
+        archive: `${dir}/on/archive.git`,
+        summaries: [] as AssemblySummary[],
+      },
+      {
+        caches: allCaches(false),
+        site: `${dir}/off/site`,
+        archive: `${dir}/off/archive.git`,
+        summaries: [] as AssemblySummary[],
+      },
     ];
     const article = `${publication}/content/articles/fr/${readdirFirst(publication)}`;
     const steps: Array<() => void> = [
@@ -40,7 +50,12 @@ describe("caches and fast paths", () => {
     for (const [i, step] of steps.entries()) {
       step();
       for (const side of sides) {
-        side.summaries.push(await runAssembly({ publication, site: side.site, archive: side.archive, now: at(i * 20), caches: side.caches }, ports));
+        side.summaries.push(
+          await runAssembly(
+            { publication, site: side.site, archive: side.archive, now: at(i * 20), caches: side.caches },
+            ports,
+          ),
+        );
       }
       const [on, off] = sides.map((s) => s.summaries.at(-1)!);
       expect(on!.frameHash, `frame ${i + 1}`).toBe(off!.frameHash);
@@ -61,7 +76,10 @@ describe("caches and fast paths", () => {
     await runAssembly({ publication, site, archive: `${dir}/archive.git`, now: at(0) }, ports);
     const path = "/api/v1/catalog.json";
     const bytes = site.files.get(path)!;
-    site.files.set(path, new TextEncoder().encode(new TextDecoder().decode(bytes).replace("Observatoire", "Observatoirf")));
+    site.files.set(
+      path,
+      new TextEncoder().encode(new TextDecoder().decode(bytes).replace("Observatoire", "Observatoirf")),
+    );
     const second = await runAssembly({ publication, site, archive: `${dir}/archive.git`, now: at(15) }, ports);
     expect(second.reused).not.toContain(path);
     expect(second.reused.length).toBeGreaterThan(10);
@@ -72,7 +90,10 @@ describe("caches and fast paths", () => {
     const dir = tempDir("risk-caches-cli-");
     const env = { SOURCE_DATE_EPOCH: "1795000000" };
     const on = runCli(["assemble", "--site", `${dir}/a/site`, "--archive", `${dir}/a/archive.git`, "--json"], { env });
-    const off = runCli(["assemble", "--no-cache", "--site", `${dir}/b/site`, "--archive", `${dir}/b/archive.git`, "--json"], { env });
+    const off = runCli(
+      ["assemble", "--no-cache", "--site", `${dir}/b/site`, "--archive", `${dir}/b/archive.git`, "--json"],
+      { env },
+    );
     expect(on.status).toBe(0);
     expect(off.status).toBe(0);
     expect(JSON.parse(off.stdout).frameHash).toBe(JSON.parse(on.stdout).frameHash);
@@ -81,5 +102,7 @@ describe("caches and fast paths", () => {
 
 /** The first French article of a publication. */
 function readdirFirst(publication: string): string {
-  return readdirSync(`${publication}/content/articles/fr`).filter((n) => n.endsWith(".md")).sort()[0]!;
+  return readdirSync(`${publication}/content/articles/fr`)
+    .filter((n) => n.endsWith(".md"))
+    .sort()[0]!;
 }

@@ -43,7 +43,8 @@ describe("the archive", () => {
       const bytes = readFileSync(`${site}${s.path}`);
       expect(sha256(bytes)).toBe(s.sha256);
       expect(bytes.byteLength).toBe(s.bytes);
-      if (s.mediaType === "application/json") expect(bytes.toString("utf8")).toBe(canonicalJson(JSON.parse(bytes.toString("utf8"))));
+      if (s.mediaType === "application/json")
+        expect(bytes.toString("utf8")).toBe(canonicalJson(JSON.parse(bytes.toString("utf8"))));
     }
   });
 
@@ -97,8 +98,12 @@ describe("replay", () => {
     const ids = [];
     for (const now of times) ids.push((await runAssemble({ ...paths, now, json: true })).frameId);
     expect((await runReplay({ archive: paths.archive, date: "2026-11-01", json: true })).frame.frameId).toBe(ids[1]);
-    expect((await runReplay({ archive: paths.archive, date: "2026-12-31T12:00:00+02:00", json: true })).frame.frameId).toBe(ids[2]);
-    expect((await runReplay({ archive: paths.archive, date: "2026-10-31T07:59:59Z", json: true })).frame.frameId).toBe(ids[0]);
+    expect(
+      (await runReplay({ archive: paths.archive, date: "2026-12-31T12:00:00+02:00", json: true })).frame.frameId,
+    ).toBe(ids[2]);
+    expect((await runReplay({ archive: paths.archive, date: "2026-10-31T07:59:59Z", json: true })).frame.frameId).toBe(
+      ids[0],
+    );
     expect((await runReplay({ archive: paths.archive, date: "2027-06-01", json: true })).frame.frameId).toBe(ids[3]);
   });
 
@@ -113,7 +118,9 @@ describe("replay", () => {
 
   it("refuses a date without a zone", async () => {
     const { archive } = await archiveWithFrames(1);
-    await expect(runReplay({ archive, date: "2026-11-21T10:00:00", json: true })).rejects.toMatchObject({ code: "E_USAGE" });
+    await expect(runReplay({ archive, date: "2026-11-21T10:00:00", json: true })).rejects.toMatchObject({
+      code: "E_USAGE",
+    });
   });
 });
 
@@ -127,7 +134,9 @@ describe("verify", () => {
     expect(readdirSync(`${clone}/.git/objects/pack`).some((n) => n.endsWith(".pack"))).toBe(true);
     const report = await runVerify({ archive: clone, json: true });
     expect(report.frames).toBe(3);
-    expect((await runReplay({ archive: clone, date: at(15), out: `${dir}/from-clone`, json: true })).written?.files).toBe(SURFACES.length);
+    expect(
+      (await runReplay({ archive: clone, date: at(15), out: `${dir}/from-clone`, json: true })).written?.files,
+    ).toBe(SURFACES.length);
   });
 
   it("names the frame and path of a stored surface with one flipped byte", async () => {
@@ -151,7 +160,10 @@ describe("verify", () => {
     const bytes = readFileSync(file);
     bytes[bytes.length - 10] = bytes[bytes.length - 10]! ^ 0xff;
     writeFileSync(file, bytes);
-    await expect(runVerify({ archive, json: true })).rejects.toMatchObject({ code: "E_VERIFY", data: { path: "/api/v1/catalog.ndjson" } });
+    await expect(runVerify({ archive, json: true })).rejects.toMatchObject({
+      code: "E_VERIFY",
+      data: { path: "/api/v1/catalog.ndjson" },
+    });
   });
 
   it("detects a removed frame", async () => {
@@ -172,7 +184,10 @@ describe("verify", () => {
       return replaceInTree(archive, tree, "frame.json", canonicalJson(frame));
     });
     // The commit message still names the old hash: the rewrite shows at that frame.
-    await expect(runVerify({ archive, json: true })).rejects.toMatchObject({ code: "E_VERIFY", data: { frame: summaries[1]!.frameId, path: "frame.json" } });
+    await expect(runVerify({ archive, json: true })).rejects.toMatchObject({
+      code: "E_VERIFY",
+      data: { frame: summaries[1]!.frameId, path: "frame.json" },
+    });
   });
 
   it("detects an integrity.json copied from another frame", async () => {
@@ -192,7 +207,10 @@ describe("the archive lock", () => {
     const { site, archive } = await archiveWithFrames(1);
     const live = spawn(process.execPath, ["-e", "setTimeout(() => {}, 30000)"]);
     try {
-      writeFileSync(`${archive}/risk-cli.lock`, JSON.stringify({ pid: live.pid, host: hostname(), since: "2026-11-21T10:00:00.000Z" }));
+      writeFileSync(
+        `${archive}/risk-cli.lock`,
+        JSON.stringify({ pid: live.pid, host: hostname(), since: "2026-11-21T10:00:00.000Z" }),
+      );
       const before = treeDigest(archive);
       await expect(runAssemble({ site, archive, now: at(15), json: true })).rejects.toMatchObject({
         code: "E_LOCKED",
@@ -208,7 +226,10 @@ describe("the archive lock", () => {
     const { site, archive } = await archiveWithFrames(1);
     const dead = spawn(process.execPath, ["-e", ""]);
     await new Promise((r) => dead.on("exit", r));
-    writeFileSync(`${archive}/risk-cli.lock`, JSON.stringify({ pid: dead.pid, host: hostname(), since: "2026-11-21T09:00:00.000Z" }));
+    writeFileSync(
+      `${archive}/risk-cli.lock`,
+      JSON.stringify({ pid: dead.pid, host: hostname(), since: "2026-11-21T09:00:00.000Z" }),
+    );
     const summary = await runAssemble({ site, archive, now: at(15), json: true });
     expect(summary.frameId).toMatch(/^000002-/);
     expect(existsSync(`${archive}/risk-cli.lock`)).toBe(false);
@@ -221,7 +242,9 @@ describe("nothing is lost", () => {
     const { site, archive } = await archiveWithFrames(1, pub);
     const before = { site: treeDigest(site), archive: treeDigest(archive) };
     editFile(`${pub}/content/articles/fr/spread-btp-bund-2026.md`, (t) => t.replace(/^date: .*$/m, "date: hier"));
-    await expect(runAssemble({ site, archive, publication: pub, now: at(15), json: true })).rejects.toMatchObject({ code: "E_INPUT" });
+    await expect(runAssemble({ site, archive, publication: pub, now: at(15), json: true })).rejects.toMatchObject({
+      code: "E_INPUT",
+    });
     expect(treeDigest(site)).toEqual(before.site);
     expect(treeDigest(archive)).toEqual(before.archive);
     expect(readdirSync(`${site}/..`).sort()).toEqual(["archive", "site"]);
@@ -231,10 +254,14 @@ describe("nothing is lost", () => {
     const pub = demoCopy();
     const { site, archive } = await archiveWithFrames(1, pub);
     const before = { site: treeDigest(site), archive: treeDigest(archive) };
-    editFile(`${pub}/content/articles/fr/spread-btp-bund-2026.md`, (t) => t.replace(/^title: .*$/m, 'title: "Spread \\uD800 cassé"'));
+    editFile(`${pub}/content/articles/fr/spread-btp-bund-2026.md`, (t) =>
+      t.replace(/^title: .*$/m, 'title: "Spread \\uD800 cassé"'),
+    );
     await expect(runAssemble({ site, archive, publication: pub, now: at(15), json: true })).rejects.toMatchObject({
       code: "E_CANONICAL",
-      message: expect.stringMatching(/Cannot serialise \/api\/v1\/catalog\.json at \$\.articles\[\d+\]\.\S*[tT]itle: a string holds a lone surrogate/),
+      message: expect.stringMatching(
+        /Cannot serialise \/api\/v1\/catalog\.json at \$\.articles\[\d+\]\.\S*[tT]itle: a string holds a lone surrogate/,
+      ),
     });
     expect(treeDigest(site)).toEqual(before.site);
     expect(treeDigest(archive)).toEqual(before.archive);
@@ -250,7 +277,9 @@ describe("reuse of unchanged surfaces", () => {
     const keyed = SURFACES.filter((s) => s.reuseKey).map((s) => s.path);
     expect(keyed).toContain("/api/v1/signals/history.json");
     expect(summaries[1]!.reused).toEqual(SURFACES.filter((s) => s.reusable || s.reuseKey).map((s) => s.path));
-    expect(corpus).toEqual(expect.arrayContaining(["/api/v1/catalog.json", "/api/v1/claims.json", "/api/v1/search-index.json", "/llms.txt"]));
+    expect(corpus).toEqual(
+      expect.arrayContaining(["/api/v1/catalog.json", "/api/v1/claims.json", "/api/v1/search-index.json", "/llms.txt"]),
+    );
     // Without a site folder nothing can be reused: a full rebuild of the same inputs must give
     // the same bytes, the corpus's indexing instant included.
     const reusedCopy = `${site}-reused`;
@@ -263,7 +292,11 @@ describe("reuse of unchanged surfaces", () => {
     // baseline frame, which this half hour does not bring; the signal-history surfaces are rebuilt to the
     // same bytes (same day, no level change).
     const steady = ["/api/v1/freshness.json", "/api/v1/risk-diff.json", "/api/v1/risk.xml"];
-    expect(rebuilt.changed).toEqual(SURFACES.filter((s) => !s.reusable && !s.reuseKey && !steady.includes(s.path)).map((s) => s.path).sort());
+    expect(rebuilt.changed).toEqual(
+      SURFACES.filter((s) => !s.reusable && !s.reuseKey && !steady.includes(s.path))
+        .map((s) => s.path)
+        .sort(),
+    );
     const content = (dir: string, path: string) => {
       const text = readFileSync(`${dir}${path}`, "utf8");
       if (!path.endsWith(".json")) return text;
@@ -272,7 +305,9 @@ describe("reuse of unchanged surfaces", () => {
     };
     for (const path of corpus) expect(content(site, path), path).toEqual(content(reusedCopy, path));
 
-    editFile(`${pub}/content/articles/fr/spread-btp-bund-2026.md`, (t) => t.replace(/^title: .*$/m, 'title: "Un autre titre"'));
+    editFile(`${pub}/content/articles/fr/spread-btp-bund-2026.md`, (t) =>
+      t.replace(/^title: .*$/m, 'title: "Un autre titre"'),
+    );
     const edited = await runAssemble({ site, archive, publication: pub, now: at(45), json: true });
     expect(edited.reused).toEqual([]);
     expect(edited.changed).toContain("/api/v1/catalog.json");
@@ -307,7 +342,13 @@ describe("frames do not depend on where things are", () => {
   it("gives the same frame hash and commit for the same publication in two folders", async () => {
     const [a, b] = [demoCopy(), demoCopy()];
     const [x, y] = [tempDir("risk-loc-"), tempDir("risk-loc-")];
-    const sa = await runAssemble({ publication: a, site: `${x}/site`, archive: `${x}/archive`, now: at(0), json: true });
+    const sa = await runAssemble({
+      publication: a,
+      site: `${x}/site`,
+      archive: `${x}/archive`,
+      now: at(0),
+      json: true,
+    });
     const sb = await runAssemble({ publication: b, site: `${y}/s`, archive: `${y}/a`, now: at(0), json: true });
     expect(sa.frameHash).toBe(sb.frameHash);
     expect(sa.commit).toBe(sb.commit);
@@ -319,7 +360,8 @@ describe("what an assembly reads back from the head frame", () => {
     const { archive } = await archiveWithFrames(3);
     const path = "site/api/v1/black-box.json";
     const copies = [{ path: "/api/v1/black-box.json", schema: BlackBox }];
-    const blackBoxOf = (state: Awaited<ReturnType<typeof previousState>>) => (state!.copies.get("/api/v1/black-box.json") as BlackBox | undefined) ?? null;
+    const blackBoxOf = (state: Awaited<ReturnType<typeof previousState>>) =>
+      (state!.copies.get("/api/v1/black-box.json") as BlackBox | undefined) ?? null;
     const trusted = await previousState(archive, copies, { trustedVersion: VERSION });
     const checked = await previousState(archive, copies, { trustedVersion: "another version" });
     // Trusted or schema-checked, the same document.

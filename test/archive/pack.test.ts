@@ -10,8 +10,24 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { runReplay } from "../../cli/commands/replay.ts";
 import { runVerify } from "../../cli/commands/verify.ts";
 import { runAssemble } from "../../cli/commands/assemble.ts";
-import { initRepository, readBlob, readCommit, readTree, writeBlob, writeCommit, writeTree } from "../../archive/git/objects.ts";
-import { PackCorruptError, PackIndex, PackStore, PackUnsupportedError, applyDelta, closePacks, packStore } from "../../archive/git/pack.ts";
+import {
+  initRepository,
+  readBlob,
+  readCommit,
+  readTree,
+  writeBlob,
+  writeCommit,
+  writeTree,
+} from "../../archive/git/objects.ts";
+import {
+  PackCorruptError,
+  PackIndex,
+  PackStore,
+  PackUnsupportedError,
+  applyDelta,
+  closePacks,
+  packStore,
+} from "../../archive/git/pack.ts";
 import { archiveWithFrames, at, git as gitCli } from "../helpers/archive.ts";
 import { tempDir, treeDigest } from "../helpers/tmp.ts";
 
@@ -28,7 +44,10 @@ interface Expected {
 
 /** Every object of the repository, with the bytes `git cat-file` gives, in one `--batch` call. */
 function catAll(gitdir: string): Expected[] {
-  const oids = run(gitdir, ["cat-file", "--batch-all-objects", "--batch-check=%(objectname)"]).toString("latin1").trim().split("\n");
+  const oids = run(gitdir, ["cat-file", "--batch-all-objects", "--batch-check=%(objectname)"])
+    .toString("latin1")
+    .trim()
+    .split("\n");
   const out = run(gitdir, ["cat-file", "--batch"], `${oids.join("\n")}\n`);
   const objects: Expected[] = [];
   let at = 0;
@@ -51,8 +70,12 @@ function entryTypes(packPath: string): Set<number> {
   return types;
 }
 
-const packsOf = (gitdir: string) => readdirSync(join(gitdir, "objects", "pack")).filter((n) => n.endsWith(".pack")).map((n) => join(gitdir, "objects", "pack", n));
-const looseCount = (gitdir: string) => Number(/^count: (\d+)$/m.exec(run(gitdir, ["count-objects", "-v"]).toString())![1]);
+const packsOf = (gitdir: string) =>
+  readdirSync(join(gitdir, "objects", "pack"))
+    .filter((n) => n.endsWith(".pack"))
+    .map((n) => join(gitdir, "objects", "pack", n));
+const looseCount = (gitdir: string) =>
+  Number(/^count: (\d+)$/m.exec(run(gitdir, ["count-objects", "-v"]).toString())![1]);
 
 /** Our reader gives, for every object, exactly the type and bytes `git cat-file` gives. */
 function expectSameAsGit(gitdir: string): number {
@@ -87,18 +110,41 @@ beforeAll(async () => {
   run(repos.deep, ["repack", "-a", "-d", "-f", "-q", "--window=50", "--depth=50"]);
   // Without delta-base-offset, a pack names each delta's base by its object id: REF_DELTA.
   repos.refDelta = clone("ref-delta.git");
-  run(repos.refDelta, ["-c", "repack.useDeltaBaseOffset=false", "repack", "-a", "-d", "-f", "-q", "--window=50", "--depth=50"]);
+  run(repos.refDelta, [
+    "-c",
+    "repack.useDeltaBaseOffset=false",
+    "repack",
+    "-a",
+    "-d",
+    "-f",
+    "-q",
+    "--window=50",
+    "--depth=50",
+  ]);
   // Every object past byte 64 of the pack goes to the index's 64-bit offset table.
   repos.large = join(root, "large.git");
   execFileSync("git", ["init", "--quiet", "--bare", repos.large], { env: ENV });
   const all = run(archive, ["rev-list", "--objects", "--all"]);
-  run(archive, ["pack-objects", "-q", "--delta-base-offset", "--index-version=2,64", join(repos.large, "objects", "pack", "pack")], all);
+  run(
+    archive,
+    ["pack-objects", "-q", "--delta-base-offset", "--index-version=2,64", join(repos.large, "objects", "pack", "pack")],
+    all,
+  );
   // Two packs: the first three frames, then the rest.
   repos.multi = join(root, "multi.git");
   execFileSync("git", ["init", "--quiet", "--bare", repos.multi], { env: ENV });
-  run(archive, ["pack-objects", "-q", "--revs", "--delta-base-offset", join(repos.multi, "objects", "pack", "pack")], "main~3\n");
-  run(archive, ["pack-objects", "-q", "--revs", "--delta-base-offset", join(repos.multi, "objects", "pack", "pack")], "main\n^main~3\n");
-  for (const r of [repos.large, repos.multi]) run(r, ["update-ref", "refs/heads/main", gitCli(archive, "rev-parse", "main")]);
+  run(
+    archive,
+    ["pack-objects", "-q", "--revs", "--delta-base-offset", join(repos.multi, "objects", "pack", "pack")],
+    "main~3\n",
+  );
+  run(
+    archive,
+    ["pack-objects", "-q", "--revs", "--delta-base-offset", join(repos.multi, "objects", "pack", "pack")],
+    "main\n^main~3\n",
+  );
+  for (const r of [repos.large, repos.multi])
+    run(r, ["update-ref", "refs/heads/main", gitCli(archive, "rev-parse", "main")]);
 });
 
 afterAll(() => closePacks());
@@ -150,7 +196,10 @@ describe("the pack reader", () => {
     const v1 = join(root, "v1.git");
     cpSync(repos.deep!, v1, { recursive: true });
     const [pack] = packsOf(v1);
-    execFileSync("git", ["index-pack", "--index-version=1", "-o", pack!.replace(/\.pack$/, ".idx"), pack!], { env: ENV, cwd: root });
+    execFileSync("git", ["index-pack", "--index-version=1", "-o", pack!.replace(/\.pack$/, ".idx"), pack!], {
+      env: ENV,
+      cwd: root,
+    });
     expect(new PackIndex("v1", readFileSync(pack!.replace(/\.pack$/, ".idx"))).version).toBe(1);
     expectSameAsGit(v1);
   });
@@ -161,29 +210,64 @@ describe("reading an archive's objects (archive/git/objects.ts)", () => {
     const gitdir = repos.aggressive!;
     const objects = catAll(gitdir);
     const expected = {
-      commits: await Promise.all(objects.filter((o) => o.type === "commit").map((o) => git.readCommit({ fs, gitdir, oid: o.oid }))),
-      trees: await Promise.all(objects.filter((o) => o.type === "tree").map((o) => git.readTree({ fs, gitdir, oid: o.oid }))),
+      commits: await Promise.all(
+        objects.filter((o) => o.type === "commit").map((o) => git.readCommit({ fs, gitdir, oid: o.oid })),
+      ),
+      trees: await Promise.all(
+        objects.filter((o) => o.type === "tree").map((o) => git.readTree({ fs, gitdir, oid: o.oid })),
+      ),
     };
-    const spies = [vi.spyOn(git, "readBlob"), vi.spyOn(git, "readTree"), vi.spyOn(git, "readCommit"), vi.spyOn(git, "readObject")];
+    const spies = [
+      vi.spyOn(git, "readBlob"),
+      vi.spyOn(git, "readTree"),
+      vi.spyOn(git, "readCommit"),
+      vi.spyOn(git, "readObject"),
+    ];
     for (const { oid, commit } of expected.commits) {
       const c = await readCommit(gitdir, oid);
-      expect(c).toEqual({ oid, tree: commit.tree, parents: commit.parent, message: commit.message, authorTime: commit.author.timestamp, committerTime: commit.committer.timestamp });
+      expect(c).toEqual({
+        oid,
+        tree: commit.tree,
+        parents: commit.parent,
+        message: commit.message,
+        authorTime: commit.author.timestamp,
+        committerTime: commit.committer.timestamp,
+      });
     }
     for (const { oid, tree } of expected.trees) expect(await readTree(gitdir, oid)).toEqual(tree);
-    for (const o of objects.filter((x) => x.type === "blob")) expect(Buffer.from(await readBlob(gitdir, o.oid)).equals(o.body)).toBe(true);
+    for (const o of objects.filter((x) => x.type === "blob"))
+      expect(Buffer.from(await readBlob(gitdir, o.oid)).equals(o.body)).toBe(true);
     for (const spy of spies) expect(spy).not.toHaveBeenCalled();
   });
 
   it("writes commits byte for byte as isomorphic-git does (same oid), for a root and a child, with awkward messages", async () => {
     const gitdir = tempDir("risk-commit-");
     await initRepository(gitdir);
-    const tree = await writeTree(gitdir, [{ mode: "100644", path: "a", oid: await writeBlob(gitdir, new TextEncoder().encode("a")), type: "blob" }]);
+    const tree = await writeTree(gitdir, [
+      { mode: "100644", path: "a", oid: await writeBlob(gitdir, new TextEncoder().encode("a")), type: "blob" },
+    ]);
     let parents: string[] = [];
-    for (const message of ["frame 000001\n\nRisk-Frame: x\n", "\n\r\nleading blank lines, a CR\r\nand none at the end", "é ü ß 漢字\n\n\n"]) {
-      const c = { tree, parents, message, time: 1_795_000_000, name: "Risk Publication", email: "risk-cli@example.org" };
+    for (const message of [
+      "frame 000001\n\nRisk-Frame: x\n",
+      "\n\r\nleading blank lines, a CR\r\nand none at the end",
+      "é ü ß 漢字\n\n\n",
+    ]) {
+      const c = {
+        tree,
+        parents,
+        message,
+        time: 1_795_000_000,
+        name: "Risk Publication",
+        email: "risk-cli@example.org",
+      };
       const ours = await writeCommit(gitdir, c);
       const who = { name: c.name, email: c.email, timestamp: c.time, timezoneOffset: 0 };
-      const theirs = await git.writeCommit({ fs, gitdir, dryRun: true, commit: { tree, parent: parents, message, author: who, committer: who } });
+      const theirs = await git.writeCommit({
+        fs,
+        gitdir,
+        dryRun: true,
+        commit: { tree, parent: parents, message, author: who, committer: who },
+      });
       expect(ours).toBe(theirs);
       parents = [ours];
     }
@@ -192,7 +276,9 @@ describe("reading an archive's objects (archive/git/objects.ts)", () => {
 
   it("names a missing object clearly", async () => {
     const missing = "0123456789abcdef0123456789abcdef01234567";
-    await expect(readBlob(repos.clone!, missing)).rejects.toThrow(`Git object ${missing} is not in the archive ${repos.clone}: it is not a loose object, and none of its 1 pack(s) holds it`);
+    await expect(readBlob(repos.clone!, missing)).rejects.toThrow(
+      `Git object ${missing} is not in the archive ${repos.clone}: it is not a loose object, and none of its 1 pack(s) holds it`,
+    );
     await expect(readCommit(repos.clone!, missing)).rejects.toThrow(/is not in the archive/);
     await expect(readTree(archive, missing)).rejects.toThrow(/none of its 0 pack\(s\)/);
   });
@@ -273,13 +359,22 @@ const copy = (offset: number, size: number) => {
   return [op, ...args];
 };
 const insert = (bytes: Buffer) => [bytes.length, ...bytes];
-const delta = (base: Buffer, target: number, ...ops: number[][]) => Buffer.from([...varint(base.length), ...varint(target), ...ops.flat()]);
+const delta = (base: Buffer, target: number, ...ops: number[][]) =>
+  Buffer.from([...varint(base.length), ...varint(target), ...ops.flat()]);
 
 describe("the delta format", () => {
   const base = Buffer.from("The quick brown fox jumps over the lazy dog");
 
   it("copies ranges of the base and inserts literal bytes", () => {
-    const d = delta(base, 23, copy(4, 5), insert(Buffer.from(" red ")), copy(16, 3), insert(Buffer.from(" leaps!")), copy(0, 3));
+    const d = delta(
+      base,
+      23,
+      copy(4, 5),
+      insert(Buffer.from(" red ")),
+      copy(16, 3),
+      insert(Buffer.from(" leaps!")),
+      copy(0, 3),
+    );
     expect(applyDelta(base, d).toString()).toBe("quick red fox leaps!The");
   });
 
@@ -298,9 +393,13 @@ describe("the delta format", () => {
   });
 });
 
-type PackEntry = { kind: "blob"; body: Buffer } | { kind: "ofs"; base: number; delta: Buffer } | { kind: "ref"; base: string; delta: Buffer };
+type PackEntry =
+  | { kind: "blob"; body: Buffer }
+  | { kind: "ofs"; base: number; delta: Buffer }
+  | { kind: "ref"; base: string; delta: Buffer };
 
-const oidOf = (type: string, body: Buffer) => createHash("sha1").update(`${type} ${body.length}\0`).update(body).digest("hex");
+const oidOf = (type: string, body: Buffer) =>
+  createHash("sha1").update(`${type} ${body.length}\0`).update(body).digest("hex");
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
   let c = n;
@@ -354,14 +453,24 @@ function writePack(dir: string, entries: PackEntry[], oids: string[]): void {
   const name = checksum.toString("hex");
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, `pack-${name}.pack`), Buffer.concat([body, checksum]));
-  const order = oids.map((oid, i) => ({ oid, offset: offsets[i]!, crc: crcs[i]! })).sort((a, b) => (a.oid < b.oid ? -1 : 1));
+  const order = oids
+    .map((oid, i) => ({ oid, offset: offsets[i]!, crc: crcs[i]! }))
+    .sort((a, b) => (a.oid < b.oid ? -1 : 1));
   const fanout = Buffer.alloc(1024);
-  for (let b = 0; b < 256; b++) fanout.writeUInt32BE(order.filter((o) => parseInt(o.oid.slice(0, 2), 16) <= b).length, b * 4);
+  for (let b = 0; b < 256; b++)
+    fanout.writeUInt32BE(order.filter((o) => parseInt(o.oid.slice(0, 2), 16) <= b).length, b * 4);
   const offs = Buffer.alloc(4 * order.length);
   order.forEach((o, i) => offs.writeUInt32BE(o.offset, i * 4));
   const crcTable = Buffer.alloc(4 * order.length);
   order.forEach((o, i) => crcTable.writeUInt32BE(o.crc, i * 4));
-  const idx = Buffer.concat([Buffer.from([0xff, 0x74, 0x4f, 0x63, 0, 0, 0, 2]), fanout, ...order.map((o) => Buffer.from(o.oid, "hex")), crcTable, offs, checksum]);
+  const idx = Buffer.concat([
+    Buffer.from([0xff, 0x74, 0x4f, 0x63, 0, 0, 0, 2]),
+    fanout,
+    ...order.map((o) => Buffer.from(o.oid, "hex")),
+    crcTable,
+    offs,
+    checksum,
+  ]);
   writeFileSync(join(dir, `pack-${name}.idx`), Buffer.concat([idx, createHash("sha1").update(idx).digest()]));
 }
 
@@ -377,7 +486,15 @@ describe("hand-built packs", () => {
     const gitdir = join(tempDir("risk-handpack-"), "repo.git");
     execFileSync("git", ["init", "--quiet", "--bare", gitdir], { env: ENV });
     const dir = join(gitdir, "objects", "pack");
-    writePack(dir, [{ kind: "blob", body: v1 }, { kind: "ofs", base: 0, delta: d12 }, { kind: "ref", base: o2, delta: d23 }], [o1, o2, o3]);
+    writePack(
+      dir,
+      [
+        { kind: "blob", body: v1 },
+        { kind: "ofs", base: 0, delta: d12 },
+        { kind: "ref", base: o2, delta: d23 },
+      ],
+      [o1, o2, o3],
+    );
     // git itself accepts the pack and the index (it throws otherwise).
     run(gitdir, ["verify-pack", packsOf(gitdir)[0]!.replace(/\.pack$/, ".idx")]);
     const store = packStore(gitdir);
@@ -405,7 +522,14 @@ describe("hand-built packs", () => {
   it("reports a corrupt delta with the pack and offset", () => {
     const gitdir = join(tempDir("risk-badpack-"), "repo.git");
     execFileSync("git", ["init", "--quiet", "--bare", gitdir], { env: ENV });
-    writePack(join(gitdir, "objects", "pack"), [{ kind: "blob", body: v1 }, { kind: "ofs", base: 0, delta: delta(v1, 10, copy(v1.length - 2, 10)) }], [o1, o2]);
+    writePack(
+      join(gitdir, "objects", "pack"),
+      [
+        { kind: "blob", body: v1 },
+        { kind: "ofs", base: 0, delta: delta(v1, 10, copy(v1.length - 2, 10)) },
+      ],
+      [o1, o2],
+    );
     expect(() => packStore(gitdir).read(o2)).toThrow(/pack .*\.pack, offset \d+: delta copies/);
   });
 });
@@ -430,11 +554,17 @@ describe("under Deno", () => {
     const DENO = join(ROOT, "node_modules", ".bin", "deno");
     expect(statSync(DENO).isFile()).toBe(true);
     const args = ["replay", "--archive", repos.deep!, "--date", at(40), "--json"];
-    const out = execFileSync(DENO, ["run", "--allow-read", "--allow-write", "--allow-env", "--allow-sys", join(ROOT, "cli", "main.ts"), ...args], {
-      cwd: ROOT,
-      env: { ...process.env, TZ: "UTC", NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1", DENO_NO_PROMPT: "1" },
-      encoding: "utf8",
-    });
-    expect(JSON.parse(out)).toEqual(JSON.parse(JSON.stringify(await runReplay({ archive: repos.deep!, date: at(40), json: true }))));
+    const out = execFileSync(
+      DENO,
+      ["run", "--allow-read", "--allow-write", "--allow-env", "--allow-sys", join(ROOT, "cli", "main.ts"), ...args],
+      {
+        cwd: ROOT,
+        env: { ...process.env, TZ: "UTC", NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1", DENO_NO_PROMPT: "1" },
+        encoding: "utf8",
+      },
+    );
+    expect(JSON.parse(out)).toEqual(
+      JSON.parse(JSON.stringify(await runReplay({ archive: repos.deep!, date: at(40), json: true }))),
+    );
   });
 });

@@ -34,7 +34,15 @@ export function optionsOf(p: Publication): ExtractOptions {
 
 /** A French article with `body`, for scenarios written in the test. */
 export function article(body: string, slug = "essai"): ArticleInput {
-  return { slug, title: "Essai", url: `${BASE_URL}/articles/${slug}/`, date: "2026-08-18", body, bodyLine: 8, file: `content/articles/fr/${slug}.md` };
+  return {
+    slug,
+    title: "Essai",
+    url: `${BASE_URL}/articles/${slug}/`,
+    date: "2026-08-18",
+    body,
+    bodyLine: 8,
+    file: `content/articles/fr/${slug}.md`,
+  };
 }
 
 export const OPTIONS: ExtractOptions = {

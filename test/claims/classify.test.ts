@@ -6,11 +6,27 @@ type Row = [lang: "fr" | "en", sentence: string, rule: MatchedRule];
 
 const TABLE: Row[] = [
   // scenario-marker
-  ["fr", "Dans un scénario où l’écart de taux passerait sous 200 points de base, le carry deviendrait négatif.", "scenario-marker"],
-  ["fr", "Si le chômage reste sous 4,5 %, alors le mouvement d’avril devrait rester un épisode sans suite.", "scenario-marker"],
+  [
+    "fr",
+    "Dans un scénario où l’écart de taux passerait sous 200 points de base, le carry deviendrait négatif.",
+    "scenario-marker",
+  ],
+  [
+    "fr",
+    "Si le chômage reste sous 4,5 %, alors le mouvement d’avril devrait rester un épisode sans suite.",
+    "scenario-marker",
+  ],
   ["fr", "S’il franchit ce seuil en 2027, alors le Trésor réduira l’encours de bons.", "scenario-marker"],
-  ["fr", "Dans l’hypothèse où la BCE reprendrait ses baisses de taux, la demande de BTP serait soutenue.", "scenario-marker"],
-  ["fr", "Selon nos estimations, si ce rythme se maintient, alors la marge serait épuisée vers la fin mai 2027.", "scenario-marker"],
+  [
+    "fr",
+    "Dans l’hypothèse où la BCE reprendrait ses baisses de taux, la demande de BTP serait soutenue.",
+    "scenario-marker",
+  ],
+  [
+    "fr",
+    "Selon nos estimations, si ce rythme se maintient, alors la marge serait épuisée vers la fin mai 2027.",
+    "scenario-marker",
+  ],
   ["en", "In a scenario where the spread falls below 200 basis points, carry turns negative.", "scenario-marker"],
   ["en", "If unemployment stays below 4.5%, then the April move should fade.", "scenario-marker"],
   ["en", "Under a scenario of mild recession, high-yield spreads could exceed 600 basis points.", "scenario-marker"],
@@ -32,14 +48,30 @@ const TABLE: Row[] = [
   ["en", "Reserves are therefore close to their lowest comfortable level.", "inference-marker"],
   ["en", "Our reading is that contagion remains contained.", "inference-marker"],
   // unclassified-assertion, including false friends
-  ["fr", "Le 30 juin 2026, la dette fédérale totale s’établissait à 39 284 milliards de dollars.", "unclassified-assertion"],
-  ["fr", "Les prix restent bas, même si la prime de risque hivernale est remontée en septembre.", "unclassified-assertion"],
-  ["fr", "Les options se sont concentrées autour de 161,94, le plus haut de clôture du 10 juillet 2026.", "unclassified-assertion"],
+  [
+    "fr",
+    "Le 30 juin 2026, la dette fédérale totale s’établissait à 39 284 milliards de dollars.",
+    "unclassified-assertion",
+  ],
+  [
+    "fr",
+    "Les prix restent bas, même si la prime de risque hivernale est remontée en septembre.",
+    "unclassified-assertion",
+  ],
+  [
+    "fr",
+    "Les options se sont concentrées autour de 161,94, le plus haut de clôture du 10 juillet 2026.",
+    "unclassified-assertion",
+  ],
   ["fr", "Les taux ont aussi monté, alors que le yen baissait.", "unclassified-assertion"],
   ["fr", "Si le Trésor émet davantage de bons, les réserves baissent.", "unclassified-assertion"],
   ["fr", "La réglementation de l’environnement financier a changé en 2025.", "unclassified-assertion"],
   ["fr", "Les scénaristes de la série ont été estimés par le public.", "unclassified-assertion"],
-  ["fr", "Le marché réagit comme si la Fed allait baisser ses taux, alors même que l’inflation remonte.", "unclassified-assertion"],
+  [
+    "fr",
+    "Le marché réagit comme si la Fed allait baisser ses taux, alors même que l’inflation remonte.",
+    "unclassified-assertion",
+  ],
   ["en", "Stress is spreading from high-yield credit to leveraged loans.", "unclassified-assertion"],
   ["en", "Options clustered around 161.94, the July 10 closing high.", "unclassified-assertion"],
   ["en", "Henceforth the facility is used at every quarter end.", "unclassified-assertion"],
@@ -56,7 +88,12 @@ describe("classifySentence() (lexical-heuristic-v1)", () => {
     expect(TABLE.length).toBeGreaterThanOrEqual(30);
     for (const lang of ["fr", "en"] as const) {
       const rules = new Set(TABLE.filter((r) => r[0] === lang).map((r) => r[2]));
-      expect([...rules].sort()).toEqual(["estimate-marker", "inference-marker", "scenario-marker", "unclassified-assertion"]);
+      expect([...rules].sort()).toEqual([
+        "estimate-marker",
+        "inference-marker",
+        "scenario-marker",
+        "unclassified-assertion",
+      ]);
     }
   });
 
@@ -82,9 +119,14 @@ describe("classifySentence() (lexical-heuristic-v1)", () => {
   });
 
   it("prefers the scenario rule over the estimate rule over the inference rule", () => {
-    const both = classifySentence("Selon nos estimations, si le rythme tient, alors la marge sera épuisée, donc le risque monte.", "fr");
+    const both = classifySentence(
+      "Selon nos estimations, si le rythme tient, alors la marge sera épuisée, donc le risque monte.",
+      "fr",
+    );
     expect(both.matchedRule).toBe("scenario-marker");
-    expect(classifySentence("Environ 30 points de base, ce qui suggère un canal limité.", "fr").matchedRule).toBe("estimate-marker");
+    expect(classifySentence("Environ 30 points de base, ce qui suggère un canal limité.", "fr").matchedRule).toBe(
+      "estimate-marker",
+    );
   });
 
   it("ignores case, accents and typographic apostrophes", () => {

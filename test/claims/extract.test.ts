@@ -7,7 +7,8 @@ import { article, articleOf, demo, NOW, OPTIONS, optionsOf } from "./_demo.ts";
 async function demoEvidence(): Promise<Map<string, ArticleEvidence>> {
   const p = await demo();
   const out = new Map<string, ArticleEvidence>();
-  for (const doc of p.articles.filter((d) => d.lang === "fr")) out.set(doc.slug, extractArticleEvidence(articleOf(doc), optionsOf(p)));
+  for (const doc of p.articles.filter((d) => d.lang === "fr"))
+    out.set(doc.slug, extractArticleEvidence(articleOf(doc), optionsOf(p)));
   return out;
 }
 
@@ -25,7 +26,10 @@ describe("extractArticleEvidence() on the demo corpus", () => {
   });
 
   it("names the marked claims by their marker, as the review registry does, and marks them structurée", async () => {
-    const ids = [...(await demoEvidence()).values()].flatMap((ev) => ev.claims).filter((c) => c.confidence === "structurée").map((c) => c.id);
+    const ids = [...(await demoEvidence()).values()]
+      .flatMap((ev) => ev.claims)
+      .filter((c) => c.confidence === "structurée")
+      .map((c) => c.id);
     expect(ids.sort()).toEqual([
       "carry-trade-yen-boj#hausse-taux-boj",
       "dette-americaine-plafond-2026#plafond-2026",
@@ -79,7 +83,10 @@ describe("extractArticleEvidence() on the demo corpus", () => {
   it("does not read the demo's « même si » and « autour de 161,94 » sentences as scenario or estimate", async () => {
     const p = await demo();
     const sentenceWith = (needle: string) => {
-      const body = p.articles.filter((a) => a.lang === "fr").map((a) => a.body).join("\n");
+      const body = p.articles
+        .filter((a) => a.lang === "fr")
+        .map((a) => a.body)
+        .join("\n");
       const at = body.indexOf(needle);
       expect(at).toBeGreaterThan(0);
       const start = body.lastIndexOf(". ", at) + 2;
@@ -128,10 +135,14 @@ describe("extractArticleEvidence() on the demo corpus", () => {
 });
 
 describe("extractArticleEvidence() on written scenarios", () => {
-  const P1 = "Le 30 juin 2026, la dette atteignait 39 284 milliards de dollars selon [Debt to the Penny](https://fiscaldata.treasury.gov/datasets/debt-to-the-penny).";
-  const P2 = "La Banque du Japon a relevé son taux de 0,75 % à 1,00 % le 31 juillet 2026, selon sa [déclaration](https://www.boj.or.jp/en/mopo/index.htm).";
-  const P3 = "Les positions représentaient environ 480 milliards de dollars en juin 2026, d’après la [BRI](https://www.bis.org/statistics/bankstats.htm).";
-  const P4 = "Le rendement du Bund est resté autour de 2,55 % en mai 2026, selon la [Bundesbank](https://www.bundesbank.de/en/statistics).";
+  const P1 =
+    "Le 30 juin 2026, la dette atteignait 39 284 milliards de dollars selon [Debt to the Penny](https://fiscaldata.treasury.gov/datasets/debt-to-the-penny).";
+  const P2 =
+    "La Banque du Japon a relevé son taux de 0,75 % à 1,00 % le 31 juillet 2026, selon sa [déclaration](https://www.boj.or.jp/en/mopo/index.htm).";
+  const P3 =
+    "Les positions représentaient environ 480 milliards de dollars en juin 2026, d’après la [BRI](https://www.bis.org/statistics/bankstats.htm).";
+  const P4 =
+    "Le rendement du Bund est resté autour de 2,55 % en mai 2026, selon la [Bundesbank](https://www.bundesbank.de/en/statistics).";
   const FILLER = "Le marché reste attentif aux annonces des banques centrales et à leur communication.";
 
   it("keeps at most three claims, preferring primary sources, material numbers and dates, in document order", () => {
@@ -173,7 +184,13 @@ describe("extractArticleEvidence() on written scenarios", () => {
     const ev = extractArticleEvidence(article(body), OPTIONS);
     expect(ev.claims).toEqual([]);
     expect(ev.references.map((r) => r.host)).toEqual([
-      "www.bis.org", "www.bis.org", "fiscaldata.treasury.gov", "fiscaldata.treasury.gov", "www.bis.org", "fred.stlouisfed.org", "www.newyorkfed.org",
+      "www.bis.org",
+      "www.bis.org",
+      "fiscaldata.treasury.gov",
+      "fiscaldata.treasury.gov",
+      "www.bis.org",
+      "fred.stlouisfed.org",
+      "www.newyorkfed.org",
     ]);
   });
 
@@ -184,7 +201,10 @@ describe("extractArticleEvidence() on written scenarios", () => {
   });
 
   it("lets a claim-id marker name the claim, even a sentence the ranking would not choose", () => {
-    const ev = extractArticleEvidence(article([P1, P2, P3, `<!-- claim-id: bund-stable -->\n${P4}`].join("\n\n")), OPTIONS);
+    const ev = extractArticleEvidence(
+      article([P1, P2, P3, `<!-- claim-id: bund-stable -->\n${P4}`].join("\n\n")),
+      OPTIONS,
+    );
     expect(ev.claims).toHaveLength(3);
     const marked = ev.claims.find((c) => c.localId === "bund-stable")!;
     expect(marked.id).toBe("essai#bund-stable");
@@ -200,7 +220,9 @@ describe("extractArticleEvidence() on written scenarios", () => {
   it("names only the first sentence of a marked paragraph", () => {
     const ev = extractArticleEvidence(article(`<!-- claim-id: deux -->\n${P1} ${P2}`), OPTIONS);
     const marked = ev.claims.find((c) => c.localId === "deux")!;
-    expect(marked.claim).toBe("Le 30 juin 2026, la dette atteignait 39 284 milliards de dollars selon Debt to the Penny.");
+    expect(marked.claim).toBe(
+      "Le 30 juin 2026, la dette atteignait 39 284 milliards de dollars selon Debt to the Penny.",
+    );
   });
 
   it("warns about markers that name nothing, are malformed, repeated or over the limit", () => {
@@ -216,15 +238,35 @@ describe("extractArticleEvidence() on written scenarios", () => {
     ].join("\n\n");
     const ev = extractArticleEvidence(article(body), OPTIONS);
     expect(ev.claims.map((c) => c.localId)).toEqual(["a", "b", "c"]);
-    expect(ev.warnings.map((w) => w.code)).toEqual(["marker-invalid", "marker-unused", "marker-duplicate", "marker-over-limit"]);
+    expect(ev.warnings.map((w) => w.code)).toEqual([
+      "marker-invalid",
+      "marker-unused",
+      "marker-duplicate",
+      "marker-over-limit",
+    ]);
     expect(ev.warnings[0]).toMatchObject({ file: "content/articles/fr/essai.md", line: 8 });
     expect(ev.warnings[0].message).toContain("Mauvais_Nom");
   });
 
   it("keeps the id of an unchanged claim when another sentence is edited or a paragraph is inserted before it", () => {
     const base = extractArticleEvidence(article([FILLER, P1, P2, P3].join("\n\n")), OPTIONS);
-    const edited = extractArticleEvidence(article([FILLER.replace("attentif", "très attentif"), P1, P2.replace("1,00 %", "1,25 %"), P3].join("\n\n")), OPTIONS);
-    const inserted = extractArticleEvidence(article([FILLER, "## Contexte", "Une phrase ajoutée sans chiffre ni lien pour le contexte général du marché.", P1, P2, P3].join("\n\n")), OPTIONS);
+    const edited = extractArticleEvidence(
+      article([FILLER.replace("attentif", "très attentif"), P1, P2.replace("1,00 %", "1,25 %"), P3].join("\n\n")),
+      OPTIONS,
+    );
+    const inserted = extractArticleEvidence(
+      article(
+        [
+          FILLER,
+          "## Contexte",
+          "Une phrase ajoutée sans chiffre ni lien pour le contexte général du marché.",
+          P1,
+          P2,
+          P3,
+        ].join("\n\n"),
+      ),
+      OPTIONS,
+    );
     const idOf = (ev: ArticleEvidence, start: string) => ev.claims.find((c) => c.claim.startsWith(start))!.id;
     for (const start of ["Le 30 juin", "Les positions"]) {
       expect(idOf(edited, start)).toBe(idOf(base, start));
@@ -235,7 +277,10 @@ describe("extractArticleEvidence() on written scenarios", () => {
 
   it("keeps a claim's id when only its Markdown changes, not its words", () => {
     const plain = extractArticleEvidence(article(P1), OPTIONS).claims[0].id;
-    const styled = extractArticleEvidence(article(P1.replace("39 284", "**39 284**").replace("la dette", "la  dette")), OPTIONS).claims[0].id;
+    const styled = extractArticleEvidence(
+      article(P1.replace("39 284", "**39 284**").replace("la dette", "la  dette")),
+      OPTIONS,
+    ).claims[0].id;
     expect(styled).toBe(plain);
   });
 
@@ -250,7 +295,9 @@ describe("extractArticleEvidence() on written scenarios", () => {
     const c = extractArticleEvidence(article(long), OPTIONS).claims[0];
     expect(c.claim.length).toBeLessThanOrEqual(MAX_CLAIM_LENGTH);
     expect(c.claim.endsWith("…")).toBe(true);
-    expect(c.claim).toMatch(/^Le 30 juin 2026, la dette fédérale totale s’établissait à 39 284 milliards de dollars selon Debt to the Penny et/);
+    expect(c.claim).toMatch(
+      /^Le 30 juin 2026, la dette fédérale totale s’établissait à 39 284 milliards de dollars selon Debt to the Penny et/,
+    );
     expect(c.claim).toMatch(/[a-zé]…$/);
     expect(c.claim.slice(0, -1)).toMatch(/(?:^| )[^ ]+$/);
     expect(long).toContain(c.claim.slice(-12, -1).replace(/\s+$/, ""));

@@ -18,7 +18,12 @@ function mdastView(body: string) {
   const links: string[] = [];
   const headings: string[] = [];
   const walk = (node: Nodes) => {
-    if (node.type === "link") links.push(`${toString(node as Link).replace(/\s+/g, " ").trim()} -> ${(node as Link).url}`);
+    if (node.type === "link")
+      links.push(
+        `${toString(node as Link)
+          .replace(/\s+/g, " ")
+          .trim()} -> ${(node as Link).url}`,
+      );
     if (node.type === "heading") headings.push(toString(node).trim());
     if ("children" in node) for (const child of node.children) walk(child as Nodes);
   };
@@ -56,7 +61,9 @@ describe("the claims engine's Markdown reader", () => {
     for (const { file, body } of docs) expect(ownView(body), file).toEqual(mdastView(body));
   });
 
-  const generated = generatePublication({ scale: { articlesPerLang: 20, guidesPerLang: 5, glossary: 30, primarySources: 10 } });
+  const generated = generatePublication({
+    scale: { articlesPerLang: 20, guidesPerLang: 5, glossary: 30, primarySources: 10 },
+  });
   afterAll(() => rmSync(generated.dir, { recursive: true, force: true }));
   it("finds the same links and headings on generated articles", () => {
     const docs = bodies(generated.dir);

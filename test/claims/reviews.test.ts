@@ -6,10 +6,13 @@ import { article, articleOf, demo, OPTIONS, optionsOf } from "./_demo.ts";
 
 async function demoClaims(): Promise<ClaimRecord[]> {
   const p = await demo();
-  return p.articles.filter((d) => d.lang === "fr").flatMap((d) => extractArticleEvidence(articleOf(d), optionsOf(p)).claims);
+  return p.articles
+    .filter((d) => d.lang === "fr")
+    .flatMap((d) => extractArticleEvidence(articleOf(d), optionsOf(p)).claims);
 }
 
-const P1 = "Le 30 juin 2026, la dette atteignait 39 284 milliards de dollars selon [Debt to the Penny](https://fiscaldata.treasury.gov/d).";
+const P1 =
+  "Le 30 juin 2026, la dette atteignait 39 284 milliards de dollars selon [Debt to the Penny](https://fiscaldata.treasury.gov/d).";
 
 function entry(claimId: string, extra: Partial<ClaimReviewsFileEntries[number]> = {}): ClaimReviewsFileEntries[number] {
   return { claimId, reviewedAt: "2026-11-02T10:00:00Z", reviewedBy: "Comité éditorial", note: "Vérifié.", ...extra };
@@ -41,11 +44,16 @@ describe("applyReviews()", () => {
       reviewedAt: "2026-11-02T10:00:00Z",
       reviewedBy: "Comité éditorial",
       reviewedProofDepth: "direct-proof",
-      evidenceLocator: { type: "table", value: "Debt to the Penny, record date 2026-06-30, colonne Total Public Debt Outstanding" },
+      evidenceLocator: {
+        type: "table",
+        value: "Debt to the Penny, record date 2026-06-30, colonne Total Public Debt Outstanding",
+      },
       reproductionArtifact: null,
     });
     expect(plafond.reviewNote).toContain("Debt to the Penny");
-    expect(plafond.classifier.reviewedOverride).toBe("nature fixée à « fait » par la revue du 2026-11-02 (Comité éditorial)");
+    expect(plafond.classifier.reviewedOverride).toBe(
+      "nature fixée à « fait » par la revue du 2026-11-02 (Comité éditorial)",
+    );
     expect(plafond.classifier.method).toBe("lexical-heuristic-v1");
   });
 
@@ -56,12 +64,18 @@ describe("applyReviews()", () => {
     expect(btp.kind).toBe("unclassified-assertion");
     expect(btp.classifier.reviewedOverride).toBeUndefined();
     expect(btp.reviewedProofDepth).toBe("reproduction");
-    expect(btp.reproductionArtifact).toBe("https://git.example.org/risk/eu-sovereign/blob/main/notebooks/btp-bund-2026-05.ipynb");
+    expect(btp.reproductionArtifact).toBe(
+      "https://git.example.org/risk/eu-sovereign/blob/main/notebooks/btp-bund-2026-05.ipynb",
+    );
   });
 
   it("reports a review whose marker was removed as an orphan, with its index, instead of dropping it", () => {
     const claims = extractArticleEvidence(article(`<!-- claim-id: dette -->\n${P1}`), OPTIONS).claims;
-    const { claims: out, orphans } = applyReviews(claims, [entry("essai#dette"), entry("essai#disparu"), entry("autre#x")]);
+    const { claims: out, orphans } = applyReviews(claims, [
+      entry("essai#dette"),
+      entry("essai#disparu"),
+      entry("autre#x"),
+    ]);
     expect(out[0].reviewStatus).toBe("reviewed");
     expect(orphans.map((o) => [o.index, o.claimId])).toEqual([
       [1, "essai#disparu"],
@@ -74,12 +88,18 @@ describe("applyReviews()", () => {
   it("lets the latest of two reviews of one claim stand, and says when a review confirms the automatic kind", () => {
     const claims = extractArticleEvidence(article(`<!-- claim-id: dette -->\n${P1}`), OPTIONS).claims;
     const { claims: out, orphans } = applyReviews(claims, [
-      entry("essai#dette", { reviewedAt: "2026-11-03T09:00:00Z", note: "Plus récente.", kind: "unclassified-assertion" }),
+      entry("essai#dette", {
+        reviewedAt: "2026-11-03T09:00:00Z",
+        note: "Plus récente.",
+        kind: "unclassified-assertion",
+      }),
       entry("essai#dette", { reviewedAt: "2026-11-01T09:00:00Z", note: "Ancienne.", kind: "fait" }),
     ]);
     expect(orphans).toEqual([]);
     expect(out[0].reviewNote).toBe("Plus récente.");
-    expect(out[0].classifier.reviewedOverride).toBe("nature confirmée à « unclassified-assertion » par la revue du 2026-11-03 (Comité éditorial)");
+    expect(out[0].classifier.reviewedOverride).toBe(
+      "nature confirmée à « unclassified-assertion » par la revue du 2026-11-03 (Comité éditorial)",
+    );
   });
 
   it("does not change the claims it is given", () => {

@@ -10,7 +10,11 @@ describe("extractArticleEvidence() speed", () => {
     const articles = Array.from({ length: 350 }, (_, i) => {
       const a = articleOf(docs[i % docs.length]);
       // Each article differs, so nothing can be reused between them.
-      return { ...a, slug: `${a.slug}-${i}`, body: `Note ${i} : le ${(i % 28) + 1} mars 2026, ${i} milliards de dollars.\n\n${a.body}` };
+      return {
+        ...a,
+        slug: `${a.slug}-${i}`,
+        body: `Note ${i} : le ${(i % 28) + 1} mars 2026, ${i} milliards de dollars.\n\n${a.body}`,
+      };
     });
     const run = () => {
       const t0 = performance.now();
@@ -20,7 +24,9 @@ describe("extractArticleEvidence() speed", () => {
     };
     const cold = run();
     const warm = run();
-    console.log(`claims engine: 350 articles in ${cold.ms.toFixed(0)} ms cold, ${warm.ms.toFixed(0)} ms warm (${warm.claims} claims)`);
+    console.log(
+      `claims engine: 350 articles in ${cold.ms.toFixed(0)} ms cold, ${warm.ms.toFixed(0)} ms warm (${warm.claims} claims)`,
+    );
     expect(warm.claims).toBeGreaterThanOrEqual(700);
     expect(warm.claims).toBeLessThanOrEqual(3 * 350);
     // Generous bound for slow CI machines; the figure to watch is the one printed above.

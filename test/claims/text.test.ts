@@ -14,10 +14,17 @@ describe("fnv1a64()", () => {
   it("agrees with a BigInt FNV-1a 64 over UTF-8 on French, symbols and astral characters", () => {
     const reference = (text: string) => {
       let h = 0xcbf29ce484222325n;
-      for (const byte of new TextEncoder().encode(text)) h = ((h ^ BigInt(byte)) * 0x100000001b3n) & 0xffffffffffffffffn;
+      for (const byte of new TextEncoder().encode(text))
+        h = ((h ^ BigInt(byte)) * 0x100000001b3n) & 0xffffffffffffffffn;
       return h.toString(16).padStart(16, "0");
     };
-    for (const text of ["l’écart BTP-Bund à 10 ans", "5 400 milliards de yens", "€ ¥ £ – — «»", "𝔘𝔫𝔦𝔠𝔬𝔡𝔢 🙂", "x".repeat(1000)]) {
+    for (const text of [
+      "l’écart BTP-Bund à 10 ans",
+      "5 400 milliards de yens",
+      "€ ¥ £ – — «»",
+      "𝔘𝔫𝔦𝔠𝔬𝔡𝔢 🙂",
+      "x".repeat(1000),
+    ]) {
       expect(fnv1a64(text)).toBe(reference(text));
     }
   });
@@ -68,7 +75,13 @@ describe("primarySourceOf()", () => {
 
   it("primaryHostsOf() takes the official site and the datasets of each source", () => {
     expect(
-      primaryHostsOf([{ slug: "bce", officialUrl: "https://www.ecb.europa.eu/", datasets: [{ url: "https://data.ecb.europa.eu/x" }, { url: "https://www.ecb.europa.eu/y" }] }]),
+      primaryHostsOf([
+        {
+          slug: "bce",
+          officialUrl: "https://www.ecb.europa.eu/",
+          datasets: [{ url: "https://data.ecb.europa.eu/x" }, { url: "https://www.ecb.europa.eu/y" }],
+        },
+      ]),
     ).toEqual([
       { host: "www.ecb.europa.eu", slug: "bce" },
       { host: "data.ecb.europa.eu", slug: "bce" },
@@ -95,7 +108,9 @@ describe("absoluteHref()", () => {
 
 describe("the Markdown reader", () => {
   it("reads headings, list items, code, comments and quotes as separate blocks", () => {
-    const { blocks } = parseBlocks("# Titre\n\nUn paragraphe\nsur deux lignes.\n\n- un\n- deux\n\n```\ncode\n```\n\n> cité\n\nTitre setext\n---\n");
+    const { blocks } = parseBlocks(
+      "# Titre\n\nUn paragraphe\nsur deux lignes.\n\n- un\n- deux\n\n```\ncode\n```\n\n> cité\n\nTitre setext\n---\n",
+    );
     expect(blocks.map((b) => [b.type, b.raw])).toEqual([
       ["heading", "Titre"],
       ["paragraph", "Un paragraphe\nsur deux lignes."],
@@ -108,7 +123,10 @@ describe("the Markdown reader", () => {
   });
 
   it("turns inline Markdown into plain text and keeps the offsets of links", () => {
-    const inline = parseInline("Selon **la** [série *FRED*](https://fred.stlouisfed.org/x \"titre\"), `code` &amp; snake_case ![img](a.png) <https://a.example/b>.", new Map());
+    const inline = parseInline(
+      'Selon **la** [série *FRED*](https://fred.stlouisfed.org/x "titre"), `code` &amp; snake_case ![img](a.png) <https://a.example/b>.',
+      new Map(),
+    );
     expect(inline.text).toBe("Selon la série FRED, code & snake_case img https://a.example/b.");
     expect(inline.links.map((l) => [l.label, l.href, inline.text.slice(l.start, l.end)])).toEqual([
       ["série FRED", "https://fred.stlouisfed.org/x", "série FRED"],
@@ -119,7 +137,8 @@ describe("the Markdown reader", () => {
 
 describe("splitSentences()", () => {
   it("splits at sentence ends but not after abbreviations, initials or decimals", () => {
-    const text = "Le U.S. Department of the Treasury publie 1,5 % et 2.5 points. M. Dupont l’a dit. Voir p. 12 du rapport ! Fin ?";
+    const text =
+      "Le U.S. Department of the Treasury publie 1,5 % et 2.5 points. M. Dupont l’a dit. Voir p. 12 du rapport ! Fin ?";
     expect(splitSentences(text).map((s) => text.slice(s.start, s.end))).toEqual([
       "Le U.S. Department of the Treasury publie 1,5 % et 2.5 points.",
       "M. Dupont l’a dit.",

@@ -22,7 +22,8 @@ describe("the command line", () => {
   it("lists the commands and the exit codes on --help", () => {
     const r = runCli(["--help"]);
     expect(r.status).toBe(0);
-    for (const verb of ["assemble", "init", "replay", "diff", "verify", "lint", "search"]) expect(r.stdout).toContain(verb);
+    for (const verb of ["assemble", "init", "replay", "diff", "verify", "lint", "search"])
+      expect(r.stdout).toContain(verb);
     expect(r.stdout).toContain("Exit codes: 0 ok");
   });
 
@@ -49,14 +50,30 @@ describe("the command line", () => {
     expect(first.status).toBe(0);
     const summary = JSON.parse(first.stdout);
     expect(summary).toMatchObject({ ok: true, surfaces: SURFACES.length, frameId: "000001-20261121T085500Z" });
-    expect(Object.keys(summary.phasesMs)).toEqual(["lock", "read", "head", "collect", "plan", "load", "build", "validate", "serialise", "write", "commit", "swap", "total"]);
+    expect(Object.keys(summary.phasesMs)).toEqual([
+      "lock",
+      "read",
+      "head",
+      "collect",
+      "plan",
+      "load",
+      "build",
+      "validate",
+      "serialise",
+      "write",
+      "commit",
+      "swap",
+      "total",
+    ]);
     expect(existsSync(`${cwd}/site/api/v1/catalog.json`)).toBe(true);
     expect(existsSync(`${cwd}/archive.git/HEAD`)).toBe(true);
 
     const second = runCli(["assemble"], { cwd, env: { SOURCE_DATE_EPOCH: "1795252200" } });
     expect(second.status).toBe(0);
     expect(second.stderr).toMatch(/^load\s+[\d.]+ ms$/m);
-    expect(second.stderr).toContain("changed since frame 000001-20261121T085500Z: ~/api/v1/black-box.json ~/api/v1/debt-risk.json ~/api/v1/history.ndjson ~/api/v1/integrity.json ~/api/v1/risk.json ~/api/v1/signals/current.json");
+    expect(second.stderr).toContain(
+      "changed since frame 000001-20261121T085500Z: ~/api/v1/black-box.json ~/api/v1/debt-risk.json ~/api/v1/history.ndjson ~/api/v1/integrity.json ~/api/v1/risk.json ~/api/v1/signals/current.json",
+    );
 
     const replay = runCli(["replay", "--date", "2026-11-21T09:00:00Z", "--out", "then"], { cwd });
     expect(replay.status).toBe(0);

@@ -23,9 +23,15 @@ describe("risk-cli lint", () => {
     expect(report).toMatchObject({ ok: true, counts: { articles: 7, errors: 0, reviewedClaims: 3 } });
     expect(report.surfacesChecked).toBeGreaterThanOrEqual(12);
     const stale = report.findings.find((f: { code: string }) => f.code === "stale-translation");
-    expect(stale).toMatchObject({ severity: "warning", file: "content/articles/en/btp-bund-spread-2026.md", field: "translatedFrom" });
+    expect(stale).toMatchObject({
+      severity: "warning",
+      file: "content/articles/en/btp-bund-spread-2026.md",
+      field: "translatedFrom",
+    });
     expect(stale.line).toBeGreaterThan(1);
-    expect(runCli(["lint"], { cwd }).stderr).toMatch(/^warning: content\/articles\/en\/btp-bund-spread-2026\.md:\d+ \(field translatedFrom\)/m);
+    expect(runCli(["lint"], { cwd }).stderr).toMatch(
+      /^warning: content\/articles\/en\/btp-bund-spread-2026\.md:\d+ \(field translatedFrom\)/m,
+    );
     expect(readdirSync(cwd)).toEqual([]);
   });
 
@@ -33,8 +39,13 @@ describe("risk-cli lint", () => {
     const pub = orphanedReview();
     const r = runCli(["lint", "--publication", pub]);
     expect(r.status).toBe(1);
-    const line = readFileSync(`${pub}/content/claim-reviews.yaml`, "utf8").split("\n").findIndex((l) => l.includes("carry-trade-yen-boj#hausse-taux-boj")) + 1;
-    expect(r.stderr).toContain(`error: content/claim-reviews.yaml:${line} (field entries[1].claimId): the review of "carry-trade-yen-boj#hausse-taux-boj" matches no claim`);
+    const line =
+      readFileSync(`${pub}/content/claim-reviews.yaml`, "utf8")
+        .split("\n")
+        .findIndex((l) => l.includes("carry-trade-yen-boj#hausse-taux-boj")) + 1;
+    expect(r.stderr).toContain(
+      `error: content/claim-reviews.yaml:${line} (field entries[1].claimId): the review of "carry-trade-yen-boj#hausse-taux-boj" matches no claim`,
+    );
   });
 
   it("stops with the input exit code on a broken input file", () => {
@@ -50,11 +61,17 @@ describe("risk-cli assemble and orphan reviews", () => {
   it("warns at every assembly, the steady-state one included, without stopping", () => {
     const pub = orphanedReview();
     const cwd = tempDir("risk-orphan-");
-    const first = runCli(["assemble", "--publication", pub, "--json"], { cwd, env: { SOURCE_DATE_EPOCH: "1795251300" } });
+    const first = runCli(["assemble", "--publication", pub, "--json"], {
+      cwd,
+      env: { SOURCE_DATE_EPOCH: "1795251300" },
+    });
     expect(first.status).toBe(0);
-    expect(first.stderr).toContain('warning: content/claim-reviews.yaml:');
+    expect(first.stderr).toContain("warning: content/claim-reviews.yaml:");
     expect(JSON.parse(first.stdout).warnings).toHaveLength(1);
-    const second = runCli(["assemble", "--publication", pub, "--json"], { cwd, env: { SOURCE_DATE_EPOCH: "1795252200" } });
+    const second = runCli(["assemble", "--publication", pub, "--json"], {
+      cwd,
+      env: { SOURCE_DATE_EPOCH: "1795252200" },
+    });
     expect(second.status).toBe(0);
     expect(JSON.parse(second.stdout).warnings).toEqual(JSON.parse(first.stdout).warnings);
     expect(second.stderr).toContain("carry-trade-yen-boj#hausse-taux-boj");
@@ -66,7 +83,11 @@ describe("risk-cli search", () => {
   it("queries the index the assembly published, in one language or both", () => {
     expect(runCli(["assemble"], { cwd, env: { SOURCE_DATE_EPOCH: "1795251300" } }).status).toBe(0);
     const fr = JSON.parse(runCli(["search", "plafond de la dette", "--lang", "fr", "--json"], { cwd }).stdout);
-    expect(fr.hits[0]).toMatchObject({ lang: "fr", type: "article", url: expect.stringContaining("/articles/dette-americaine-plafond-2026/") });
+    expect(fr.hits[0]).toMatchObject({
+      lang: "fr",
+      type: "article",
+      url: expect.stringContaining("/articles/dette-americaine-plafond-2026/"),
+    });
     expect(fr.hits.every((h: { lang: string }) => h.lang === "fr")).toBe(true);
     const en = JSON.parse(runCli(["search", "carry trade", "--lang", "en", "--limit", "2", "--json"], { cwd }).stdout);
     expect(en.hits.length).toBeLessThanOrEqual(2);
@@ -95,7 +116,10 @@ describe("risk-cli lint and claim markers", () => {
     expect(r.status).toBe(0);
     const finding = JSON.parse(r.stdout).findings.find((f: { code: string }) => f.code.startsWith("marker-"));
     expect(finding).toMatchObject({ severity: "warning", file: ARTICLE, field: "claim-id" });
-    const line = readFileSync(`${pub}/${ARTICLE}`, "utf8").split("\n").findIndex((l) => l.includes("claim-id: perdu")) + 1;
+    const line =
+      readFileSync(`${pub}/${ARTICLE}`, "utf8")
+        .split("\n")
+        .findIndex((l) => l.includes("claim-id: perdu")) + 1;
     expect(finding.line).toBe(line);
   });
 });

@@ -16,7 +16,14 @@ const BIN = join(ROOT, "dist", "bin");
 
 interface Metafile {
   inputs: Record<string, unknown>;
-  outputs: Record<string, { entryPoint?: string; imports: { path: string; kind: string; external?: boolean }[]; inputs: Record<string, unknown> }>;
+  outputs: Record<
+    string,
+    {
+      entryPoint?: string;
+      imports: { path: string; kind: string; external?: boolean }[];
+      inputs: Record<string, unknown>;
+    }
+  >;
 }
 
 let meta: Metafile;
@@ -92,7 +99,10 @@ export async function load(url, context, next) {
 }
 `,
   );
-  fs.writeFileSync(join(tmp, "register.mjs"), `import { register } from "node:module";\nregister("./hooks.mjs", import.meta.url);\n`);
+  fs.writeFileSync(
+    join(tmp, "register.mjs"),
+    `import { register } from "node:module";\nregister("./hooks.mjs", import.meta.url);\n`,
+  );
 });
 
 afterAll(() => {
@@ -137,13 +147,23 @@ describe("the chunks a process loads", () => {
 
   it("replay on an archive of loose objects loads zod and Optique, not isomorphic-git, yaml or minisearch", () => {
     const archive = join(tmp, "archive.git");
-    const made = runCli(["assemble", "--now", "2026-11-21T10:00:00Z", "--site", join(tmp, "site"), "--archive", archive, "--json"]);
+    const made = runCli([
+      "assemble",
+      "--now",
+      "2026-11-21T10:00:00Z",
+      "--site",
+      join(tmp, "site"),
+      "--archive",
+      archive,
+      "--json",
+    ]);
     expect(made.status, made.stderr).toBe(0);
     const { status, loaded } = runRecorded(["replay", "--json", "--date", "2026-11-21", "--archive", archive]);
     expect(status).toBe(0);
     const packages = packagesIn(loaded);
     expect(packages).toContain("zod"); // the frame is checked against its schema
     expect(packages).toContain("@optique/core");
-    for (const p of HEAVY.filter((h) => !["zod", "@optique/core", "@optique/run"].includes(h))) expect(packages, p).not.toContain(p);
+    for (const p of HEAVY.filter((h) => !["zod", "@optique/core", "@optique/run"].includes(h)))
+      expect(packages, p).not.toContain(p);
   });
 });

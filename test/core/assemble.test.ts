@@ -55,7 +55,9 @@ describe("assemble()", () => {
       build: () => ({ value: NaN }),
     };
     const input = await demoInput();
-    expect(() => assemble(input, nodeHasher, { surfaces: [nan] })).toThrow(/Surface \/nan\.json fails its schema Nan: field value/);
+    expect(() => assemble(input, nodeHasher, { surfaces: [nan] })).toThrow(
+      /Surface \/nan\.json fails its schema Nan: field value/,
+    );
   });
 
   it("records the demo's five instruments with levels from their thresholds", async () => {

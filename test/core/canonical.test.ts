@@ -36,7 +36,7 @@ describe("canonicalJson", () => {
     const doc = {
       z: [1, 1e21, 1e-7, -0, 0.1 + 0.2, "é", "\u0000\u001f\u007f", { "\u20ac": 1, "\ud83d\ude00": 2, a: null }],
       a: { b: true, B: false, "": "", "10": 10, "9": 9 },
-      m: "line\nbreak\t\"quoted\" \\ \u2028",
+      m: 'line\nbreak\t"quoted" \\ \u2028',
     };
     expect(canonicalJson(doc)).toBe(canonicalize(doc));
   });
@@ -52,7 +52,9 @@ describe("canonicalJson", () => {
   });
 
   it("refuses a lone surrogate in a value and in a key", () => {
-    expect(() => canonicalJson({ title: "ab\ud800" }, "/x.json")).toThrow("at $.title: a string holds a lone surrogate");
+    expect(() => canonicalJson({ title: "ab\ud800" }, "/x.json")).toThrow(
+      "at $.title: a string holds a lone surrogate",
+    );
     expect(() => canonicalJson({ ["k\udc00"]: 1 }, "/x.json")).toThrow("a key holds a lone surrogate");
   });
 
@@ -73,9 +75,9 @@ describe("stamp and unstamp", () => {
     { a: 1, generated: at, z: { generated: "nested stays" } },
     { generated: at },
     { generated: at, zz: [1, { "x,y": "}{" }] },
-    { aa: "\"generated\":\"no\"", generated: at },
-    { counts: { n: 1 }, "gen\"x": 2, generated: at, schema: "s" },
-    { a: "ends with a backslash \\", b: ["\\\"", "\\\\"], generated: at, z: "\\" },
+    { aa: '"generated":"no"', generated: at },
+    { counts: { n: 1 }, 'gen"x': 2, generated: at, schema: "s" },
+    { a: "ends with a backslash \\", b: ['\\"', "\\\\"], generated: at, z: "\\" },
   ];
   for (const [i, doc] of cases.entries()) {
     it(`round-trips stamped document ${i + 1} byte for byte`, () => {
@@ -88,7 +90,7 @@ describe("stamp and unstamp", () => {
   }
 
   it("restamps UTF-8 bytes in place, multi-byte characters included", () => {
-    const doc = { a: "élevé « crise » 😀 \"generated\":", generated: at, z: { generated: at } };
+    const doc = { a: 'élevé « crise » 😀 "generated":', generated: at, z: { generated: at } };
     const later = "2026-11-21T10:15:00Z";
     const moved = restamp(new TextEncoder().encode(canonicalJson(doc)), at, later);
     expect(new TextDecoder().decode(moved)).toBe(canonicalJson({ ...doc, generated: later }));

@@ -44,25 +44,37 @@ describe("loadPublication", () => {
 
   it("explains a malformed date with what is expected", async () => {
     const message = await loadError((dir) =>
-      editFile(`${dir}/content/articles/fr/carry-trade-yen-boj.md`, (t) => t.replace(/^date: .*$/m, "date: 12/03/2026")),
+      editFile(`${dir}/content/articles/fr/carry-trade-yen-boj.md`, (t) =>
+        t.replace(/^date: .*$/m, "date: 12/03/2026"),
+      ),
     );
-    expect(message).toMatch(/carry-trade-yen-boj\.md:\d+ \(field date\): .*expected format date, got string "12\/03\/2026"/);
+    expect(message).toMatch(
+      /carry-trade-yen-boj\.md:\d+ \(field date\): .*expected format date, got string "12\/03\/2026"/,
+    );
   });
 
   it("reports YAML syntax errors with their line", async () => {
-    const message = await loadError((dir) => editFile(`${dir}/content/topics.yaml`, (t) => `${t}\n- slug: [unclosed\n`));
+    const message = await loadError((dir) =>
+      editFile(`${dir}/content/topics.yaml`, (t) => `${t}\n- slug: [unclosed\n`),
+    );
     expect(message).toMatch(/topics\.yaml:\d+: invalid YAML/);
   });
 
   it("refuses a topic that topics.yaml does not define", async () => {
     const message = await loadError((dir) =>
-      editFile(`${dir}/content/articles/fr/carry-trade-yen-boj.md`, (t) => t.replace(/^topics: \[/m, "topics: [inconnu, ")),
+      editFile(`${dir}/content/articles/fr/carry-trade-yen-boj.md`, (t) =>
+        t.replace(/^topics: \[/m, "topics: [inconnu, "),
+      ),
     );
     expect(message).toContain('unknown topic "inconnu"');
   });
 
   it("refuses an unknown instrument key in the configuration", async () => {
-    const message = await loadError((dir) => editFile(`${dir}/risk.config.yaml`, (t) => t.replace(/^instruments:\n/m, "instruments:\n  btc:\n    label: {fr: a, en: b}\n")));
+    const message = await loadError((dir) =>
+      editFile(`${dir}/risk.config.yaml`, (t) =>
+        t.replace(/^instruments:\n/m, "instruments:\n  btc:\n    label: {fr: a, en: b}\n"),
+      ),
+    );
     expect(message).toMatch(/risk\.config\.yaml:\d+ \(field instruments\.btc\): unknown key "btc"/);
   });
 
@@ -71,8 +83,12 @@ describe("loadPublication", () => {
     const slowFs = {
       readText: async () => "",
       listFiles: async () => [],
-      exists: (path: string) => new Promise<boolean>((done) => setTimeout(() => done(false), path.endsWith("risk.config.yaml") ? 30 : 0)),
+      exists: (path: string) =>
+        new Promise<boolean>((done) => setTimeout(() => done(false), path.endsWith("risk.config.yaml") ? 30 : 0)),
     };
-    await expect(readPublicationFiles(slowFs, "/nowhere")).rejects.toMatchObject({ code: "E_INPUT", data: { file: "/nowhere/risk.config.yaml" } });
+    await expect(readPublicationFiles(slowFs, "/nowhere")).rejects.toMatchObject({
+      code: "E_INPUT",
+      data: { file: "/nowhere/risk.config.yaml" },
+    });
   });
 });

@@ -27,7 +27,9 @@ async function configError(edit: (text: string) => string): Promise<string> {
 
 describe("instrument configuration", () => {
   it("names the key of a source that is neither a path nor an http:, https: or file: URL", async () => {
-    const message = await configError((t) => t.replace("source: upstream/eu.json", "source: ftp://example.org/eu.json"));
+    const message = await configError((t) =>
+      t.replace("source: upstream/eu.json", "source: ftp://example.org/eu.json"),
+    );
     expect(message).toMatch(/risk\.config\.yaml:\d+ \(field instruments\.eu\.source\): .*http:, https: or file: URL/);
   });
 
@@ -44,28 +46,53 @@ describe("instrument configuration", () => {
 
 describe("the one rounding rule and the levels", () => {
   it("rounds to one decimal, half away from zero, including binary near-halves", () => {
-    expect([roundValue(52.47), roundValue(2.25), roundValue(2.35), roundValue(-2.25), roundValue(0.05), roundValue(99.95)]).toEqual([52.5, 2.3, 2.4, -2.3, 0.1, 100]);
+    expect([
+      roundValue(52.47),
+      roundValue(2.25),
+      roundValue(2.35),
+      roundValue(-2.25),
+      roundValue(0.05),
+      roundValue(99.95),
+    ]).toEqual([52.5, 2.3, 2.4, -2.3, 0.1, 100]);
   });
 
   it("treats each threshold as the inclusive lower bound of its level", () => {
     const t = { moderate: 25, elevated: 50, crisis: 75 };
     expect([0, 24.9, 25, 49.9, 50, 74.9, 75, 100].map((v) => levelOf(v, t).tone)).toEqual([
-      "calm", "calm", "moderate", "moderate", "elevated", "elevated", "crisis", "crisis",
+      "calm",
+      "calm",
+      "moderate",
+      "moderate",
+      "elevated",
+      "elevated",
+      "crisis",
+      "crisis",
     ]);
     expect(levelOf(50, t).level).toBe("Élevé/Tendu");
   });
 
   it("reads ISO 8601 durations in weeks, days, hours, minutes and seconds", () => {
-    expect([durationSeconds("PT6H"), durationSeconds("P2D"), durationSeconds("P1W"), durationSeconds("P1DT30M"), durationSeconds("PT90S")]).toEqual([21600, 172800, 604800, 88200, 90]);
+    expect([
+      durationSeconds("PT6H"),
+      durationSeconds("P2D"),
+      durationSeconds("P1W"),
+      durationSeconds("P1DT30M"),
+      durationSeconds("PT90S"),
+    ]).toEqual([21600, 172800, 604800, 88200, 90]);
   });
 });
 
 describe("upstream adapters", () => {
-  const doc = (over: Record<string, unknown>) => JSON.stringify({ ...reading("us", 31.4, "2026-11-21T09:30:00Z"), ...over });
+  const doc = (over: Record<string, unknown>) =>
+    JSON.stringify({ ...reading("us", 31.4, "2026-11-21T09:30:00Z"), ...over });
 
   it("publishes a date-time with an offset in UTC, and refuses a naive one", () => {
-    expect(adaptDocument("us", "u", doc({ publishedAt: "2026-11-21T11:30:00+02:00" })).publishedAt).toBe("2026-11-21T09:30:00Z");
-    expect(() => adaptDocument("us", "u", doc({ observedAt: "2026-11-20 21:00:00" }))).toThrow(/observedAt\): a date-time without a time zone/);
+    expect(adaptDocument("us", "u", doc({ publishedAt: "2026-11-21T11:30:00+02:00" })).publishedAt).toBe(
+      "2026-11-21T09:30:00Z",
+    );
+    expect(() => adaptDocument("us", "u", doc({ observedAt: "2026-11-20 21:00:00" }))).toThrow(
+      /observedAt\): a date-time without a time zone/,
+    );
   });
 
   it("refuses a value below zero, above the scale, or not a number", () => {
@@ -88,13 +115,22 @@ describe("collectUpstream over files", () => {
 
   it("reads a file: URL like a path of the publication", async () => {
     const url = pathToFileURL(`${ROOT}demo/upstream/us.json`).href;
-    const withUrl = { ...p, config: { ...p.config, instruments: { us: { ...p.config.instruments.us!, source: url } } } };
+    const withUrl = {
+      ...p,
+      config: { ...p.config, instruments: { us: { ...p.config.instruments.us!, source: url } } },
+    };
     const u = await collectUpstream(withUrl, { fs: nodeFs }, { attemptedAt: NOW });
     expect(u.instruments.us).toMatchObject({ ok: true, source: url, reading: { value: 31.4 } });
   });
 
   it("reports a missing file as unreachable and a file over the cap as too-large", async () => {
-    const broken = { ...p, config: { ...p.config, instruments: { ...p.config.instruments, us: { ...p.config.instruments.us!, source: "upstream/nope.json" } } } };
+    const broken = {
+      ...p,
+      config: {
+        ...p.config,
+        instruments: { ...p.config.instruments, us: { ...p.config.instruments.us!, source: "upstream/nope.json" } },
+      },
+    };
     const u = await collectUpstream(broken, { fs: nodeFs }, { attemptedAt: NOW, limits: { maxBytes: 100 } });
     expect(u.instruments.us).toMatchObject({ ok: false, status: "unreachable" });
     expect(u.instruments.eu).toMatchObject({ ok: false, status: "too-large" });
@@ -104,7 +140,13 @@ describe("collectUpstream over files", () => {
   it("marks a fresh reading older than staleAfter as stale, without falling back", async () => {
     const u = await collectUpstream(p, { fs: nodeFs }, { attemptedAt: "2026-11-22T06:00:00Z" });
     const [us] = resolveSignals(p, u, null);
-    expect(us).toMatchObject({ present: true, sourceStatus: "ok", qualityStatus: "stale", fallbackUsed: false, value: 31.4 });
+    expect(us).toMatchObject({
+      present: true,
+      sourceStatus: "ok",
+      qualityStatus: "stale",
+      fallbackUsed: false,
+      value: 31.4,
+    });
     expect(us!.present && us!.reason).toMatch(/more than PT24H ago/);
   });
 });

@@ -36,7 +36,10 @@ function withAddAll(docs: readonly SearchDocument[]): string {
 describe("buildSearchIndex()", async () => {
   const url = (path: string) => `https://risques.example.org${path}`;
   const demo = searchDocuments(await loadPublication(nodeFs, demoPublication()), url);
-  const generated = generatePublication({ dir: `${tempDir("risk-search-")}/pub`, scale: { articlesPerLang: 20, guidesPerLang: 5, glossary: 40, primarySources: 5 } });
+  const generated = generatePublication({
+    dir: `${tempDir("risk-search-")}/pub`,
+    scale: { articlesPerLang: 20, guidesPerLang: 5, glossary: 40, primarySources: 5 },
+  });
   const large = searchDocuments(await loadPublication(nodeFs, generated.dir), url);
 
   it("gives the same serialised index as MiniSearch.addAll, for the demo and a generated corpus", () => {

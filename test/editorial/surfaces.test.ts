@@ -19,10 +19,17 @@ const url = (p: Publication) => (path: string) => `${p.config.baseUrl}${path}`;
 async function demoSite(root = `${ROOT}demo`) {
   const publication = await loadPublication(nodeFs, root);
   const upstream = await collectUpstream(publication, { fs: nodeFs }, { attemptedAt: NOW });
-  const a = assemble({ publication, upstream, previous: null, now: NOW, toolVersion: "test", inputs: "test" }, nodeHasher);
+  const a = assemble(
+    { publication, upstream, previous: null, now: NOW, toolVersion: "test", inputs: "test" },
+    nodeHasher,
+  );
   const text = (path: string) => new TextDecoder().decode(a.files.find((f) => f.path === path)!.served);
   const json = <T = any>(path: string): T => JSON.parse(text(path));
-  const ndjson = (path: string) => text(path).trimEnd().split("\n").map((l) => JSON.parse(l));
+  const ndjson = (path: string) =>
+    text(path)
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l));
   return { publication, text, json, ndjson };
 }
 
@@ -50,7 +57,13 @@ describe("the claims surfaces", () => {
   it("publishes every reference href as an absolute URI", async () => {
     const site = await demoSite();
     const claims = site.json("/api/v1/claims.json");
-    const hrefs = [...claims.references.map((r: { href: string }) => r.href), ...site.ndjson("/api/v1/evidence-graph.ndjson").filter((l) => l.type === "reference").map((l) => l.url)];
+    const hrefs = [
+      ...claims.references.map((r: { href: string }) => r.href),
+      ...site
+        .ndjson("/api/v1/evidence-graph.ndjson")
+        .filter((l) => l.type === "reference")
+        .map((l) => l.url),
+    ];
     expect(hrefs.length).toBeGreaterThan(10);
     for (const href of hrefs) expect(() => new URL(href), href).not.toThrow();
     for (const href of hrefs) expect(href).toMatch(/^https?:\/\//);
@@ -76,13 +89,25 @@ describe("the evidence graph", () => {
 
   it("links every kind of node the contract names and a claim to its article", async () => {
     const graph = (await demoSite()).json("/api/v1/evidence-graph.json");
-    expect(Object.keys(graph.counts.nodeTypes).sort()).toEqual(["article", "claim", "dataset", "host", "institution", "primary-source", "reference"]);
+    expect(Object.keys(graph.counts.nodeTypes).sort()).toEqual([
+      "article",
+      "claim",
+      "dataset",
+      "host",
+      "institution",
+      "primary-source",
+      "reference",
+    ]);
     for (const [type, n] of Object.entries(graph.counts.nodeTypes)) expect(n, type).toBeGreaterThan(0);
     for (const [type, n] of Object.entries(graph.counts.edgeTypes)) expect(n, type).toBeGreaterThan(0);
     const claim = graph.nodes.find((n: { id: string }) => n.id === "claim:carry-trade-yen-boj#hausse-taux-boj");
     expect(claim?.kind).toBe("fait");
-    expect(graph.edges).toContainEqual(expect.objectContaining({ type: "asserts", from: "article:carry-trade-yen-boj", to: claim.id }));
-    expect(graph.edges).toContainEqual(expect.objectContaining({ type: "operated-by", from: "host:www.boj.or.jp", to: "institution:banque-du-japon" }));
+    expect(graph.edges).toContainEqual(
+      expect.objectContaining({ type: "asserts", from: "article:carry-trade-yen-boj", to: claim.id }),
+    );
+    expect(graph.edges).toContainEqual(
+      expect.objectContaining({ type: "operated-by", from: "host:www.boj.or.jp", to: "institution:banque-du-japon" }),
+    );
   });
 });
 
@@ -105,11 +130,15 @@ describe("the sources registry", () => {
   it("lists the primary sources with their hosts and counts the cited hosts", async () => {
     const sources = (await demoSite()).json("/api/v1/sources.json");
     expect(sources.counts.primarySources).toBe(8);
-    expect(sources.primarySources.find((s: { slug: string }) => s.slug === "banque-du-japon").hosts).toContain("www.boj.or.jp");
+    expect(sources.primarySources.find((s: { slug: string }) => s.slug === "banque-du-japon").hosts).toContain(
+      "www.boj.or.jp",
+    );
     const boj = sources.referenceHosts.find((h: { host: string }) => h.host === "www.boj.or.jp");
     expect(boj).toMatchObject({ kind: "primary-source", primarySource: "banque-du-japon" });
     expect(sources.counts.referenceHosts).toBe(sources.referenceHosts.length);
-    expect(sources.counts.references).toBe(sources.referenceHosts.reduce((n: number, h: { references: number }) => n + h.references, 0));
+    expect(sources.counts.references).toBe(
+      sources.referenceHosts.reduce((n: number, h: { references: number }) => n + h.references, 0),
+    );
   });
 });
 
@@ -132,7 +161,9 @@ describe("translations in the catalog", () => {
 
   it("publishes a translation whose original is gone as missing-source instead of failing", async () => {
     const dir = demoCopy();
-    editFile(`${dir}/content/articles/en/yen-carry-trade-boj.md`, (t) => t.replace(/^translationOf: .*$/m, "translationOf: nowhere"));
+    editFile(`${dir}/content/articles/en/yen-carry-trade-boj.md`, (t) =>
+      t.replace(/^translationOf: .*$/m, "translationOf: nowhere"),
+    );
     const catalog = (await demoSite(dir)).json("/api/v1/catalog.json");
     const item = catalog.articles.find((a: { slug: string }) => a.slug === "yen-carry-trade-boj");
     expect(item).toMatchObject({ translationStatus: "missing-source", translationOf: "nowhere", alternateUrl: null });
@@ -142,7 +173,9 @@ describe("translations in the catalog", () => {
 describe("evidence depth", () => {
   it("reaches direct-proof or reproduction only through a review with a locator", async () => {
     const catalog = (await demoSite()).json("/api/v1/catalog.json");
-    const depth = (slug: string) => catalog.articles.find((a: { slug: string; language: string }) => a.slug === slug && a.language === "fr").evidence.depth;
+    const depth = (slug: string) =>
+      catalog.articles.find((a: { slug: string; language: string }) => a.slug === slug && a.language === "fr").evidence
+        .depth;
     expect(depth("spread-btp-bund-2026")).toMatchObject({ id: "reproduction", score: 5, automated: false });
     expect(depth("carry-trade-yen-boj")).toMatchObject({ id: "direct-proof", score: 4, automated: false });
     expect(depth("prix-gaz-europe-hiver-2026").score).toBeLessThanOrEqual(3);
@@ -167,7 +200,9 @@ describe("the search index", () => {
     expect(fr[0]!.id).toBe("article:fr:dette-americaine-plafond-2026");
     const en = querySearchIndex(surface.index, "debt ceiling", { lang: "en" });
     expect(en[0]!.id).toBe("article:en:us-debt-ceiling-2026");
-    expect(querySearchIndex(surface.index, "debt ceiling", { lang: "fr" }).every((h) => h.id.includes(":fr:"))).toBe(true);
+    expect(querySearchIndex(surface.index, "debt ceiling", { lang: "fr" }).every((h) => h.id.includes(":fr:"))).toBe(
+      true,
+    );
   });
 
   it("folds case and accents the same way for indexing and querying", () => {
@@ -176,7 +211,9 @@ describe("the search index", () => {
   });
 
   it("indexes the words of Markdown without its markup", () => {
-    const plain = markdownToPlain("## Titre\n\n<!-- claim-id: x -->\nUn [lien vers la BoJ](https://www.boj.or.jp/2026/) et **gras** et `code`.\n\n- item");
+    const plain = markdownToPlain(
+      "## Titre\n\n<!-- claim-id: x -->\nUn [lien vers la BoJ](https://www.boj.or.jp/2026/) et **gras** et `code`.\n\n- item",
+    );
     expect(plain).toBe("Titre Un lien vers la BoJ et gras et code. item");
   });
 });
@@ -188,13 +225,20 @@ describe("llms.txt and the corpora", () => {
     const sections = [...text.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
     expect(sections.at(-1)).toBe("Optional");
     expect(sections).toContain("Articles");
-    for (const line of text.split("\n").filter((l) => l.startsWith("- "))) expect(line).toMatch(/^- \[[^\]]+\]\(https?:\/\/[^)\s]+\)(: .+)?$/);
+    for (const line of text.split("\n").filter((l) => l.startsWith("- ")))
+      expect(line).toMatch(/^- \[[^\]]+\]\(https?:\/\/[^)\s]+\)(: .+)?$/);
     expect(text).not.toMatch(/^### /m);
   });
 
   it("keeps llms.txt under 64 KB at ten times the demo's scale, pointing to what it leaves out", async () => {
     const publication = await loadPublication(nodeFs, `${ROOT}demo`);
-    const many = { ...publication, articles: Array.from({ length: 600 }, (_, i) => ({ ...publication.articles[i % publication.articles.length]!, slug: `a-${i}` })) };
+    const many = {
+      ...publication,
+      articles: Array.from({ length: 600 }, (_, i) => ({
+        ...publication.articles[i % publication.articles.length]!,
+        slug: `a-${i}`,
+      })),
+    };
     const text = llmsTxt(many, { registry: SURFACES, url: url(publication) });
     expect(new TextEncoder().encode(text).byteLength).toBeLessThan(LLMS_MAX_BYTES);
     expect(text).toMatch(/article\(s\) plus ancien\(s\)/);
@@ -217,6 +261,8 @@ describe("the editorial analysis", () => {
   it("is computed once per publication and instant", async () => {
     const publication = await loadPublication(nodeFs, `${ROOT}demo`);
     expect(editorialOf(publication, NOW, url(publication))).toBe(editorialOf(publication, NOW, url(publication)));
-    expect(editorialOf(publication, "2026-11-21T10:15:00Z", url(publication))).not.toBe(editorialOf(publication, NOW, url(publication)));
+    expect(editorialOf(publication, "2026-11-21T10:15:00Z", url(publication))).not.toBe(
+      editorialOf(publication, NOW, url(publication)),
+    );
   });
 });

@@ -18,7 +18,10 @@ export async function archiveWithFrames(frames: number, publication?: string) {
 }
 
 export function git(gitdir: string, ...args: string[]): string {
-  return execFileSync("git", ["--git-dir", gitdir, ...args], { encoding: "utf8", env: { ...process.env, GIT_CONFIG_NOSYSTEM: "1" } }).trim();
+  return execFileSync("git", ["--git-dir", gitdir, ...args], {
+    encoding: "utf8",
+    env: { ...process.env, GIT_CONFIG_NOSYSTEM: "1" },
+  }).trim();
 }
 
 /**
@@ -26,17 +29,35 @@ export function git(gitdir: string, ...args: string[]): string {
  * 0-based) gets its tree edited by `editTree`, and every later commit is re-parented onto the
  * rewrite with its own tree, message and dates kept.
  */
-export function rewrite(gitdir: string, target: number, editTree: (tree: string) => string, options: { drop?: boolean } = {}) {
+export function rewrite(
+  gitdir: string,
+  target: number,
+  editTree: (tree: string) => string,
+  options: { drop?: boolean } = {},
+) {
   const commits = git(gitdir, "rev-list", "--reverse", "refs/heads/main").split("\n");
   let parent = target > 0 ? commits[target - 1]! : null;
   for (let i = target; i < commits.length; i++) {
     const c = commits[i]!;
     if (options.drop && i === target) continue;
-    const tree = i === target ? editTree(git(gitdir, "rev-parse", `${c}^{tree}`)) : git(gitdir, "rev-parse", `${c}^{tree}`);
+    const tree =
+      i === target ? editTree(git(gitdir, "rev-parse", `${c}^{tree}`)) : git(gitdir, "rev-parse", `${c}^{tree}`);
     const message = git(gitdir, "log", "-1", "--format=%B", c);
     const date = git(gitdir, "log", "-1", "--format=%ad", "--date=raw", c);
-    const env = { ...process.env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date, GIT_AUTHOR_NAME: "forger", GIT_AUTHOR_EMAIL: "f@x", GIT_COMMITTER_NAME: "forger", GIT_COMMITTER_EMAIL: "f@x" };
-    parent = execFileSync("git", ["--git-dir", gitdir, "commit-tree", tree, ...(parent ? ["-p", parent] : []), "-m", message], { encoding: "utf8", env }).trim();
+    const env = {
+      ...process.env,
+      GIT_AUTHOR_DATE: date,
+      GIT_COMMITTER_DATE: date,
+      GIT_AUTHOR_NAME: "forger",
+      GIT_AUTHOR_EMAIL: "f@x",
+      GIT_COMMITTER_NAME: "forger",
+      GIT_COMMITTER_EMAIL: "f@x",
+    };
+    parent = execFileSync(
+      "git",
+      ["--git-dir", gitdir, "commit-tree", tree, ...(parent ? ["-p", parent] : []), "-m", message],
+      { encoding: "utf8", env },
+    ).trim();
   }
   git(gitdir, "update-ref", "refs/heads/main", parent!);
 }

@@ -33,7 +33,10 @@ export const reading = (instrument: string, value: number, publishedAt: string) 
 
 // 40 MB of JSON whitespace inside a valid document: about 40 KB on the wire.
 let bomb: Buffer | null = null;
-const gzipBomb = () => (bomb ??= gzipSync(Buffer.concat([Buffer.from('{"pad":"'), Buffer.alloc(40_000_000, 0x20), Buffer.from('"}')]), { level: 9 }));
+const gzipBomb = () =>
+  (bomb ??= gzipSync(Buffer.concat([Buffer.from('{"pad":"'), Buffer.alloc(40_000_000, 0x20), Buffer.from('"}')]), {
+    level: 9,
+  }));
 
 /**
  * A real HTTP server on 127.0.0.1 and a free port, serving one behaviour per path. Open

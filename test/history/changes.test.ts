@@ -20,7 +20,8 @@ type Json = Record<string, any>;
 const DAY = 86_400_000;
 const T0 = "2026-11-21T10:00:00Z";
 /** T0 plus days and minutes, as an assembly instant. */
-const when = (days: number, minutes = 0) => new Date(Date.parse(T0) + days * DAY + minutes * 60_000).toISOString().replace(".000Z", "Z");
+const when = (days: number, minutes = 0) =>
+  new Date(Date.parse(T0) + days * DAY + minutes * 60_000).toISOString().replace(".000Z", "Z");
 
 /** A demo copy, a site and an archive; `assemble(now)` runs one assembly of it. */
 function series() {
@@ -50,30 +51,68 @@ describe("the changefeed", () => {
     expect(first.entries).toEqual([]);
     expect(first.tracking.since.frameId).toBe("000001-20261121T100000Z");
 
-    editFile(`${s.pub}/content/articles/fr/spread-btp-bund-2026.md`, (t) => `${t.trimEnd()}\n\nUn paragraphe ajouté, qui dit quelque chose de neuf.\n`);
-    editFile(`${s.pub}/content/articles/fr/liquidite-bancaire-repo.md`, (t) => t.replace(/\n\n(?=[^\n])/, "\n\n\n").replace(/\. (?=[A-Z])/, ".   "));
+    editFile(
+      `${s.pub}/content/articles/fr/spread-btp-bund-2026.md`,
+      (t) => `${t.trimEnd()}\n\nUn paragraphe ajouté, qui dit quelque chose de neuf.\n`,
+    );
+    editFile(`${s.pub}/content/articles/fr/liquidite-bancaire-repo.md`, (t) =>
+      t.replace(/\n\n(?=[^\n])/, "\n\n\n").replace(/\. (?=[A-Z])/, ".   "),
+    );
     writeFileSync(
       `${s.pub}/content/articles/fr/nouvel-article.md`,
       '---\ntitle: "Un nouvel article"\ndescription: "Ce qui est neuf."\ndate: 2026-11-22\ntopics: [banques-centrales]\n---\n\nTexte du nouvel article.\n',
     );
-    editFile(`${s.pub}/content/methodologies/tension-carry-yen.yaml`, (t) => t.replace(/^version: .*$/m, "version: 2.0.0"));
+    editFile(`${s.pub}/content/methodologies/tension-carry-yen.yaml`, (t) =>
+      t.replace(/^version: .*$/m, "version: 2.0.0"),
+    );
     const edited = await s.assemble(when(1));
     const feed = s.read("/api/v1/changes.json");
     const byId = Object.fromEntries(feed.entries.map((e: Json) => [e.id, e]));
 
-    expect(byId["article/fr/spread-btp-bund-2026"]).toMatchObject({ status: "modified", semantic: true, category: "revision", frameId: edited.frameId, at: when(1) });
-    expect(byId["article/fr/liquidite-bancaire-repo"]).toMatchObject({ status: "modified", semantic: false, category: "revision" });
-    expect(byId["article/fr/nouvel-article"]).toMatchObject({ status: "added", semantic: true, category: "publication", version: "2026-11-22", previousHash: null, title: "Un nouvel article" });
-    expect(byId["methodology/tension-carry-yen"]).toMatchObject({ status: "modified", category: "policy", version: "2.0.0", versionChanged: true, semantic: true });
+    expect(byId["article/fr/spread-btp-bund-2026"]).toMatchObject({
+      status: "modified",
+      semantic: true,
+      category: "revision",
+      frameId: edited.frameId,
+      at: when(1),
+    });
+    expect(byId["article/fr/liquidite-bancaire-repo"]).toMatchObject({
+      status: "modified",
+      semantic: false,
+      category: "revision",
+    });
+    expect(byId["article/fr/nouvel-article"]).toMatchObject({
+      status: "added",
+      semantic: true,
+      category: "publication",
+      version: "2026-11-22",
+      previousHash: null,
+      title: "Un nouvel article",
+    });
+    expect(byId["methodology/tension-carry-yen"]).toMatchObject({
+      status: "modified",
+      category: "policy",
+      version: "2.0.0",
+      versionChanged: true,
+      semantic: true,
+    });
     expect(byId["methodology/tension-carry-yen"].previousVersion).not.toBe("2.0.0");
     for (const e of feed.entries) {
       if (e.status === "modified") expect(e.hash).not.toBe(e.previousHash);
       expect(e.hash ?? e.previousHash).toMatch(/^[0-9a-f]{64}$/);
     }
     // seq numbers every entry, newest first, and the NDJSON twin carries the same entries.
-    expect(feed.entries.map((e: Json) => e.seq)).toEqual([...Array(feed.entries.length).keys()].map((i) => feed.entries.length - i));
+    expect(feed.entries.map((e: Json) => e.seq)).toEqual(
+      [...Array(feed.entries.length).keys()].map((i) => feed.entries.length - i),
+    );
     expect(feed.window).toMatchObject({ total: feed.entries.length, oldestSeq: 1, truncated: false });
-    expect(s.text("/api/v1/changes.ndjson").trimEnd().split("\n").map((l) => JSON.parse(l))).toEqual(feed.entries);
+    expect(
+      s
+        .text("/api/v1/changes.ndjson")
+        .trimEnd()
+        .split("\n")
+        .map((l) => JSON.parse(l)),
+    ).toEqual(feed.entries);
     // The previous hash of an edit is the hash the object had when it was published before.
     editFile(`${s.pub}/content/articles/fr/spread-btp-bund-2026.md`, (t) => `${t.trimEnd()}\n\nEncore une phrase.\n`);
     await s.assemble(when(2));
@@ -109,7 +148,9 @@ describe("the risk diff", () => {
     expect(diff.windows.map((w: Json) => w.window)).toEqual(["P1D", "P7D", "P30D"]);
     for (const w of diff.windows) {
       expect(w.baseline).toBeNull();
-      expect(w.reason).toBe(`the archive is younger than ${w.days} day${w.days > 1 ? "s" : ""}: its first frame is at ${T0}`);
+      expect(w.reason).toBe(
+        `the archive is younger than ${w.days} day${w.days > 1 ? "s" : ""}: its first frame is at ${T0}`,
+      );
       expect(w.confidence.level).toBe("none");
     }
   });
@@ -120,7 +161,9 @@ describe("the risk diff", () => {
     const base = await s.assemble(when(0));
     await s.assemble(when(0, 15));
     upstream(s.pub, "us", 55.2, when(1, 10));
-    editFile(`${s.pub}/content/methodologies/stress-financier-us.yaml`, (t) => t.replace(/^version: .*$/m, "version: 7.0.0"));
+    editFile(`${s.pub}/content/methodologies/stress-financier-us.yaml`, (t) =>
+      t.replace(/^version: .*$/m, "version: 7.0.0"),
+    );
     editFile(`${s.pub}/content/articles/fr/spread-btp-bund-2026.md`, (t) => `${t.trimEnd()}\n\nUn ajout qui compte.\n`);
     await s.assemble(when(1, 5));
     const w = s.read("/api/v1/risk-diff.json").windows.find((x: Json) => x.window === "P1D");
@@ -135,17 +178,34 @@ describe("the risk diff", () => {
       direction: "up",
       levelChanged: true,
     });
-    expect(w.signals.find((m: Json) => m.instrument === "eu")).toMatchObject({ change: 0, direction: "unchanged", levelChanged: false });
-    expect(w.sources.find((x: Json) => x.instrument === "us")).toMatchObject({ newData: true, sourceUpdatedAtFrom: when(0, -60), sourceUpdatedAtTo: when(1, 10), stale: false });
+    expect(w.signals.find((m: Json) => m.instrument === "eu")).toMatchObject({
+      change: 0,
+      direction: "unchanged",
+      levelChanged: false,
+    });
+    expect(w.sources.find((x: Json) => x.instrument === "us")).toMatchObject({
+      newData: true,
+      sourceUpdatedAtFrom: when(0, -60),
+      sourceUpdatedAtTo: when(1, 10),
+      stale: false,
+    });
     expect(w.sources.find((x: Json) => x.instrument === "eu")).toMatchObject({ newData: false, stale: true });
-    expect(w.models).toEqual([{ slug: "stress-financier-us", from: expect.not.stringMatching(/^7\.0\.0$/), to: "7.0.0" }]);
+    expect(w.models).toEqual([
+      { slug: "stress-financier-us", from: expect.not.stringMatching(/^7\.0\.0$/), to: "7.0.0" },
+    ]);
     expect(w.articles.updated.map((a: Json) => a.id)).toEqual(["article/fr/spread-btp-bund-2026"]);
     expect(w.articles.complete).toBe(true);
     expect(w.claims).toMatchObject({ added: [], complete: true });
     // Exact baseline, but eu, yen and energie are stale (their readings are older than PT24H).
     expect(w.confidence.level).toBe("medium");
-    expect(w.confidence.basis).toEqual(expect.arrayContaining([`exact baseline: frame ${base.frameId}, 300 s before the window start`, "stale upstream now: eu, yen, energie"]));
-    for (const longer of ["P7D", "P30D"]) expect(s.read("/api/v1/risk-diff.json").windows.find((x: Json) => x.window === longer).baseline).toBeNull();
+    expect(w.confidence.basis).toEqual(
+      expect.arrayContaining([
+        `exact baseline: frame ${base.frameId}, 300 s before the window start`,
+        "stale upstream now: eu, yen, energie",
+      ]),
+    );
+    for (const longer of ["P7D", "P30D"])
+      expect(s.read("/api/v1/risk-diff.json").windows.find((x: Json) => x.window === longer).baseline).toBeNull();
   });
 });
 
@@ -156,13 +216,30 @@ describe("freshness", () => {
     await s.assemble(when(0));
     const fresh = s.read("/api/v1/freshness.json");
     const us = fresh.producers.find((p: Json) => p.id === "us");
-    expect(us).toMatchObject({ kind: "dashboard", staleAfter: "PT24H", updatedAt: when(0, -60), expiresAt: when(1, -60), timeliness: "fresh", fallbackUsed: false });
-    expect(fresh.producers.find((p: Json) => p.id === "debt")).toMatchObject({ kind: "debt-source", staleAfter: "P2D", source: "https://debt.example.org/data/latest.json" });
+    expect(us).toMatchObject({
+      kind: "dashboard",
+      staleAfter: "PT24H",
+      updatedAt: when(0, -60),
+      expiresAt: when(1, -60),
+      timeliness: "fresh",
+      fallbackUsed: false,
+    });
+    expect(fresh.producers.find((p: Json) => p.id === "debt")).toMatchObject({
+      kind: "debt-source",
+      staleAfter: "P2D",
+      source: "https://debt.example.org/data/latest.json",
+    });
     expect(fresh.producers.find((p: Json) => p.id === "debt").coverage.ratio).toBeGreaterThan(0);
-    expect(fresh.producers.find((p: Json) => p.id === "editorial")).toMatchObject({ kind: "editorial-corpus", staleAfter: "P30D", timeliness: "fresh" });
+    expect(fresh.producers.find((p: Json) => p.id === "editorial")).toMatchObject({
+      kind: "editorial-corpus",
+      staleAfter: "P30D",
+      timeliness: "fresh",
+    });
     expect(fresh.corpus.counts).toMatchObject({ articles: 13, guides: 4, methodologies: 5 });
     expect(fresh.corpus.latest.articles[0]).toMatchObject({ slug: "risk-confluence-autumn-2026" });
-    expect(fresh.endpoints.map((e: Json) => e.path)).toEqual(expect.arrayContaining(["/api/v1/changes.json", "/api/v1/risk-diff.json", "/api/v1/freshness.json"]));
+    expect(fresh.endpoints.map((e: Json) => e.path)).toEqual(
+      expect.arrayContaining(["/api/v1/changes.json", "/api/v1/risk-diff.json", "/api/v1/freshness.json"]),
+    );
 
     const steady = await s.assemble(when(0, 15));
     expect(steady.changed).not.toContain("/api/v1/freshness.json");
@@ -177,9 +254,16 @@ describe("freshness", () => {
 
   it("is unknown for a producer with nothing published", async () => {
     const s = series();
-    editFile(`${s.pub}/risk.config.yaml`, (t) => t.replace("source: upstream/yen.json", "source: upstream/absent.json"));
+    editFile(`${s.pub}/risk.config.yaml`, (t) =>
+      t.replace("source: upstream/yen.json", "source: upstream/absent.json"),
+    );
     await s.assemble(when(0));
-    expect(s.read("/api/v1/freshness.json").producers.find((p: Json) => p.id === "yen")).toMatchObject({ timeliness: "unknown", updatedAt: null, expiresAt: null, coverage: { ratio: 0 } });
+    expect(s.read("/api/v1/freshness.json").producers.find((p: Json) => p.id === "yen")).toMatchObject({
+      timeliness: "unknown",
+      updatedAt: null,
+      expiresAt: null,
+      coverage: { ratio: 0 },
+    });
   });
 });
 
@@ -213,7 +297,13 @@ describe("the black box", () => {
     for (const m of [0, 15, 30]) ids.push((await s.assemble(when(0, m))).frameId);
     await s.assemble(when(1));
     expect(s.read("/api/v1/black-box.json").days).toEqual([
-      expect.objectContaining({ date: "2026-11-21", frames: 3, firstFrameId: ids[0], lastFrameId: ids[2], lastFrameAt: when(0, 30) }),
+      expect.objectContaining({
+        date: "2026-11-21",
+        frames: 3,
+        firstFrameId: ids[0],
+        lastFrameId: ids[2],
+        lastFrameAt: when(0, 30),
+      }),
     ]);
   });
 });
@@ -240,7 +330,13 @@ describe("replay and diff", () => {
     expect(r.stdout).toMatch(/^changes\s+\+\/agents\.json/m);
     expect(r.stdout).toMatch(/^\/api\/v1\/risk\.json\s+[0-9a-f]{64}\s+\d+$/m);
     const json = await runReplay({ archive: s.archive, date: "2026-11-21", json: true });
-    expect(json.freshness.find((f) => f.instrument === "us")).toEqual({ instrument: "us", sourceUpdatedAt: when(0, -60), ageSeconds: 3600, qualityStatus: "nominal", fallbackUsed: false });
+    expect(json.freshness.find((f) => f.instrument === "us")).toEqual({
+      instrument: "us",
+      sourceUpdatedAt: when(0, -60),
+      ageSeconds: 3600,
+      qualityStatus: "nominal",
+      fallbackUsed: false,
+    });
     expect(json.frame.models).toEqual(expect.objectContaining({ "stress-financier-us": expect.any(String) }));
   });
 
@@ -249,7 +345,9 @@ describe("replay and diff", () => {
     const d = await runDiff({ archive: s.archive, from: "2026-11-21", to: "2026-11-22", json: true });
     expect(d.from.frameId).toBe(a.frameId);
     expect(d.to.frameId).toBe(b.frameId);
-    expect(d.surfaces.changed).toEqual(expect.arrayContaining(["/api/v1/risk.json", "/api/v1/catalog.json", "/api/v1/changes.json"]));
+    expect(d.surfaces.changed).toEqual(
+      expect.arrayContaining(["/api/v1/risk.json", "/api/v1/catalog.json", "/api/v1/changes.json"]),
+    );
     expect(d.surfaces.changed).not.toContain("/openapi.json");
     expect(d.signals.find((m) => m.instrument === "us")).toEqual({
       instrument: "us",
@@ -267,14 +365,18 @@ describe("replay and diff", () => {
 
   it("diff refuses a date before the first frame (exit 7) and a --from after --to", async () => {
     const { s } = await twoDays();
-    await expect(runDiff({ archive: s.archive, from: "2026-11-20", to: "2026-11-22", json: true })).rejects.toMatchObject({
+    await expect(
+      runDiff({ archive: s.archive, from: "2026-11-20", to: "2026-11-22", json: true }),
+    ).rejects.toMatchObject({
       code: "E_NO_FRAME",
       message: expect.stringContaining(`the archive's first frame is at ${T0}`),
     });
     const r = runCli(["diff", "--archive", s.archive, "--from", "2026-11-20", "--to", "2026-11-22"]);
     expect(r.status).toBe(EXIT.E_NO_FRAME);
     expect(r.status).toBe(7);
-    await expect(runDiff({ archive: s.archive, from: "2026-11-22", to: "2026-11-21", json: true })).rejects.toMatchObject({ code: "E_USAGE" });
+    await expect(
+      runDiff({ archive: s.archive, from: "2026-11-22", to: "2026-11-21", json: true }),
+    ).rejects.toMatchObject({ code: "E_USAGE" });
   });
 });
 

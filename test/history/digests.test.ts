@@ -39,7 +39,13 @@ describe("the frame digest cache", () => {
   it("gives, for every instant it answers, the frame the archive's day index gives, and answers for nearly all", async () => {
     const { archive, times } = await archiveAcrossMidnight(24);
     const head = (await headCommit(archive))!;
-    expect(readdirSync(`${archive}/risk-cli-frames`).sort()).toEqual(["2026-11-20.ndjson", "2026-11-20.ndjson.at", "2026-11-21.ndjson", "2026-11-21.ndjson.at", "HEAD"]);
+    expect(readdirSync(`${archive}/risk-cli-frames`).sort()).toEqual([
+      "2026-11-20.ndjson",
+      "2026-11-20.ndjson.at",
+      "2026-11-21.ndjson",
+      "2026-11-21.ndjson.at",
+      "HEAD",
+    ]);
     let answered = 0;
     let asked = 0;
     // Every 7 minutes from the first frame to the one before the head (the head itself is taken from the previous state).
@@ -64,7 +70,9 @@ describe("the frame digest cache", () => {
     expect(cachedBaseline(archive, head, times[1]! + 60_000)).toBeNull();
     await runAssemble({ site, archive, now: iso(times.at(-1)! + 15 * 60_000), json: true });
     const files = readdirSync(`${archive}/risk-cli-frames`).filter((n) => n.endsWith(".ndjson"));
-    const lines = files.flatMap((f) => readFileSync(`${archive}/risk-cli-frames/${f}`, "utf8").split("\n").filter(Boolean));
+    const lines = files.flatMap((f) =>
+      readFileSync(`${archive}/risk-cli-frames/${f}`, "utf8").split("\n").filter(Boolean),
+    );
     expect(lines).toHaveLength(1);
   });
 

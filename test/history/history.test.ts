@@ -65,7 +65,11 @@ async function series(options: { upto?: number; keep?: (i: number, site: string)
   return { ...paths, dir, pub, summaries, read, json: (path: string): Json => JSON.parse(read(path)) };
 }
 
-const lines = (text: string): Json[] => text.trimEnd().split("\n").map((l) => JSON.parse(l));
+const lines = (text: string): Json[] =>
+  text
+    .trimEnd()
+    .split("\n")
+    .map((l) => JSON.parse(l));
 
 describe("level changes", () => {
   it("appear once in history.ndjson, history.json and risk.xml, with ids that stay the same in later assemblies", async () => {
@@ -86,7 +90,9 @@ describe("level changes", () => {
       });
       expect(s.json("/api/v1/signals/history.json").levelChanges).toEqual(ndjson);
       const xml = s.read("/api/v1/risk.xml");
-      expect(xml.split("<id>tag:risques.example.org,2026-11-21:level-change/000003-20261121T103000Z/us</id>")).toHaveLength(2);
+      expect(
+        xml.split("<id>tag:risques.example.org,2026-11-21:level-change/000003-20261121T103000Z/us</id>"),
+      ).toHaveLength(2);
     }
     // The later series adds the fall back to Détendu, newest first in the feed.
     const ids = [...late.read("/api/v1/risk.xml").matchAll(/<entry>\s*<id>([^<]+)<\/id>/g)].map((m) => m[1]);
@@ -115,14 +121,21 @@ describe("level changes", () => {
     expect(xml).toContain("σ&lt;/content&gt;&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp;  ]]&gt;");
     expect(xml).not.toMatch(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/);
     expect(xml).not.toContain("<script>");
-    expect(() => execFileSync("jing", ["-c", `${ROOT}test/fixtures/atom-rfc4287.rnc`, file], { encoding: "utf8" })).not.toThrow();
+    expect(() =>
+      execFileSync("jing", ["-c", `${ROOT}test/fixtures/atom-rfc4287.rnc`, file], { encoding: "utf8" }),
+    ).not.toThrow();
   });
 
   it("make jing fail on a feed that breaks RFC 4287, so the validation above can fail", async () => {
     const dir = tempDir("risk-atom-bad-");
     const bad = `${dir}/bad.xml`;
-    writeFileSync(bad, '<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom"><title>t</title></feed>\n');
-    expect(() => execFileSync("jing", ["-c", `${ROOT}test/fixtures/atom-rfc4287.rnc`, bad], { encoding: "utf8", stdio: "pipe" })).toThrow();
+    writeFileSync(
+      bad,
+      '<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom"><title>t</title></feed>\n',
+    );
+    expect(() =>
+      execFileSync("jing", ["-c", `${ROOT}test/fixtures/atom-rfc4287.rnc`, bad], { encoding: "utf8", stdio: "pipe" }),
+    ).toThrow();
   });
 });
 
@@ -135,7 +148,13 @@ describe("the fused signal history", () => {
       ["2026-11-21", 56, "000004-20261121T104500Z"],
       ["2026-11-22", 57, "000005-20261122T090000Z"],
     ]);
-    expect(history.coverage).toMatchObject({ firstSeriesDate: "2026-11-21", lastSeriesDate: "2026-11-22", openDay: "2026-11-24", days: 2, observations: 10 });
+    expect(history.coverage).toMatchObject({
+      firstSeriesDate: "2026-11-21",
+      lastSeriesDate: "2026-11-22",
+      openDay: "2026-11-24",
+      days: 2,
+      observations: 10,
+    });
     expect(history.current).toMatchObject({ seriesDate: "2026-11-24", evidenceTier: "current-snapshot" });
     expect(history.dailyJournal.map((d: Json) => [d.seriesDate, d.records])).toEqual([
       ["2026-11-21", 4],
@@ -145,11 +164,20 @@ describe("the fused signal history", () => {
       ["2026-11-21", "000004-20261121T104500Z", s.summaries[3]!.commit],
       ["2026-11-22", "000005-20261122T090000Z", s.summaries[4]!.commit],
     ]);
-    expect(history.evidenceTiers.map((t: Json) => t.id)).toEqual(["operational-archive", "attested-archive", "current-snapshot"]);
+    expect(history.evidenceTiers.map((t: Json) => t.id)).toEqual([
+      "operational-archive",
+      "attested-archive",
+      "current-snapshot",
+    ]);
     expect(history.backtestPolicy).toMatchObject({ backtestable: ["observation"], notBacktestable: ["level-change"] });
     // The NDJSON stream: meta, then observations, then level changes, the same rows as the JSON.
     const stream = lines(s.read("/api/v1/signals/history.ndjson"));
-    expect(stream.map((l) => l.recordType)).toEqual(["meta", ...Array(10).fill("observation"), "level-change", "level-change"]);
+    expect(stream.map((l) => l.recordType)).toEqual([
+      "meta",
+      ...Array(10).fill("observation"),
+      "level-change",
+      "level-change",
+    ]);
     expect(stream.filter((l) => l.recordType === "observation")).toEqual(history.observations);
     for (const line of stream) expect(SignalHistoryLine.safeParse(line).success).toBe(true);
   });
@@ -157,17 +185,41 @@ describe("the fused signal history", () => {
   it("dates a point by its publication day (seriesDate), apart from the upstream observation (observedAt)", async () => {
     const s = await series({ upto: 5 });
     const point = s.json("/api/v1/signals/history.json").observations.find((o: Json) => o.instrument === "us");
-    expect(point).toMatchObject({ seriesDate: "2026-11-21", observedAt: "2026-11-20T21:00:00Z", publishedAt: "2026-11-21T10:45:00Z", evidenceTier: "attested-archive", backtestable: true });
+    expect(point).toMatchObject({
+      seriesDate: "2026-11-21",
+      observedAt: "2026-11-20T21:00:00Z",
+      publishedAt: "2026-11-21T10:45:00Z",
+      evidenceTier: "attested-archive",
+      backtestable: true,
+    });
   });
 
   it("marks a day whose last frame retained a value after an upstream failure as operational-archive", async () => {
     const s = await series({ upto: 4 });
     rmSync(`${s.pub}/upstream/us.json`);
-    await runAssemble({ site: s.site, archive: s.archive, publication: s.pub, json: true, now: "2026-11-21T23:45:00Z" });
+    await runAssemble({
+      site: s.site,
+      archive: s.archive,
+      publication: s.pub,
+      json: true,
+      now: "2026-11-21T23:45:00Z",
+    });
     setUs(s.pub, 50);
-    await runAssemble({ site: s.site, archive: s.archive, publication: s.pub, json: true, now: "2026-11-22T00:00:00Z" });
+    await runAssemble({
+      site: s.site,
+      archive: s.archive,
+      publication: s.pub,
+      json: true,
+      now: "2026-11-22T00:00:00Z",
+    });
     const us = s.json("/api/v1/signals/history.json").observations.find((o: Json) => o.instrument === "us");
-    expect(us).toMatchObject({ seriesDate: "2026-11-21", value: 56, fallbackUsed: true, sourceStatus: "unreachable", evidenceTier: "operational-archive" });
+    expect(us).toMatchObject({
+      seriesDate: "2026-11-21",
+      value: 56,
+      fallbackUsed: true,
+      sourceStatus: "unreachable",
+      evidenceTier: "operational-archive",
+    });
     const eu = s.json("/api/v1/signals/history.json").observations.find((o: Json) => o.instrument === "eu");
     expect(eu.evidenceTier).toBe("attested-archive");
   });
@@ -183,7 +235,13 @@ describe("the fused signal history", () => {
       '  "dates": [d.strftime("%Y-%m-%d") for d in df.index], "values": df["value"].tolist(), "columns": list(df.columns)}))',
     ].join("\n");
     const out = JSON.parse(execFileSync("/usr/bin/python3", ["-c", script, file], { encoding: "utf8" }));
-    expect(out).toMatchObject({ index: "DatetimeIndex", value: true, raw: true, dates: ["2026-11-21", "2026-11-22"], values: [56, 57] });
+    expect(out).toMatchObject({
+      index: "DatetimeIndex",
+      value: true,
+      raw: true,
+      dates: ["2026-11-21", "2026-11-22"],
+      values: [56, 57],
+    });
     expect(out.columns).toContain("observedAt");
     // The flat CSV holds every series.
     const flat = s.read("/api/v1/signals/history.csv").trimEnd().split("\n");
@@ -201,18 +259,31 @@ describe("the fused signal history", () => {
     const csv = readFileSync(`${paths.site}/api/v1/signals/us-financial-stress/history.csv`, "utf8");
     expect(csv).toContain(',"écarts, ""types""\nligne",');
     expect(csv).not.toContain("\u0001");
-    const script = 'import sys, pandas\ndf = pandas.read_csv(sys.argv[1], parse_dates=["seriesDate"], index_col="seriesDate")\nprint(df["rawUnit"].iloc[0])';
-    expect(execFileSync("/usr/bin/python3", ["-c", script, `${paths.site}/api/v1/signals/us-financial-stress/history.csv`], { encoding: "utf8" })).toBe('écarts, "types"\nligne\n');
+    const script =
+      'import sys, pandas\ndf = pandas.read_csv(sys.argv[1], parse_dates=["seriesDate"], index_col="seriesDate")\nprint(df["rawUnit"].iloc[0])';
+    expect(
+      execFileSync("/usr/bin/python3", ["-c", script, `${paths.site}/api/v1/signals/us-financial-stress/history.csv`], {
+        encoding: "utf8",
+      }),
+    ).toBe('écarts, "types"\nligne\n');
   });
 
   it("publishes a JSON Schema 2020-12 of the three line types, generated from the zod schemas", async () => {
     const s = await series({ upto: 1 });
     const schema = s.json("/api/v1/signals/schema.json");
     expect(schema.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
-    expect(schema.oneOf).toEqual([{ $ref: "#/$defs/SignalHistoryMeta" }, { $ref: "#/$defs/SignalObservation" }, { $ref: "#/$defs/SignalLevelChange" }]);
+    expect(schema.oneOf).toEqual([
+      { $ref: "#/$defs/SignalHistoryMeta" },
+      { $ref: "#/$defs/SignalObservation" },
+      { $ref: "#/$defs/SignalLevelChange" },
+    ]);
     expect(Object.keys(schema.$defs).sort()).toEqual(["SignalHistoryMeta", "SignalLevelChange", "SignalObservation"]);
     const recordType = (name: string) => schema.$defs[name].properties.recordType.const;
-    expect(["SignalHistoryMeta", "SignalObservation", "SignalLevelChange"].map(recordType)).toEqual(["meta", "observation", "level-change"]);
+    expect(["SignalHistoryMeta", "SignalObservation", "SignalLevelChange"].map(recordType)).toEqual([
+      "meta",
+      "observation",
+      "level-change",
+    ]);
     expect(schema.$defs.SignalObservation.properties.backtestable.const).toBe(true);
     expect(schema.$defs.SignalLevelChange.properties.backtestable.const).toBe(false);
   });
@@ -255,7 +326,9 @@ describe("the operational journal", () => {
     const after = s.read("/api/v1/history.ndjson");
     expect(after.startsWith(before)).toBe(true);
     expect(lines(after)).toHaveLength(4);
-    expect(sha256(Buffer.from(after))).toBe(s.json("/api/v1/integrity.json").surfaces.find((x: Json) => x.path === "/api/v1/history.ndjson").sha256);
+    expect(sha256(Buffer.from(after))).toBe(
+      s.json("/api/v1/integrity.json").surfaces.find((x: Json) => x.path === "/api/v1/history.ndjson").sha256,
+    );
     await runVerify({ archive: s.archive, json: true });
   });
 
@@ -265,7 +338,9 @@ describe("the operational journal", () => {
     // The branch cannot move (its temporary file's name is taken by a folder), so the commit
     // fails after the journal was moved into the new site and appended to.
     mkdirSync(`${s.archive}/refs/heads/main.tmp-${process.pid}`, { recursive: true });
-    await expect(runAssemble({ site: s.site, archive: s.archive, publication: s.pub, json: true, now: SERIES[2]![0] })).rejects.toThrow(/EISDIR/);
+    await expect(
+      runAssemble({ site: s.site, archive: s.archive, publication: s.pub, json: true, now: SERIES[2]![0] }),
+    ).rejects.toThrow(/EISDIR/);
     expect(readFileSync(`${s.site}/api/v1/history.ndjson`).equals(before)).toBe(true);
     expect(readdirSync(dirname(s.site)).sort()).toEqual(["archive", "site"]);
   });
@@ -287,7 +362,14 @@ describe("the operational journal", () => {
   it("fails verify when the record a frame appended was changed, even in its own frame", async () => {
     const s = await series({ upto: 3 });
     const path = "journal/2026/11/21.ndjson";
-    rewrite(s.archive, 2, (tree) => replaceInTree(s.archive, tree, path, showBlob(s.archive, tree, path).toString("utf8").replace('"value":55', '"value":54')));
+    rewrite(s.archive, 2, (tree) =>
+      replaceInTree(
+        s.archive,
+        tree,
+        path,
+        showBlob(s.archive, tree, path).toString("utf8").replace('"value":55', '"value":54'),
+      ),
+    );
     await expect(runVerify({ archive: s.archive, json: true })).rejects.toMatchObject({
       code: "E_VERIFY",
       data: { frame: s.summaries[2]!.frameId, path: "/api/v1/history.ndjson" },
@@ -297,18 +379,33 @@ describe("the operational journal", () => {
   it("fails verify when a daily point in the history shards is rewritten", async () => {
     const s = await series({ upto: 6 });
     const path = "history/daily/2026/11.ndjson";
-    rewrite(s.archive, 5, (tree) => replaceInTree(s.archive, tree, path, showBlob(s.archive, tree, path).toString("utf8").replace('"value":57', '"value":75')));
-    await expect(runVerify({ archive: s.archive, json: true })).rejects.toMatchObject({ code: "E_VERIFY", data: { frame: s.summaries[5]!.frameId, path } });
+    rewrite(s.archive, 5, (tree) =>
+      replaceInTree(
+        s.archive,
+        tree,
+        path,
+        showBlob(s.archive, tree, path).toString("utf8").replace('"value":57', '"value":75'),
+      ),
+    );
+    await expect(runVerify({ archive: s.archive, json: true })).rejects.toMatchObject({
+      code: "E_VERIFY",
+      data: { frame: s.summaries[5]!.frameId, path },
+    });
   });
 });
 
 describe("cost per frame", () => {
-  it("writes the same objects at frame 202 as at frame 106: nothing grows with the history", { timeout: 300_000 }, async () => {
+  it("writes the same objects at frame 202 as at frame 106: nothing grows with the history", {
+    timeout: 300_000,
+  }, async () => {
     const dir = tempDir("risk-cost-");
     const paths = { site: `${dir}/site`, archive: `${dir}/archive`, json: true };
     const objectBytes = () => {
       let total = 0;
-      for (const line of execFileSync("find", [`${paths.archive}/objects`, "-type", "f"], { encoding: "utf8" }).trim().split("\n")) total += statSync(line).size;
+      for (const line of execFileSync("find", [`${paths.archive}/objects`, "-type", "f"], { encoding: "utf8" })
+        .trim()
+        .split("\n"))
+        total += statSync(line).size;
       return total;
     };
     const cost: Record<number, { blobs: number; bytes: number }> = {};

@@ -1,6 +1,12 @@
 import { createHash, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { decodeSha256State, encodeSha256State, sha256Digest, sha256Start, sha256Update } from "../../core/journal/sha256.ts";
+import {
+  decodeSha256State,
+  encodeSha256State,
+  sha256Digest,
+  sha256Start,
+  sha256Update,
+} from "../../core/journal/sha256.ts";
 import { csvField, xmlText } from "../../core/render/text.ts";
 
 const reference = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
