@@ -3,6 +3,7 @@ import { markdownToPlain } from "../editorial/plain.ts";
 import { noMemo, type Memo } from "../ports.ts";
 import {
   buildSearchIndex,
+  serialisedIndex,
   SEARCH_DEFAULTS,
   SEARCH_FIELDS,
   STORED_FIELDS,
@@ -163,7 +164,7 @@ export const searchIndex = defineSurface({ format: "json", schema: SearchIndexSu
       documents: docs.map(({ text: _text, tags: _tags, ...d }) => d),
       // JSON text rather than an object: the browser hands it to MiniSearch.loadJSON as is, and
       // the surface is validated and serialised as one string instead of ~100,000 small values.
-      index: JSON.stringify(index),
+      index: serialisedIndex(index),
     };
   },
 });

@@ -62,6 +62,12 @@ describe("caches and fast paths", () => {
       expect(on!.commit, `frame ${i + 1}`).toBe(off!.commit);
       expect(treeDigest(sides[0]!.site), `site after frame ${i + 1}`).toEqual(treeDigest(sides[1]!.site));
     }
+    // The printed step times add up to the run: no step is left out of the timing.
+    for (const summary of sides.flatMap((side) => side.summaries)) {
+      const { total, ...steps } = summary.phasesMs;
+      const sum = Object.values(steps).reduce((n, ms) => n + ms, 0);
+      expect(Math.abs(sum - total)).toBeLessThan(1 + total * 0.02);
+    }
     // The fast paths were taken on one side only: reuse is what they are for.
     expect(sides[0]!.summaries[1]!.reused.length).toBeGreaterThan(10);
     expect(sides[1]!.summaries.every((s) => s.reused.length === 0)).toBe(true);

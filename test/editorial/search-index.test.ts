@@ -1,7 +1,7 @@
 import MiniSearch from "minisearch";
 import { describe, expect, it } from "vitest";
 import { generatePublication } from "../../bench/generate.ts";
-import { buildSearchIndex, INDEX_OPTIONS, type SearchDocument } from "../../core/editorial/search.ts";
+import { buildSearchIndex, INDEX_OPTIONS, serialisedIndex, type SearchDocument } from "../../core/editorial/search.ts";
 import { loadPublication } from "../../core/inputs/publication.ts";
 import type { Memo } from "../../core/ports.ts";
 import { searchDocuments } from "../../core/surfaces/search-index.ts";
@@ -55,6 +55,13 @@ describe("buildSearchIndex()", async () => {
     const before = memo.computed;
     expect(JSON.stringify(buildSearchIndex(edited, memo))).toBe(withAddAll(edited));
     expect(memo.computed - before).toBe(1);
+  });
+
+  it("serialises the index exactly as JSON.stringify does, for the demo and a generated corpus", () => {
+    for (const docs of [demo, large]) {
+      const index = buildSearchIndex(docs);
+      expect(serialisedIndex(index)).toBe(JSON.stringify(index));
+    }
   });
 
   it("refuses two documents with the same id", () => {
