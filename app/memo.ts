@@ -1,8 +1,8 @@
 /**
  * The memo of per-document results (core/ports.ts `Memo`), kept in `risk-cli-memo.json` inside the
- * archive's Git directory. Only the entries the last assembly used are kept, so it holds one
- * entry per document, not one per edit ever made. Entries from another tool version are dropped:
- * a new version may compute differently.
+ * archive's Git directory. Of each kind of result the last assembly used, only the entries it used
+ * are kept, so the file holds one entry per document, not one per edit ever made. Entries from
+ * another tool version are dropped: a new version may compute differently.
  */
 import * as fs from "node:fs";
 import type { Hasher, Memo } from "../core/ports.ts";
@@ -46,6 +46,8 @@ export function fileMemo(gitdir: string, hash: Hasher, options: { read: boolean 
     },
     save() {
       if (!loaded || (computed === 0 && reused === countOf(loaded))) return;
+      // A kind this assembly did not use at all (its surfaces were reused) is kept as it was.
+      for (const [kind, entries] of Object.entries(loaded)) used[kind] ??= entries;
       const file = fileOf(gitdir);
       const tmp = `${file}.tmp-${process.pid}`;
       fs.writeFileSync(tmp, JSON.stringify({ tool: VERSION, entries: used }));
