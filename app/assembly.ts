@@ -117,11 +117,11 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
     const files = await readPublicationFiles(ports.fs, pubDir);
     const inputs = fingerprintInputs(files, hash, `risk-cli ${VERSION}`);
     const reader = publicationReader(files, inputs, gitdir, hash, caches);
+    const base = reader.config();
     steps.end("read");
 
     // Head: the head frame and the copies of surfaces that builders read.
     const trees: TreeCache = new Map();
-    const base = reader.config();
     const surfaces = surfacesFor(base, SURFACES);
     const copies = copiesRead(surfaces).map((path) => ({
       path,
