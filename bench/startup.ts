@@ -16,7 +16,7 @@
  *   node dist/bench/startup.js [--runs N] [--frames N] [--archive DIR --date DATE] [--keep]
  *
  * Without --archive, an archive of --frames frames (default 300, 15 minutes apart) is built in
- * process through the year bench's fast path; with it (for example a year archive kept by
+ * process as the year bench builds its archive; with it (for example a year archive kept by
  * `node dist/bench/year.js --keep`), replay reads that one at --date.
  */
 import { execFileSync, spawnSync } from "node:child_process";
