@@ -325,7 +325,7 @@ export async function measureYear(
 
 export function yearReport(r: YearResult): string {
   return [
-    `A year of frames (${r.frames} frames, one every 15 minutes; built through the fast path in ${r.buildSeconds} s, ${r.buildMsPerFrame} ms a frame):`,
+    `A year of frames (${r.frames} frames, one every 15 minutes; built by runAssembly in ${r.buildSeconds} s, ${r.buildMsPerFrame} ms a frame):`,
     `  assembly in the archive as written (all loose): frame 10 ${r.assemblyMs.atFrame10} ms; frame ${r.frames} ${r.assemblyMs.atFrameN} ms; ratio ${r.assemblyMs.ratio}x (target under ${r.assemblyMs.target}x: ${r.assemblyMs.ratio < r.assemblyMs.target ? "met" : "NOT met"})`,
     `    phases at frame 10: ${JSON.stringify(r.assemblyMs.phases10)}; at frame ${r.frames}: ${JSON.stringify(r.assemblyMs.phasesN)}`,
     r.packedAssemblyMs
