@@ -72,7 +72,7 @@ export interface PlanInput {
 }
 
 /** True when the previous frame was built by this tool version from the same input files. */
-export function inputsUnchanged(previous: PreviousState | null, inputs: string, toolVersion: string): boolean {
+function inputsUnchanged(previous: PreviousState | null, inputs: string, toolVersion: string): boolean {
   return previous !== null && previous.frame.inputs === inputs && previous.frame.tool.version === toolVersion;
 }
 
