@@ -68,8 +68,9 @@ export function assemble(
   options: { surfaces?: readonly Surface[]; timer?: () => number; plan?: Plan } = {},
 ): Assembly {
   const { publication, previous } = input;
-  const surfaces = surfacesFor(publication, options.surfaces ?? SURFACES);
-  const plan = options.plan ?? planAssembly(input, surfaces, hash);
+  // With a plan, its surfaces are the registry: they were expanded once, when it was made.
+  const plan = options.plan ?? planAssembly(input, surfacesFor(publication, options.surfaces ?? SURFACES), hash);
+  const surfaces = plan.steps.map((step) => step.surface);
   const timer = options.timer ?? (() => 0);
   const sameInputs = plan.inputsUnchanged;
   const produced: Produced[] = [];
