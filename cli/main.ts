@@ -30,6 +30,12 @@ async function main(argv: string[]): Promise<number> {
       case "assemble":
         result = await (await import("./commands/assemble.ts")).runAssemble({ ...args, cache: !args.noCache });
         break;
+      case "archive-pull":
+        result = await (await import("./commands/archive.ts")).runArchivePull(args);
+        break;
+      case "archive-push":
+        result = await (await import("./commands/archive.ts")).runArchivePush(args);
+        break;
       case "collect":
         result = await (await import("./commands/collect.ts")).runCollect(args);
         break;
