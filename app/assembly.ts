@@ -72,6 +72,18 @@ export const STEPS = [
 ] as const;
 export type StepName = (typeof STEPS)[number];
 
+/** One instrument in a summary: what was published and, when something is wrong, why. */
+export interface SignalLine {
+  instrument: string;
+  value: number | null;
+  level: string | null;
+  sourceStatus: string;
+  /** nominal, official-delayed, stale or degraded. */
+  qualityStatus: string | null;
+  fallbackUsed: boolean;
+  reason: string | null;
+}
+
 export interface AssemblySummary {
   ok: true;
   frameId: string;
@@ -88,6 +100,10 @@ export interface AssemblySummary {
   changed: string[];
   added: string[];
   removed: string[];
+  /** Each instrument as this frame publishes it. */
+  signals: SignalLine[];
+  /** The instruments whose upstream failed or is stale (a last good value kept, or none), with why. */
+  fallbacks: SignalLine[];
   /** Milliseconds per step; `total` is the whole run. */
   phasesMs: Record<StepName | "total", number>;
   site: string;
@@ -254,6 +270,15 @@ function summaryOf(
   more: Pick<AssemblySummary, "commit" | "blobsWritten" | "warnings" | "site" | "archive" | "phasesMs">,
 ): AssemblySummary {
   const { frame, files } = assembly;
+  const signals: SignalLine[] = Object.entries(frame.signals).map(([instrument, sig]) => ({
+    instrument,
+    value: sig?.value ?? null,
+    level: sig?.level ?? null,
+    sourceStatus: sig?.sourceStatus ?? "unknown",
+    qualityStatus: sig?.qualityStatus ?? null,
+    fallbackUsed: sig?.fallbackUsed ?? false,
+    reason: sig?.reason ?? null,
+  }));
   return {
     ok: true,
     frameId: frame.frameId,
@@ -268,6 +293,14 @@ function summaryOf(
     changed: frame.changes.changed,
     added: frame.changes.added,
     removed: frame.changes.removed,
+    signals,
+    fallbacks: signals.filter(
+      (sig) =>
+        sig.fallbackUsed ||
+        sig.sourceStatus !== "ok" ||
+        sig.qualityStatus === "stale" ||
+        sig.qualityStatus === "degraded",
+    ),
     phasesMs: more.phasesMs,
     site: more.site,
     archive: more.archive,

@@ -158,7 +158,12 @@ function withRemoteHead(http: HttpClient, branch: string): HttpClient {
       const chunks: Uint8Array[] = [];
       for await (const c of res.body as AsyncIterable<Uint8Array>) chunks.push(c);
       const body = addHeadSymref(Buffer.concat(chunks), branch);
-      return { ...res, body: (async function* () { yield body; })() };
+      return {
+        ...res,
+        body: (async function* () {
+          yield body;
+        })(),
+      };
     },
   };
 }
