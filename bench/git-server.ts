@@ -1,5 +1,5 @@
 /**
- * A real Git smart-HTTP server for the tests: git's own `git http-backend`, run as a CGI program
+ * A real Git smart-HTTP server for the tests and the transport benchmark: git's own `git http-backend`, run as a CGI program
  * behind a small HTTP server on 127.0.0.1, with a token checked on every request (HTTP basic
  * authentication, the way GitHub takes a job's token).
  */
@@ -7,7 +7,11 @@ import { spawn } from "node:child_process";
 import { execFileSync } from "node:child_process";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tempDir } from "./tmp.ts";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const tempDir = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
 
 export interface GitServer {
   /** The clone URL of the one repository it serves. */
