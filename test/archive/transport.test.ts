@@ -31,8 +31,6 @@ function remoteHead(server: GitServer): string | null {
 function verifyFreshClone(server: GitServer) {
   const dir = tempDir("risk-clone-");
   execFileSync("git", ["clone", "--quiet", "--bare", "--branch", "risk-archive", server.gitdir, `${dir}/a.git`]);
-  // The archive reads refs/heads/main; a stranger's clone of the archive branch names it so.
-  git(`${dir}/a.git`, "update-ref", "refs/heads/main", "refs/heads/risk-archive");
   return runCliSync(["verify", "--archive", `${dir}/a.git`, "--json"]);
 }
 
