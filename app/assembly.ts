@@ -43,6 +43,11 @@ export interface AssemblyRequest {
   caches?: boolean | Caches;
   /** Collection limits over the publication's. */
   limits?: Partial<CollectLimits>;
+  /**
+   * Where the archive is published, when the configuration names no `archive`: the https remote
+   * an assembly pushes to. Published in black-box.json, agents.json, llms.txt and the archive's README.
+   */
+  publishedArchive?: { url: string; branch: string };
   /** Readings to use instead of collecting them (benchmarks that replay synthetic upstreams). */
   upstream?: (publication: Publication) => UpstreamState | Promise<UpstreamState>;
 }
@@ -131,8 +136,13 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
   try {
     // Read: the input files and their fingerprint; the parsed publication only as far as needed.
     const files = await readPublicationFiles(ports.fs, pubDir);
-    const inputs = fingerprintInputs(files, hash, `risk-cli ${VERSION}`);
-    const reader = publicationReader(files, inputs, gitdir, hash, caches);
+    const address = request.publishedArchive;
+    const inputs = fingerprintInputs(
+      files,
+      hash,
+      `risk-cli ${VERSION}${address ? ` archive ${address.url} ${address.branch}` : ""}`,
+    );
+    const reader = publicationReader(files, inputs, gitdir, hash, caches, address);
     const base = reader.config();
     steps.end("read");
 
@@ -199,6 +209,14 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
       previous,
       { name: base.config.name, email: `risk-cli@${host}` },
       trees,
+      {
+        name: base.config.name,
+        baseUrl: base.config.baseUrl,
+        license: base.config.license,
+        licenseUrl: base.config.licenseUrl,
+        attribution: base.config.attribution,
+        remote: base.config.archive ?? null,
+      },
     );
     steps.end("commit");
 
@@ -236,14 +254,24 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
  * parsed at most once, and then only the files whose text changed since an earlier parse
  * (app/publication-cache.ts).
  */
-function publicationReader(files: InputFiles, inputs: string, gitdir: string, hash: Hasher, caches: Caches) {
+function publicationReader(
+  files: InputFiles,
+  inputs: string,
+  gitdir: string,
+  hash: Hasher,
+  caches: Caches,
+  address?: { url: string; branch: string },
+) {
   let whole: Publication | null = null;
   let lite: Publication | null = null;
   const memo = parsedFiles(gitdir, hash, { read: caches.publication });
-  const parseWhole = (): Publication => (whole ??= parsePublication(files, { parsed: memo }));
+  // The configuration's own archive address wins over the remote the assembly pushes to.
+  const addressed = (p: Publication): Publication =>
+    p.config.archive || !address ? p : { ...p, config: { ...p.config, archive: address } };
+  const parseWhole = (): Publication => (whole ??= addressed(parsePublication(files, { parsed: memo })));
   return {
     config(): Publication {
-      lite ??= (caches.publication ? cachedConfigPart(gitdir, inputs, files.root) : null) ?? parseWhole();
+      lite ??= addressed((caches.publication ? cachedConfigPart(gitdir, inputs, files.root) : null) ?? parseWhole());
       return lite;
     },
     whole: parseWhole,

@@ -14,10 +14,12 @@ import type { FoundFrame } from "./api/replay.ts";
 import type { ArchiveNeeds, CopyRequest } from "./api/state.ts";
 import type { PullResult, PushResult, Remote } from "./api/transport.ts";
 import type { VerifyReport } from "./api/verify.ts";
+import type { ArchiveAbout } from "./models/readme.ts";
 import { gitdirOf, type TreeCache } from "./git/objects.ts";
 import { acquireLock, type Lock } from "./lock.ts";
 
 export type {
+  ArchiveAbout,
   ArchiveNeeds,
   CommitResult,
   CopyRequest,
@@ -53,6 +55,7 @@ export interface Archive {
     previous: PreviousState | null,
     identity: { name: string; email: string },
     cache?: TreeCache,
+    about?: ArchiveAbout,
   ): Promise<CommitResult>;
   /** The bytes `/api/v1/history.ndjson` had in the frame whose root tree is `tree`. */
   servedJournal(tree: string): Promise<Uint8Array>;
@@ -79,8 +82,8 @@ export function openArchive(dir: string): Archive {
     head: async (copies, options) => (await import("./api/state.ts")).previousState(gitdir, copies, options),
     load: async (previous, needs, options) =>
       (await import("./api/state.ts")).loadNeeds(gitdir, previous, needs, options),
-    commit: async (assembly, previous, identity, cache) =>
-      (await import("./api/commit.ts")).commitFrame(gitdir, assembly, previous, identity, cache),
+    commit: async (assembly, previous, identity, cache, about) =>
+      (await import("./api/commit.ts")).commitFrame(gitdir, assembly, previous, identity, cache, about),
     servedJournal: async (tree) => (await import("./api/journal.ts")).servedJournal(gitdir, tree),
     frameAt: async (instant) => (await import("./api/replay.ts")).findFrameAt(gitdir, instant),
     materialise: async (found, outDir, hash) =>

@@ -45,7 +45,11 @@ export async function runAssemble(opts: AssembleOptions): Promise<AssembleSummar
         "--remote and --branch are used with --push (or with risk-cli archive pull/push).",
       );
     const { assembleAndPush } = await import("../../app/publish.ts");
-    return assembleAndPush(request, ports, resolveRemote(opts, process.env), { clock });
+    const remote = resolveRemote(opts, process.env);
+    // The remote pushed to is where strangers clone the archive, unless the configuration names
+    // another; only an https address is published.
+    const published = remote.url.startsWith("https://") ? { url: remote.url, branch: remote.branch } : undefined;
+    return assembleAndPush({ ...request, publishedArchive: published }, ports, remote, { clock });
   }
   return runAssembly(request, ports);
 }
