@@ -43,6 +43,11 @@ export interface AssemblyRequest {
   caches?: boolean | Caches;
   /** Collection limits over the publication's. */
   limits?: Partial<CollectLimits>;
+  /**
+   * Where the archive is published, when the configuration names no `archive`: the https remote
+   * an assembly pushes to. Published in black-box.json, agents.json, llms.txt and the archive's README.
+   */
+  publishedArchive?: { url: string; branch: string };
   /** Readings to use instead of collecting them (benchmarks that replay synthetic upstreams). */
   upstream?: (publication: Publication) => UpstreamState | Promise<UpstreamState>;
 }
@@ -72,6 +77,18 @@ export const STEPS = [
 ] as const;
 export type StepName = (typeof STEPS)[number];
 
+/** One instrument in a summary: what was published and, when something is wrong, why. */
+export interface SignalLine {
+  instrument: string;
+  value: number | null;
+  level: string | null;
+  sourceStatus: string;
+  /** nominal, official-delayed, stale or degraded. */
+  qualityStatus: string | null;
+  fallbackUsed: boolean;
+  reason: string | null;
+}
+
 export interface AssemblySummary {
   ok: true;
   frameId: string;
@@ -88,6 +105,10 @@ export interface AssemblySummary {
   changed: string[];
   added: string[];
   removed: string[];
+  /** Each instrument as this frame publishes it. */
+  signals: SignalLine[];
+  /** The instruments whose upstream failed or is stale (a last good value kept, or none), with why. */
+  fallbacks: SignalLine[];
   /** Milliseconds per step; `total` is the whole run. */
   phasesMs: Record<StepName | "total", number>;
   site: string;
@@ -115,8 +136,13 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
   try {
     // Read: the input files and their fingerprint; the parsed publication only as far as needed.
     const files = await readPublicationFiles(ports.fs, pubDir);
-    const inputs = fingerprintInputs(files, hash, `risk-cli ${VERSION}`);
-    const reader = publicationReader(files, inputs, gitdir, hash, caches);
+    const address = request.publishedArchive;
+    const inputs = fingerprintInputs(
+      files,
+      hash,
+      `risk-cli ${VERSION}${address ? ` archive ${address.url} ${address.branch}` : ""}`,
+    );
+    const reader = publicationReader(files, inputs, gitdir, hash, caches, address);
     const base = reader.config();
     steps.end("read");
 
@@ -183,6 +209,14 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
       previous,
       { name: base.config.name, email: `risk-cli@${host}` },
       trees,
+      {
+        name: base.config.name,
+        baseUrl: base.config.baseUrl,
+        license: base.config.license,
+        licenseUrl: base.config.licenseUrl,
+        attribution: base.config.attribution,
+        remote: base.config.archive ?? null,
+      },
     );
     steps.end("commit");
 
@@ -220,14 +254,24 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
  * parsed at most once, and then only the files whose text changed since an earlier parse
  * (app/publication-cache.ts).
  */
-function publicationReader(files: InputFiles, inputs: string, gitdir: string, hash: Hasher, caches: Caches) {
+function publicationReader(
+  files: InputFiles,
+  inputs: string,
+  gitdir: string,
+  hash: Hasher,
+  caches: Caches,
+  address?: { url: string; branch: string },
+) {
   let whole: Publication | null = null;
   let lite: Publication | null = null;
   const memo = parsedFiles(gitdir, hash, { read: caches.publication });
-  const parseWhole = (): Publication => (whole ??= parsePublication(files, { parsed: memo }));
+  // The configuration's own archive address wins over the remote the assembly pushes to.
+  const addressed = (p: Publication): Publication =>
+    p.config.archive || !address ? p : { ...p, config: { ...p.config, archive: address } };
+  const parseWhole = (): Publication => (whole ??= addressed(parsePublication(files, { parsed: memo })));
   return {
     config(): Publication {
-      lite ??= (caches.publication ? cachedConfigPart(gitdir, inputs, files.root) : null) ?? parseWhole();
+      lite ??= addressed((caches.publication ? cachedConfigPart(gitdir, inputs, files.root) : null) ?? parseWhole());
       return lite;
     },
     whole: parseWhole,
@@ -254,6 +298,15 @@ function summaryOf(
   more: Pick<AssemblySummary, "commit" | "blobsWritten" | "warnings" | "site" | "archive" | "phasesMs">,
 ): AssemblySummary {
   const { frame, files } = assembly;
+  const signals: SignalLine[] = Object.entries(frame.signals).map(([instrument, sig]) => ({
+    instrument,
+    value: sig?.value ?? null,
+    level: sig?.level ?? null,
+    sourceStatus: sig?.sourceStatus ?? "unknown",
+    qualityStatus: sig?.qualityStatus ?? null,
+    fallbackUsed: sig?.fallbackUsed ?? false,
+    reason: sig?.reason ?? null,
+  }));
   return {
     ok: true,
     frameId: frame.frameId,
@@ -268,6 +321,14 @@ function summaryOf(
     changed: frame.changes.changed,
     added: frame.changes.added,
     removed: frame.changes.removed,
+    signals,
+    fallbacks: signals.filter(
+      (sig) =>
+        sig.fallbackUsed ||
+        sig.sourceStatus !== "ok" ||
+        sig.qualityStatus === "stale" ||
+        sig.qualityStatus === "degraded",
+    ),
     phasesMs: more.phasesMs,
     site: more.site,
     archive: more.archive,

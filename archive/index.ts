@@ -12,11 +12,26 @@ import type { CommitResult } from "./api/commit.ts";
 import type { FrameDiff } from "./api/diff.ts";
 import type { FoundFrame } from "./api/replay.ts";
 import type { ArchiveNeeds, CopyRequest } from "./api/state.ts";
+import type { PullResult, PushResult, Remote } from "./api/transport.ts";
 import type { VerifyReport } from "./api/verify.ts";
+import type { ArchiveAbout } from "./models/readme.ts";
 import { gitdirOf, type TreeCache } from "./git/objects.ts";
 import { acquireLock, type Lock } from "./lock.ts";
 
-export type { ArchiveNeeds, CommitResult, CopyRequest, FoundFrame, FrameDiff, Lock, TreeCache, VerifyReport };
+export type {
+  ArchiveAbout,
+  ArchiveNeeds,
+  CommitResult,
+  CopyRequest,
+  FoundFrame,
+  FrameDiff,
+  Lock,
+  PullResult,
+  PushResult,
+  Remote,
+  TreeCache,
+  VerifyReport,
+};
 
 export interface Archive {
   /** The Git directory: `dir` itself for a bare repository, `dir/.git` for a work tree. */
@@ -40,6 +55,7 @@ export interface Archive {
     previous: PreviousState | null,
     identity: { name: string; email: string },
     cache?: TreeCache,
+    about?: ArchiveAbout,
   ): Promise<CommitResult>;
   /** The bytes `/api/v1/history.ndjson` had in the frame whose root tree is `tree`. */
   servedJournal(tree: string): Promise<Uint8Array>;
@@ -51,6 +67,10 @@ export interface Archive {
   verify(hash: Hasher, onFrame?: (n: number) => void): Promise<VerifyReport>;
   /** What changed between the frames published at two instants (epoch ms). */
   diff(from: number, to: number): Promise<FrameDiff>;
+  /** Fetches the remote branch (only what is new) and brings the local branch to it. */
+  pull(remote: Remote): Promise<PullResult>;
+  /** Fast-forwards the remote branch to the local one; never forced. */
+  push(remote: Remote): Promise<PushResult>;
 }
 
 /** The archive at `dir` (which need not exist yet: the first commit creates it). */
@@ -62,13 +82,15 @@ export function openArchive(dir: string): Archive {
     head: async (copies, options) => (await import("./api/state.ts")).previousState(gitdir, copies, options),
     load: async (previous, needs, options) =>
       (await import("./api/state.ts")).loadNeeds(gitdir, previous, needs, options),
-    commit: async (assembly, previous, identity, cache) =>
-      (await import("./api/commit.ts")).commitFrame(gitdir, assembly, previous, identity, cache),
+    commit: async (assembly, previous, identity, cache, about) =>
+      (await import("./api/commit.ts")).commitFrame(gitdir, assembly, previous, identity, cache, about),
     servedJournal: async (tree) => (await import("./api/journal.ts")).servedJournal(gitdir, tree),
     frameAt: async (instant) => (await import("./api/replay.ts")).findFrameAt(gitdir, instant),
     materialise: async (found, outDir, hash) =>
       (await import("./api/replay.ts")).materialise(gitdir, found, outDir, hash),
     verify: async (hash, onFrame) => (await import("./api/verify.ts")).verifyArchive(gitdir, hash, onFrame),
     diff: async (from, to) => (await import("./api/diff.ts")).diffFrames(gitdir, from, to),
+    pull: async (remote) => (await import("./api/transport.ts")).pullArchive(gitdir, remote),
+    push: async (remote) => (await import("./api/transport.ts")).pushArchive(gitdir, remote),
   };
 }

@@ -1,6 +1,7 @@
 /**
  * Every path inside a frame's Git tree, in one place. A frame commit's root tree holds:
  *
+ *   README.md, LICENSE                       what the archive is and how to check it; the publication's licence
  *   frame.json                               the frame (core/frame.ts), canonical JSON
  *   objects.json                             the object manifest of the inputs, when the frame records one
  *   site/<path>                              each surface in its stored form (less a stamped `generated`)
@@ -10,6 +11,8 @@
  *   index/YYYY/MM/DD.json                    the replay index: every earlier frame of that UTC day
  */
 export const FRAME_FILE = "frame.json";
+export const README_FILE = "README.md";
+export const LICENSE_FILE = "LICENSE";
 export const OBJECTS_FILE = "objects.json";
 export const SITE_PREFIX = "site";
 export const JOURNAL_PREFIX = "journal";

@@ -14,6 +14,8 @@ export const EXIT: Record<ErrorCode | "OK" | "INTERNAL", number> = {
   E_IO: 6,
   E_NO_FRAME: 7,
   E_CLOCK: 8,
+  E_REMOTE: 9,
+  E_REMOTE_MOVED: 10,
   INTERNAL: 70,
 };
 

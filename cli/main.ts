@@ -7,6 +7,7 @@
  * code (zod, yaml, minisearch) nor isomorphic-git unless a pack needs it.
  */
 import { report } from "./exit.ts";
+import { inGitHubActions } from "./github-env.ts";
 import { VERSION } from "../core/version.ts";
 
 async function main(argv: string[]): Promise<number> {
@@ -30,6 +31,12 @@ async function main(argv: string[]): Promise<number> {
       case "assemble":
         result = await (await import("./commands/assemble.ts")).runAssemble({ ...args, cache: !args.noCache });
         break;
+      case "archive-pull":
+        result = await (await import("./commands/archive.ts")).runArchivePull(args);
+        break;
+      case "archive-push":
+        result = await (await import("./commands/archive.ts")).runArchivePush(args);
+        break;
       case "collect":
         result = await (await import("./commands/collect.ts")).runCollect(args);
         break;
@@ -52,10 +59,12 @@ async function main(argv: string[]): Promise<number> {
         result = (await import("./commands/search.ts")).runSearch(args);
         break;
     }
+    if (inGitHubActions(process.env)) await (await import("./github-report.ts")).reportToJob(args, result);
     if (args.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     // A command that ran but found problems (lint errors) says so with ok: false.
     return (result as { ok?: boolean }).ok === false ? 1 : 0;
   } catch (e) {
+    if (inGitHubActions(process.env)) await (await import("./github-report.ts")).reportErrorToJob(args, e);
     return report(e, args.json);
   }
 }

@@ -40,6 +40,17 @@ const site = withDefault(
   "site",
 );
 
+const remote = optional(
+  option("--remote", string({ metavar: "URL" }), {
+    description: message`The archive's remote Git repository (https). Default: RISK_ARCHIVE_REMOTE, else the GitHub Actions job's repository. The token comes from RISK_ARCHIVE_TOKEN, else GITHUB_TOKEN.`,
+  }),
+);
+const branch = optional(
+  option("--branch", string({ metavar: "BRANCH" }), {
+    description: message`The branch of the remote that holds the frames. Default: RISK_ARCHIVE_BRANCH, else risk-archive.`,
+  }),
+);
+
 const parser = or(
   command(
     "assemble",
@@ -53,6 +64,14 @@ const parser = or(
           description: message`The assembly instant (UTC); overrides SOURCE_DATE_EPOCH and the clock.`,
         }),
       ),
+      push: withDefault(
+        flag("--push", {
+          description: message`Pull the archive's remote first, then push the new frame (fast-forward only; retried up to 3 times when another run pushed first).`,
+        }),
+        false,
+      ),
+      remote,
+      branch,
       noCache: withDefault(
         flag("--no-cache", {
           description: message`Read or trust no cache and take no fast path (the output is the same, only slower).`,
@@ -70,6 +89,25 @@ const parser = or(
         "SOURCE_DATE_EPOCH=1795000000 risk-cli assemble --json",
       ),
     },
+  ),
+  command(
+    "archive",
+    or(
+      command("pull", object({ command: constant("archive-pull"), archive, remote, branch, json }), {
+        brief: message`Fetch the frames that are new on the remote into the local archive.`,
+        description: message`Fetches the remote branch over Git's smart HTTP protocol, sending the local head so that only new objects travel, and brings the local branch to it. An archive folder that does not exist is created. When both the local and the remote archive have frames the other lacks, the remote wins and the local frames are kept under refs/risk-cli/unpushed/.`,
+        footer: examples(
+          "risk-cli archive pull --remote https://github.com/owner/site.git",
+          "RISK_ARCHIVE_TOKEN=... risk-cli archive pull --archive ./archive.git --branch risk-archive --json",
+        ),
+      }),
+      command("push", object({ command: constant("archive-push"), archive, remote, branch, json }), {
+        brief: message`Push the local archive's frames to the remote branch (fast-forward only).`,
+        description: message`Pushes the local branch to the remote branch over Git's smart HTTP protocol. Never forced: when the remote has frames the local archive lacks, exits 10 (pull, assemble on top, push again).`,
+        footer: examples("risk-cli archive push --remote https://github.com/owner/site.git"),
+      }),
+    ),
+    { brief: message`Pull or push the archive to a remote Git repository.` },
   ),
   command(
     "collect",
@@ -204,7 +242,7 @@ export function parseArgs() {
     completion: "both",
     errorExitCode: 2,
     brief: message`Builds a public, machine-readable macro-financial risk publication and archives every assembly as a verifiable Git frame.`,
-    footer: message`Exit codes: 0 ok, 1 verification failed or lint found errors, 2 usage, 3 bad input, 4 schema, 5 archive locked, 6 archive or I/O error, 7 no frame at that date, 8 clock went backwards, 70 internal error.`,
+    footer: message`Exit codes: 0 ok, 1 verification failed or lint found errors, 2 usage, 3 bad input, 4 schema, 5 archive locked, 6 archive or I/O error, 7 no frame at that date, 8 clock went backwards, 9 the archive remote refused or could not be reached, 10 the archive remote kept moving (frame kept locally), 70 internal error.`,
   });
 }
 

@@ -13,7 +13,9 @@ export type ErrorCode =
   | "E_NO_FRAME"
   | "E_VERIFY"
   | "E_REPLAY_MISMATCH"
-  | "E_IO";
+  | "E_IO"
+  | "E_REMOTE"
+  | "E_REMOTE_MOVED";
 
 export class RiskError extends Error {
   readonly code: ErrorCode;

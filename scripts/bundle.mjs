@@ -4,35 +4,13 @@
 // the entry, so cli/paths.ts finds the demo at ../../demo from any of them, as from dist/cli/.
 // The metafile (what each chunk holds and imports) is kept for the loading test.
 import { chmodSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
 import { build } from "esbuild";
+import { englishZodLocales } from "./zod-locales.mjs";
 
 const OUT = "dist/bin";
 
 // Chunk names carry content hashes: chunks of an earlier build would linger beside the new ones.
 rmSync(OUT, { recursive: true, force: true });
-
-/**
- * zod's `locales` namespace holds every language's error messages, half of zod's bytes; risk-cli
- * reports in English, which zod sets up from its own import of locales/en.js. The namespaces (in
- * zod's classic and core exports) keep
- * English only, so that every process that validates parses half as much zod.
- */
-const englishZodLocales = {
-  name: "english-zod-locales",
-  setup(b) {
-    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-      /[\\/]zod[\\/]v4[\\/](classic|core)[\\/]/.test(args.importer)
-        ? { path: join(dirname(args.importer), "../locales/index.js"), namespace: "zod-locales" }
-        : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: "zod-locales" }, (args) => ({
-      contents: 'export { default as en } from "./en.js";\n',
-      resolveDir: dirname(args.path),
-      loader: "js",
-    }));
-  },
-};
 
 const result = await build({
   entryPoints: { "risk-cli": "cli/main.ts" },

@@ -15,9 +15,10 @@ import {
 import { editTree, flattenTree } from "../git/tree-edit.ts";
 import { IndexShard, shardPath, type IndexEntry } from "../models/date-index.ts";
 import { frameMessage } from "../models/message.ts";
+import { archiveLicense, archiveReadme, type ArchiveAbout } from "../models/readme.ts";
 import { OBJECTS_FILE } from "../layout.ts";
 import { frameBytes } from "./frames.ts";
-import { FRAME_FILE, SITE_PREFIX } from "../layout.ts";
+import { FRAME_FILE, LICENSE_FILE, README_FILE, SITE_PREFIX } from "../layout.ts";
 import { journalShard } from "./journal.ts";
 import { signalHistoryShards } from "./signal-history.ts";
 import { recordDigest } from "./digests.ts";
@@ -40,6 +41,7 @@ export async function commitFrame(
   previous: PreviousState | null,
   identity: { name: string; email: string },
   cache: TreeCache = new Map(),
+  about?: ArchiveAbout,
 ): Promise<CommitResult> {
   if (!isRepository(gitdir)) await initRepository(gitdir);
   const { frame } = assembly;
@@ -59,6 +61,18 @@ export async function commitFrame(
     }
   }
   await write(FRAME_FILE, frameBytes(frame));
+  // What the archive is and its licence, for whoever clones it; unchanged from frame to frame.
+  if (about) {
+    for (const [path, text] of [
+      [README_FILE, archiveReadme(about)],
+      [LICENSE_FILE, archiveLicense(about)],
+    ] as const) {
+      const oid = await writeBlob(gitdir, new TextEncoder().encode(text));
+      const was = base ? await oidAtPath(gitdir, base, path, cache) : null;
+      edits.set(path, oid);
+      if (was?.oid !== oid) blobsWritten++;
+    }
+  }
   // The object manifest changes only with the inputs; otherwise the base tree keeps the previous one.
   if (assembly.objects) await write(OBJECTS_FILE, assembly.objects.bytes);
   for (const f of assembly.files) {

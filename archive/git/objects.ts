@@ -35,7 +35,7 @@ export function isRepository(gitdir: string): boolean {
 /**
  * The branch's commit. The loose ref file that every assembly writes is read directly (one small
  * synchronous read); a packed ref (a fresh clone, after `git gc`) or anything unusual is left to
- * isomorphic-git.
+ * isomorphic-git. Without a main branch, HEAD's branch (a clone of the archive branch).
  */
 export async function headCommit(gitdir: string): Promise<string | null> {
   let loose: string | null = null;
@@ -45,10 +45,18 @@ export async function headCommit(gitdir: string): Promise<string | null> {
     // no loose ref: packed, or no branch yet
   }
   if (loose !== null && /^[0-9a-f]{40}\n?$/.test(loose)) return loose.slice(0, 40);
+  const git = await isogit();
   try {
-    return await (await isogit()).resolveRef({ fs, gitdir, ref: BRANCH });
+    return await git.resolveRef({ fs, gitdir, ref: BRANCH });
   } catch {
-    return null;
+    // A stranger's `git clone --branch risk-archive` of a published archive has no main branch:
+    // its HEAD names the branch it cloned, which holds the frames.
+    if (fs.existsSync(`${gitdir}/${BRANCH}`)) return null;
+    try {
+      return await git.resolveRef({ fs, gitdir, ref: "HEAD" });
+    } catch {
+      return null;
+    }
   }
 }
 

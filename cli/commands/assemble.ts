@@ -1,7 +1,9 @@
 import { resolve } from "node:path";
 import { runAssembly, type AssemblySummary } from "../../app/assembly.ts";
 import type { CollectLimits } from "../../core/inputs/collect.ts";
+import { RiskError } from "../../core/errors.ts";
 import { resolveNow } from "../clock.ts";
+import { resolveRemote } from "../remote.ts";
 import { demoPublication } from "../paths.ts";
 import { nodeHasher, stderrLogger } from "../runtime/node.ts";
 import { runtimeFs, runtimeHttp } from "../runtime/select.ts";
@@ -14,6 +16,10 @@ export interface AssembleOptions {
   json: boolean;
   /** False turns every cache and fast path off (`--no-cache`); the output is the same. */
   cache?: boolean;
+  /** Pull the remote archive first and push the new frame (see app/publish.ts). */
+  push?: boolean;
+  remote?: string;
+  branch?: string;
   /** Collection limits over the publication's (in-process callers: tests, bench). */
   limits?: Partial<CollectLimits>;
 }
@@ -22,15 +28,28 @@ export type AssembleSummary = AssemblySummary;
 
 /** `risk-cli assemble`: resolves the options, runs one assembly (app/assembly.ts). */
 export async function runAssemble(opts: AssembleOptions): Promise<AssembleSummary> {
-  return runAssembly(
-    {
-      publication: resolve(opts.publication ?? demoPublication()),
-      site: opts.site,
-      archive: opts.archive,
-      now: resolveNow(opts.now, process.env, () => new Date()),
-      caches: opts.cache !== false,
-      limits: opts.limits,
-    },
-    { fs: runtimeFs().fs, http: runtimeHttp(), hash: nodeHasher, log: stderrLogger(opts.json) },
-  );
+  const clock = () => resolveNow(opts.now, process.env, () => new Date());
+  const request = {
+    publication: resolve(opts.publication ?? demoPublication()),
+    site: opts.site,
+    archive: opts.archive,
+    now: clock(),
+    caches: opts.cache !== false,
+    limits: opts.limits,
+  };
+  const ports = { fs: runtimeFs().fs, http: runtimeHttp(), hash: nodeHasher, log: stderrLogger(opts.json) };
+  if (opts.push || opts.remote || opts.branch) {
+    if (!opts.push)
+      throw new RiskError(
+        "E_USAGE",
+        "--remote and --branch are used with --push (or with risk-cli archive pull/push).",
+      );
+    const { assembleAndPush } = await import("../../app/publish.ts");
+    const remote = resolveRemote(opts, process.env);
+    // The remote pushed to is where strangers clone the archive, unless the configuration names
+    // another; only an https address is published.
+    const published = remote.url.startsWith("https://") ? { url: remote.url, branch: remote.branch } : undefined;
+    return assembleAndPush({ ...request, publishedArchive: published }, ports, remote, { clock });
+  }
+  return runAssembly(request, ports);
 }

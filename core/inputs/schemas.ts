@@ -61,6 +61,25 @@ export const Config = z.strictObject({
   attribution: z.string(),
   language: z.literal("fr"),
   contact: Uri.optional(),
+  /**
+   * Where the archive is published, for strangers to clone: an https Git URL without credentials
+   * and the branch that holds the frames. Named in black-box.json, agents.json, llms.txt and the
+   * archive's own README.
+   */
+  archive: z
+    .strictObject({
+      url: z
+        .url({ protocol: /^https$/ })
+        .refine((u) => !new URL(u).username && !new URL(u).password && !new URL(u).search, {
+          message: "an https URL without credentials or query",
+        }),
+      branch: z
+        .string()
+        .regex(/^[A-Za-z0-9._/-]+$/)
+        .refine((b) => !b.includes("..") && !b.startsWith("/"), { message: "a branch name" })
+        .default("risk-archive"),
+    })
+    .optional(),
   riskBandScaleCaveat: RiskBandScaleCaveat,
   instruments: z
     .strictObject({

@@ -63,6 +63,11 @@ export const agents = defineSurface({ format: "json", schema: AgentManifest })({
         "Read signal values with their level, tone, sourceStatus and fallbackUsed: a retained value is not fresh.",
         "Check a downloaded surface against /api/v1/integrity.json (sha256sum of the file).",
         "Use seriesDate for publication dates and observedAt only for the upstream economic date.",
+        ...(p.config.archive
+          ? [
+              `Prove what was published when from the archive (one Git commit per assembly): git clone --bare --branch ${p.config.archive.branch} ${p.config.archive.url} archive.git, then risk-cli verify --archive archive.git and risk-cli replay --archive archive.git --date <date>.`,
+            ]
+          : []),
       ],
       prohibitedUse: [
         "Presenting signals or articles as investment advice.",

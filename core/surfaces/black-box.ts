@@ -54,6 +54,8 @@ export const BlackBox = z.strictObject({
     rule: z.string(),
     command: z.string(),
     index: z.string(),
+    /** Where the archive is published (clone URL and branch); absent when the publication names none. */
+    archive: z.strictObject({ url: z.string(), branch: z.string() }).optional(),
   }),
 });
 export type BlackBox = z.infer<typeof BlackBox>;
@@ -111,13 +113,21 @@ export const blackBox = defineSurface({ format: "json", schema: BlackBox })({
         firstFrameAt: firstFrameAt(ctx),
         lastFrameAt: now,
         rule: "A date means the end of that UTC day; a date-time is exact. Replay gives the last frame at or before it and checks every file against that frame's fingerprints.",
-        command: "git clone <archive> && risk-cli replay --archive <archive> --date <date|date-time> --out <dir>",
+        command: replayCommand(ctx.publication.config.archive),
         index:
           "index/<YYYY>/<MM>/<DD>.json in the archive head tree lists every earlier frame of that UTC day with its commit; days summarises the last 30 UTC days: replay of an earlier date gives that day's lastFrameId",
+        ...(ctx.publication.config.archive ? { archive: { ...ctx.publication.config.archive } } : {}),
       },
     };
   },
 });
+
+/** The replay command a stranger can paste: the archive's address when the publication names one. */
+export function replayCommand(archive: { url: string; branch: string } | undefined): string {
+  return archive
+    ? `git clone --bare --branch ${archive.branch} ${archive.url} archive.git && risk-cli replay --archive archive.git --date <date|date-time> --out <dir>`
+    : "git clone <archive> && risk-cli replay --archive <archive> --date <date|date-time> --out <dir>";
+}
 
 /**
  * The previous black box's days with the previous frame counted in, limited to the last

@@ -43,7 +43,11 @@ export function llmsTxt(p: Publication, ctx: Pick<BuildContext, "registry" | "ur
     `> ${p.config.description.fr.replace(/\s+/g, " ")}\n\n` +
     `Publication bilingue (français, anglais) sur le risque macro-financier : articles, guides, méthodologies, glossaire, sources primaires et signaux de risque par instrument, sans indice global. ` +
     `Tous les documents sont statiques, régénérés toutes les 15 minutes, sous licence ${p.config.license} avec attribution « ${p.config.attribution} ». Ce n’est pas un conseil en investissement. ` +
-    `Chaque surface JSON est servie en JSON canonique (RFC 8785) et son SHA-256 figure dans ${url("/api/v1/integrity.json")}.\n\n`;
+    `Chaque surface JSON est servie en JSON canonique (RFC 8785) et son SHA-256 figure dans ${url("/api/v1/integrity.json")}.` +
+    (p.config.archive
+      ? ` Chaque assemblage est un commit de l’archive Git ${p.config.archive.url} (branche ${p.config.archive.branch}) : git clone --bare --branch ${p.config.archive.branch} ${p.config.archive.url} archive.git && risk-cli verify --archive archive.git.`
+      : "") +
+    "\n\n";
   const machine = [...registry]
     .filter((s) => s.path !== "/llms.txt")
     .sort((a, b) => byCodeUnits(a.path, b.path))

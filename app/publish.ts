@@ -1,0 +1,63 @@
+/**
+ * Assemble and publish to a remote archive: pull what is new, assemble one frame on top, push it
+ * (fast-forward only). When another run pushed first, the remote moved: pull again, assemble a
+ * new frame on top of theirs and push again, up to `attempts` times. Nothing is ever forced; when
+ * every attempt lost the race the local frame stays in the local archive (kept under
+ * `refs/risk-cli/unpushed/` by the next pull) and the error says so.
+ */
+import { RiskError } from "../core/errors.ts";
+import { openArchive, type PullResult, type Remote } from "../archive/index.ts";
+import { runAssembly, type AssemblyPorts, type AssemblyRequest, type AssemblySummary } from "./assembly.ts";
+
+export interface PublishSummary extends AssemblySummary {
+  pushed: { remote: string; branch: string; attempts: number; pull: PullResult["outcome"]; bytesReceived: number };
+}
+
+export async function assembleAndPush(
+  request: AssemblyRequest,
+  ports: AssemblyPorts,
+  remote: Remote,
+  options: { attempts?: number; clock: () => string },
+): Promise<PublishSummary> {
+  const attempts = options.attempts ?? 3;
+  const archive = openArchive(request.archive);
+  const { remoteName } = await import("../archive/api/transport.ts");
+  for (let attempt = 1; ; attempt++) {
+    const pulled = await archive.pull(remote);
+    if (pulled.keptAs) ports.log.warn(`local frames that were never pushed are kept under ${pulled.keptAs}`);
+    // A retry is a new assembly at a new instant, after the frame that won the race (frame times
+    // are whole seconds and must increase: wait out the second it was assembled in).
+    let now = request.now;
+    if (attempt > 1) {
+      const head = await archive.head([]);
+      now = options.clock();
+      for (let waited = 0; head && now <= head.frame.at && waited < 3000; waited += 250) {
+        await new Promise((ok) => setTimeout(ok, 250));
+        now = options.clock();
+      }
+    }
+    const summary = await runAssembly({ ...request, now }, ports);
+    try {
+      await archive.push(remote);
+      return {
+        ...summary,
+        pushed: {
+          remote: remoteName(remote.url),
+          branch: remote.branch,
+          attempts: attempt,
+          pull: pulled.outcome,
+          bytesReceived: pulled.bytesReceived,
+        },
+      };
+    } catch (e) {
+      if (!(e instanceof RiskError) || e.code !== "E_REMOTE_MOVED") throw e;
+      if (attempt >= attempts)
+        throw new RiskError(
+          "E_REMOTE_MOVED",
+          `${e.message} Gave up after ${attempts} attempts; frame ${summary.frameId} stays in the local archive and the next run publishes on top of the remote.`,
+          { ...e.data, frameId: summary.frameId, attempts },
+        );
+      ports.log.warn(`the remote archive moved while assembling (attempt ${attempt} of ${attempts}); pulling again`);
+    }
+  }
+}

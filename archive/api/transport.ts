@@ -1,0 +1,324 @@
+/**
+ * Moving the archive to and from a remote Git repository over Git's smart HTTP protocol, with
+ * isomorphic-git (loaded only by the commands that pull or push).
+ *
+ * - Pull fetches the remote branch into this archive, sending the local head as what it already
+ *   has, so only the frames that are new on the remote travel. The local branch then follows the
+ *   remote: fast-forwarded when the remote is ahead, left alone when the local copy is ahead (frames
+ *   not pushed yet). When both moved, the remote wins and the local frames that were never pushed
+ *   are kept under `refs/risk-cli/unpushed/` rather than lost.
+ * - Push is fast-forward only, never forced. A rejection because the remote moved is its own
+ *   error, so that the caller can pull, assemble on top and try again.
+ *
+ * The token never appears in an error, a log or a file: remotes are named by scheme, host and
+ * path only.
+ */
+import * as fs from "node:fs";
+import { RiskError } from "../../core/errors.ts";
+import { BRANCH, headCommit, initRepository, isRepository, updateBranch } from "../git/objects.ts";
+
+export interface Remote {
+  /** An http(s) URL of a Git repository. */
+  url: string;
+  /** The branch on the remote that holds the frames. */
+  branch: string;
+  /** A token sent as the password of HTTP basic authentication, or none. */
+  token?: string;
+}
+
+export interface PullResult {
+  /** The remote branch's commit, or null when the remote has no such branch yet. */
+  remoteHead: string | null;
+  /** The local branch's commit after the pull. */
+  head: string | null;
+  /** What happened to the local branch. */
+  outcome: "empty-remote" | "up-to-date" | "fast-forward" | "local-ahead" | "replaced";
+  /** The ref keeping the local frames that were never pushed, when the remote won. */
+  keptAs?: string;
+  /** Bytes of pack data received. */
+  bytesReceived: number;
+}
+
+export interface PushResult {
+  outcome: "pushed" | "up-to-date" | "nothing-to-push";
+  head: string | null;
+}
+
+/** The remote as it may be printed: scheme, host and path, never credentials or a query. */
+export function remoteName(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname}`;
+  } catch {
+    return "(an unreadable remote URL)";
+  }
+}
+
+/** Refuses what isomorphic-git's HTTP transport cannot reach, before any connection. */
+export function checkRemote(remote: Remote): void {
+  let u: URL;
+  try {
+    u = new URL(remote.url);
+  } catch {
+    throw new RiskError("E_USAGE", "The archive remote is not a URL: give an https:// address of a Git repository.");
+  }
+  if (u.protocol !== "https:" && u.protocol !== "http:")
+    throw new RiskError(
+      "E_USAGE",
+      `The archive remote ${remoteName(remote.url)} is not an http(s) URL: risk-cli talks to remotes over Git's smart HTTP protocol only.`,
+    );
+  if (u.username || u.password)
+    throw new RiskError(
+      "E_USAGE",
+      `The archive remote ${remoteName(remote.url)} carries credentials in its URL: give the token in RISK_ARCHIVE_TOKEN instead, so that it never reaches a log.`,
+    );
+  if (!/^[A-Za-z0-9._/-]+$/.test(remote.branch) || remote.branch.includes("..") || remote.branch.startsWith("/"))
+    throw new RiskError("E_USAGE", `The archive branch "${remote.branch.slice(0, 60)}" is not a valid branch name.`);
+}
+
+const UNPUSHED_PREFIX = "refs/risk-cli/unpushed/";
+const REMOTE_NAME = "risk-archive-remote";
+
+async function loadGit() {
+  const [{ default: git }, { default: http }] = await Promise.all([
+    import("isomorphic-git"),
+    import("isomorphic-git/http/node"),
+  ]);
+  return { git, http };
+}
+
+function auth(remote: Remote) {
+  return {
+    onAuth: () => (remote.token ? { username: "x-access-token", password: remote.token } : { cancel: true }),
+    // A refused token is reported once, not retried in a loop.
+    onAuthFailure: () => ({ cancel: true }),
+  };
+}
+
+/** Turns isomorphic-git's and the network's errors into ours, naming the remote but never the token. */
+function remoteError(e: unknown, remote: Remote, doing: string): RiskError {
+  if (e instanceof RiskError) return e;
+  const err = e as { code?: string; data?: { statusCode?: number; reason?: string }; message?: string };
+  const where = remoteName(remote.url);
+  const status = err.data?.statusCode;
+  if (err.code === "HttpError" && (status === 401 || status === 403))
+    return new RiskError(
+      "E_REMOTE",
+      `The archive remote ${where} refused the credentials while trying to ${doing} (HTTP ${status}): ${
+        remote.token
+          ? "check that the token in RISK_ARCHIVE_TOKEN or GITHUB_TOKEN may write to this repository (contents: write)."
+          : "set RISK_ARCHIVE_TOKEN (or GITHUB_TOKEN) to a token that may read and write this repository."
+      }`,
+      { remote: where, status },
+    );
+  if (err.code === "UserCanceledError")
+    return new RiskError(
+      "E_REMOTE",
+      `The archive remote ${where} asks for credentials to ${doing}: set RISK_ARCHIVE_TOKEN (or GITHUB_TOKEN).`,
+      { remote: where },
+    );
+  if (err.code === "HttpError")
+    return new RiskError("E_REMOTE", `The archive remote ${where} answered HTTP ${status} while trying to ${doing}.`, {
+      remote: where,
+      status,
+    });
+  const sys = (e as NodeJS.ErrnoException).code;
+  if (sys && /^E[A-Z]+$/.test(sys))
+    return new RiskError(
+      "E_REMOTE",
+      `Could not ${doing} with the archive remote ${where} (${sys}): check the address and the network; nothing local was changed.`,
+      { remote: where, reason: sys },
+    );
+  // isomorphic-git's messages carry no credentials (none are ever put in a URL), but may quote
+  // a URL: any is cut to its scheme, host and path.
+  const said = String(err.message ?? err.code ?? "unknown error")
+    .replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]+/gi, (u) => remoteName(u))
+    .slice(0, 160);
+  return new RiskError(
+    "E_REMOTE",
+    `Could not ${doing} with the archive remote ${where} (${said}): check the address and the network; nothing local was changed.`,
+    { remote: where },
+  );
+}
+
+type HttpClient = Awaited<ReturnType<typeof loadGit>>["http"];
+
+/**
+ * isomorphic-git's fetch insists on the remote's HEAD, which a repository that holds only the
+ * archive branch (a dedicated archive repository whose default branch was never pushed) does not
+ * advertise: the fetch would then fail after negotiating, every time. When the ref advertisement
+ * names no HEAD, this adds the capability `symref=HEAD:refs/heads/<branch>` to its first line, as
+ * a server whose HEAD is the archive branch would send. Nothing else of the answer changes.
+ */
+function withRemoteHead(http: HttpClient, branch: string): HttpClient {
+  return {
+    async request(req) {
+      const res = await http.request(req);
+      if (req.method !== "GET" || !req.url.includes("/info/refs?service=git-upload-pack") || !res.body) return res;
+      const chunks: Uint8Array[] = [];
+      for await (const c of res.body as AsyncIterable<Uint8Array>) chunks.push(c);
+      const body = addHeadSymref(Buffer.concat(chunks), branch);
+      return {
+        ...res,
+        body: (async function* () {
+          yield body;
+        })(),
+      };
+    },
+  };
+}
+
+/** See withRemoteHead: the advertisement with a HEAD symref added when it has none. */
+export function addHeadSymref(advert: Buffer, branch: string): Buffer {
+  const lines: Buffer[] = [];
+  let at = 0;
+  while (at + 4 <= advert.length) {
+    const len = Number.parseInt(advert.subarray(at, at + 4).toString("latin1"), 16);
+    if (!Number.isFinite(len)) return advert;
+    const size = len === 0 ? 4 : len;
+    if (size < 4 || at + size > advert.length) return advert;
+    lines.push(advert.subarray(at, at + size));
+    at += size;
+  }
+  if (at !== advert.length) return advert;
+  const first = lines.findIndex((l) => l.length > 4 && l.indexOf(0) > 0);
+  if (first < 0) return advert;
+  const text = lines[first].subarray(4).toString("latin1");
+  if (/ HEAD\0/.test(text) || /(^|[\0 ])symref=HEAD:/.test(text)) return advert;
+  const withHead = text.replace(/\n$/, "") + ` symref=HEAD:refs/heads/${branch}\n`;
+  const payload = Buffer.from(withHead, "latin1");
+  lines[first] = Buffer.concat([Buffer.from((payload.length + 4).toString(16).padStart(4, "0"), "latin1"), payload]);
+  return Buffer.concat(lines);
+}
+
+async function isAncestor(
+  git: Awaited<ReturnType<typeof loadGit>>["git"],
+  gitdir: string,
+  ancestor: string,
+  oid: string,
+): Promise<boolean> {
+  if (ancestor === oid) return true;
+  try {
+    return await git.isDescendent({ fs, gitdir, oid, ancestor, depth: -1 });
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Fetches the remote branch and brings the local branch to it (see the module's comment). An
+ * archive folder that does not exist yet is created empty first.
+ */
+export async function pullArchive(gitdir: string, remote: Remote): Promise<PullResult> {
+  checkRemote(remote);
+  if (!isRepository(gitdir)) await initRepository(gitdir);
+  const { git, http } = await loadGit();
+  const local = await headCommit(gitdir);
+  const before = packBytes(gitdir);
+  let fetched: string | null;
+  try {
+    // isomorphic-git keeps what it fetched under the remote's tracking refs, which need a remote
+    // entry in the archive's config (its URL carries no credential).
+    await git.addRemote({ fs, gitdir, remote: REMOTE_NAME, url: remote.url, force: true });
+    const result = await git.fetch({
+      fs,
+      gitdir,
+      http: withRemoteHead(http, remote.branch),
+      url: remote.url,
+      // The local branch is what this archive already has: its head is sent as a "have", so
+      // only the objects new since then are sent.
+      ref: BRANCH.replace("refs/heads/", ""),
+      remoteRef: remote.branch,
+      remote: REMOTE_NAME,
+      singleBranch: true,
+      tags: false,
+      ...auth(remote),
+    });
+    fetched = result.fetchHead ?? null;
+  } catch (e) {
+    const err = e as { code?: string; data?: { what?: string } };
+    if (err.code !== "NotFoundError") throw remoteError(e, remote, "pull");
+    return { remoteHead: null, head: local, outcome: "empty-remote", bytesReceived: 0 };
+  }
+  const bytesReceived = packBytes(gitdir) - before;
+  if (fetched === null) return { remoteHead: null, head: local, outcome: "empty-remote", bytesReceived };
+  if (local === null) {
+    await updateBranch(gitdir, fetched);
+    return { remoteHead: fetched, head: fetched, outcome: "fast-forward", bytesReceived };
+  }
+  if (local === fetched) return { remoteHead: fetched, head: local, outcome: "up-to-date", bytesReceived };
+  if (await isAncestor(git, gitdir, local, fetched)) {
+    await updateBranch(gitdir, fetched);
+    return { remoteHead: fetched, head: fetched, outcome: "fast-forward", bytesReceived };
+  }
+  if (await isAncestor(git, gitdir, fetched, local))
+    return { remoteHead: fetched, head: local, outcome: "local-ahead", bytesReceived };
+  // Both moved: the remote is the publication of record. The local frames that never reached it
+  // are kept under a ref of their own, so that nothing is lost.
+  const keptAs = `${UNPUSHED_PREFIX}${local}`;
+  fs.mkdirSync(`${gitdir}/${UNPUSHED_PREFIX}`, { recursive: true });
+  fs.writeFileSync(`${gitdir}/${keptAs}`, `${local}\n`);
+  await updateBranch(gitdir, fetched);
+  return { remoteHead: fetched, head: fetched, outcome: "replaced", keptAs, bytesReceived };
+}
+
+/**
+ * Pushes the local branch to the remote branch, fast-forward only. Throws `E_REMOTE_MOVED` when
+ * the remote has frames this archive does not (pull, then assemble on top).
+ */
+export async function pushArchive(gitdir: string, remote: Remote): Promise<PushResult> {
+  checkRemote(remote);
+  const head = isRepository(gitdir) ? await headCommit(gitdir) : null;
+  if (head === null) return { outcome: "nothing-to-push", head };
+  const { git, http } = await loadGit();
+  try {
+    const result = await git.push({
+      fs,
+      http,
+      gitdir,
+      url: remote.url,
+      ref: BRANCH,
+      remoteRef: `refs/heads/${remote.branch}`,
+      remote: REMOTE_NAME,
+      force: false,
+      ...auth(remote),
+    });
+    const status = result.refs?.[`refs/heads/${remote.branch}`];
+    if (result.ok === false || (status && status.ok === false))
+      throw movedOrRefused(remote, status?.error ?? result.error ?? "refused");
+    return { outcome: "pushed", head };
+  } catch (e) {
+    const code = (e as { code?: string; data?: { reason?: string } }).code;
+    if (code === "PushRejectedError") throw movedOrRefused(remote, (e as { data?: { reason?: string } }).data?.reason);
+    if (code === "GitPushError") throw movedOrRefused(remote, (e as Error).message);
+    throw remoteError(e, remote, "push");
+  }
+}
+
+function movedOrRefused(remote: Remote, reason: string | undefined): RiskError {
+  const where = remoteName(remote.url);
+  const text = String(reason ?? "");
+  if (/fast-forward|fetch first|stale|lock|failed to update|cannot lock/i.test(text) || text === "")
+    return new RiskError(
+      "E_REMOTE_MOVED",
+      `The archive remote ${where} has frames this archive does not (branch ${remote.branch}): pull, assemble on top and push again. Nothing was forced.`,
+      { remote: where, branch: remote.branch },
+    );
+  return new RiskError(
+    "E_REMOTE",
+    `The archive remote ${where} refused the push to branch ${remote.branch}: ${text.slice(0, 120)}`,
+    { remote: where, branch: remote.branch },
+  );
+}
+
+/** Bytes of pack files in the archive: how much a fetch brought is the difference. */
+function packBytes(gitdir: string): number {
+  let total = 0;
+  try {
+    for (const name of fs.readdirSync(`${gitdir}/objects/pack`))
+      if (name.endsWith(".pack")) total += fs.statSync(`${gitdir}/objects/pack/${name}`).size;
+  } catch {
+    // no pack folder yet
+  }
+  return total;
+}

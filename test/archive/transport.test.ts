@@ -1,0 +1,324 @@
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { runAssemble } from "../../cli/commands/assemble.ts";
+import { openArchive } from "../../archive/index.ts";
+import { assembleAndPush } from "../../app/publish.ts";
+import { demoPublication } from "../../cli/paths.ts";
+import { nodeFs, nodeHasher, nodeHttp } from "../../cli/runtime/node.ts";
+import { collectUpstream } from "../../core/inputs/collect.ts";
+import { at, git } from "../helpers/archive.ts";
+import { runCli as runCliSync, CLI } from "../helpers/cli.ts";
+import { startGitServer, type GitServer } from "../../bench/git-server.ts";
+import { tempDir } from "../helpers/tmp.ts";
+
+const env = (server: GitServer, token = server.token) => ({
+  RISK_ARCHIVE_REMOTE: server.url,
+  RISK_ARCHIVE_BRANCH: "risk-archive",
+  RISK_ARCHIVE_TOKEN: token,
+  GITHUB_TOKEN: "",
+});
+
+function remoteHead(server: GitServer): string | null {
+  try {
+    return git(server.gitdir, "rev-parse", "--verify", "-q", "refs/heads/risk-archive");
+  } catch {
+    return null;
+  }
+}
+
+/** Clones the remote branch with git itself and verifies it with risk-cli: what a stranger does. */
+function verifyFreshClone(server: GitServer) {
+  const dir = tempDir("risk-clone-");
+  execFileSync("git", ["clone", "--quiet", "--bare", "--branch", "risk-archive", server.gitdir, `${dir}/a.git`]);
+  return runCliSync(["verify", "--archive", `${dir}/a.git`, "--json"]);
+}
+
+/**
+ * The CLI as a child process, awaited: the test server lives in this process, so a synchronous
+ * spawn would stop it from answering.
+ */
+function runCli(args: string[], options: { env?: Record<string, string> } = {}) {
+  return runCliAsync(args, options.env ?? {});
+}
+
+function runCliAsync(args: string[], extraEnv: Record<string, string>) {
+  return new Promise<{ status: number | null; stdout: string; stderr: string }>((ok) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      env: { ...process.env, SOURCE_DATE_EPOCH: "", ...extraEnv },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c) => (stdout += c));
+    child.stderr.on("data", (c) => (stderr += c));
+    child.on("close", (status) => ok({ status, stdout, stderr }));
+  });
+}
+
+describe("archive transport over Git's smart HTTP protocol (git http-backend)", () => {
+  let server: GitServer;
+  beforeEach(async () => {
+    server = await startGitServer();
+  });
+  afterEach(async () => server.close());
+
+  /** A remote holding `frames` demo frames (15 minutes apart), pushed by another publisher. */
+  async function seed(frames: number) {
+    const dir = tempDir();
+    for (let i = 0; i < frames; i++)
+      await runAssemble({ site: `${dir}/site`, archive: `${dir}/archive.git`, now: at(15 * i), json: true });
+    const push = await runCli(["archive", "push", "--archive", `${dir}/archive.git`], { env: env(server) });
+    expect(push.status, push.stderr).toBe(0);
+    return remoteHead(server) as string;
+  }
+
+  it("pushes to an empty remote, and a stranger's clone of the branch verifies", async () => {
+    const dir = tempDir();
+    for (let i = 0; i < 2; i++)
+      await runAssemble({ site: `${dir}/site`, archive: `${dir}/archive.git`, now: at(15 * i), json: true });
+    expect(remoteHead(server)).toBeNull();
+    const push = await runCli(["archive", "push", "--archive", `${dir}/archive.git`, "--json"], { env: env(server) });
+    expect(push.status, push.stderr).toBe(0);
+    expect(JSON.parse(push.stdout)).toMatchObject({ ok: true, outcome: "pushed", branch: "risk-archive" });
+    expect(remoteHead(server)).toBe(git(`${dir}/archive.git`, "rev-parse", "refs/heads/main"));
+    const verified = verifyFreshClone(server);
+    expect(verified.status, verified.stderr).toBe(0);
+    expect(JSON.parse(verified.stdout).frames).toBe(2);
+    // Pushing again with nothing new changes nothing.
+    const again = await runCli(["archive", "push", "--archive", `${dir}/archive.git`, "--json"], { env: env(server) });
+    expect(again.status, again.stderr).toBe(0);
+  });
+
+  it("pulls into an empty folder, then assemble --push adds a frame on top", async () => {
+    const before = await seed(2);
+    const dir = tempDir();
+    const pull = await runCli(["archive", "pull", "--archive", `${dir}/archive.git`, "--json"], { env: env(server) });
+    expect(pull.status, pull.stderr).toBe(0);
+    expect(JSON.parse(pull.stdout)).toMatchObject({ outcome: "fast-forward", head: before });
+    const assembled = await runCli(
+      ["assemble", "--push", "--site", `${dir}/site`, "--archive", `${dir}/archive.git`, "--now", at(30), "--json"],
+      { env: env(server) },
+    );
+    expect(assembled.status, assembled.stderr).toBe(0);
+    const summary = JSON.parse(assembled.stdout);
+    expect(summary.pushed).toMatchObject({ branch: "risk-archive", attempts: 1, pull: "up-to-date" });
+    expect(remoteHead(server)).toBe(summary.commit);
+    expect(git(server.gitdir, "rev-parse", `${summary.commit}^`)).toBe(before);
+    const verified = verifyFreshClone(server);
+    expect(verified.status, verified.stderr).toBe(0);
+    expect(JSON.parse(verified.stdout).frames).toBe(3);
+  });
+
+  it("refuses a wrong token with exit 9, naming the remote and never the token; nothing local changes", async () => {
+    const dir = tempDir();
+    await runAssemble({ site: `${dir}/site`, archive: `${dir}/archive.git`, now: at(500), json: true });
+    const localHead = git(`${dir}/archive.git`, "rev-parse", "refs/heads/main");
+    const headBefore = remoteHead(server);
+    for (const verb of ["push", "pull"]) {
+      const r = await runCli(["archive", verb, "--archive", `${dir}/archive.git`], {
+        env: env(server, "wrong-token-secret-99"),
+      });
+      expect(r.status, r.stderr).toBe(9);
+      expect(r.stderr).toContain(server.url);
+      expect(r.stderr).toMatch(/refused the credentials|asks for credentials/);
+      expect(r.stderr + r.stdout).not.toContain("wrong-token-secret-99");
+    }
+    const none = await runCli(["archive", "pull", "--archive", `${dir}/archive.git`], {
+      env: { ...env(server, ""), GITHUB_TOKEN: "" },
+    });
+    expect(none.status).toBe(9);
+    expect(none.stderr).toContain("RISK_ARCHIVE_TOKEN");
+    expect(git(`${dir}/archive.git`, "rev-parse", "refs/heads/main")).toBe(localHead);
+    expect(remoteHead(server)).toBe(headBefore);
+  });
+
+  it("never sends a token given in the URL and refuses non-http remotes (exit 2)", () => {
+    const dir = tempDir();
+    const withCreds = runCliSync([
+      "archive",
+      "pull",
+      "--archive",
+      `${dir}/a.git`,
+      "--remote",
+      "https://u:p4ss@example.org/x.git",
+    ]);
+    expect(withCreds.status).toBe(2);
+    expect(withCreds.stderr).not.toContain("p4ss");
+    const ssh = runCliSync(["archive", "pull", "--archive", `${dir}/a.git`, "--remote", "file:///etc"]);
+    expect(ssh.status).toBe(2);
+  });
+
+  it("survives the connection dropping in the middle of a push: the remote is unchanged and the next push lands", async () => {
+    await seed(2);
+    const dir = tempDir();
+    const pull = await runCli(["archive", "pull", "--archive", `${dir}/archive.git`], { env: env(server) });
+    expect(pull.status, pull.stderr).toBe(0);
+    await runAssemble({ site: `${dir}/site`, archive: `${dir}/archive.git`, now: at(45), json: true });
+    const before = remoteHead(server);
+    server.dropNextPushAfter = 200;
+    const cut = await runCli(["archive", "push", "--archive", `${dir}/archive.git`], { env: env(server) });
+    expect(cut.status, cut.stderr).toBe(9);
+    expect(remoteHead(server)).toBe(before);
+    execFileSync("git", ["--git-dir", server.gitdir, "fsck", "--no-progress"]);
+    const retry = await runCli(["archive", "push", "--archive", `${dir}/archive.git`], { env: env(server) });
+    expect(retry.status, retry.stderr).toBe(0);
+    expect(remoteHead(server)).toBe(git(`${dir}/archive.git`, "rev-parse", "refs/heads/main"));
+  });
+
+  it("lets two publishers assemble against the same remote at once: both frames land in time order, nothing forced", async () => {
+    await seed(1);
+    const framesBefore = Number(git(server.gitdir, "rev-list", "--count", "refs/heads/risk-archive"));
+    // Two different publications (the second edits an article), so that their frames differ.
+    const a = tempDir();
+    const b = tempDir();
+    expect(runCliSync(["init", `${b}/pub`]).status).toBe(0);
+    const article = `${b}/pub/content/articles/en/${readdirSync(`${b}/pub/content/articles/en`)[0]}`;
+    writeFileSync(article, `${readFileSync(article, "utf8")}\nA paragraph only the second publisher has.\n`);
+    // No --now: each assembly (and a retry) takes the clock's time, as a scheduled job does.
+    const [ra, rb] = await Promise.all([
+      runCliAsync(
+        ["assemble", "--push", "--site", `${a}/site`, "--archive", `${a}/archive.git`, "--json"],
+        env(server),
+      ),
+      runCliAsync(
+        [
+          "assemble",
+          "--push",
+          "--publication",
+          `${b}/pub`,
+          "--site",
+          `${b}/site`,
+          "--archive",
+          `${b}/archive.git`,
+          "--json",
+        ],
+        env(server),
+      ),
+    ]);
+    expect(ra.status, ra.stderr).toBe(0);
+    expect(rb.status, rb.stderr).toBe(0);
+    const sa = JSON.parse(ra.stdout);
+    const sb = JSON.parse(rb.stdout);
+    const chain = git(server.gitdir, "rev-list", "--first-parent", "refs/heads/risk-archive").split("\n");
+    expect(chain.length).toBe(framesBefore + 2);
+    expect(new Set(chain.slice(0, 2))).toEqual(new Set([sa.commit, sb.commit]));
+    // In time order: the newer frame is on top.
+    const [top, below] = chain[0] === sa.commit ? [sa, sb] : [sb, sa];
+    expect(top.at > below.at).toBe(true);
+    const verified = verifyFreshClone(server);
+    expect(verified.status, verified.stderr).toBe(0);
+    expect(JSON.parse(verified.stdout).frames).toBe(framesBefore + 2);
+  });
+
+  it("when the remote moved, a push is refused (exit 10) and assemble --push keeps the stray frame and lands on top", async () => {
+    await seed(1);
+    const a = tempDir();
+    const b = tempDir();
+    for (const d of [a, b])
+      expect((await runCli(["archive", "pull", "--archive", `${d}/archive.git`], { env: env(server) })).status).toBe(0);
+    await runAssemble({ site: `${a}/site`, archive: `${a}/archive.git`, now: at(15), json: true });
+    expect((await runCli(["archive", "push", "--archive", `${a}/archive.git`], { env: env(server) })).status).toBe(0);
+    const winner = remoteHead(server);
+    await runAssemble({ site: `${b}/site`, archive: `${b}/archive.git`, now: at(16), json: true });
+    const stray = git(`${b}/archive.git`, "rev-parse", "refs/heads/main");
+    const refused = await runCli(["archive", "push", "--archive", `${b}/archive.git`], { env: env(server) });
+    expect(refused.status, refused.stderr).toBe(10);
+    expect(refused.stderr).toMatch(/has frames this archive does not/);
+    expect(remoteHead(server)).toBe(winner);
+    const landed = await runCli(
+      ["assemble", "--push", "--site", `${b}/site`, "--archive", `${b}/archive.git`, "--now", at(30), "--json"],
+      { env: env(server) },
+    );
+    expect(landed.status, landed.stderr).toBe(0);
+    expect(JSON.parse(landed.stdout).pushed).toMatchObject({ attempts: 1, pull: "replaced" });
+    expect(git(server.gitdir, "rev-parse", "refs/heads/risk-archive^")).toBe(winner);
+    // The frame that never reached the remote is not lost.
+    expect(git(`${b}/archive.git`, "rev-parse", `refs/risk-cli/unpushed/${stray}`)).toBe(stray);
+  });
+
+  it("gives up after 3 attempts when the remote keeps moving (exit 10), keeping the local frame", async () => {
+    await seed(1);
+    const rival = tempDir();
+    const mine = tempDir();
+    expect((await runCli(["archive", "pull", "--archive", `${rival}/archive.git`], { env: env(server) })).status).toBe(
+      0,
+    );
+    const remote = { url: server.url, branch: "risk-archive", token: server.token };
+    let rivalFrames = 0;
+    const log = { info: () => {}, warn: () => {} };
+    const ports = { fs: nodeFs, http: nodeHttp, hash: nodeHasher, log };
+    const attempt = assembleAndPush(
+      {
+        publication: demoPublication(),
+        site: `${mine}/site`,
+        archive: `${mine}/archive.git`,
+        now: at(100),
+        // While each of my assemblies runs, the rival publishes a frame: every push of mine finds the remote moved.
+        upstream: async (p) => {
+          rivalFrames++;
+          await runAssemble({
+            site: `${rival}/site`,
+            archive: `${rival}/archive.git`,
+            now: at(100 + rivalFrames),
+            json: true,
+          });
+          await openArchive(`${rival}/archive.git`).push(remote);
+          return collectUpstream(p, { fs: nodeFs, http: nodeHttp }, { attemptedAt: at(100) });
+        },
+      },
+      ports,
+      remote,
+      {
+        clock: (() => {
+          let n = 200;
+          return () => at(n++);
+        })(),
+      },
+    );
+    await expect(attempt).rejects.toMatchObject({ code: "E_REMOTE_MOVED", data: { attempts: 3 } });
+    expect(rivalFrames).toBe(3);
+    expect(remoteHead(server)).toBe(git(`${rival}/archive.git`, "rev-parse", "refs/heads/main"));
+    // My last frame stays in my archive for the next run.
+    expect(git(`${mine}/archive.git`, "rev-parse", "refs/heads/main")).not.toBe(remoteHead(server));
+    expect(existsSync(`${mine}/archive.git/refs/risk-cli/unpushed`)).toBe(true);
+  });
+});
+
+describe("incremental pull", () => {
+  it("after many frames fetches only the objects that are new", async () => {
+    const server = await startGitServer();
+    try {
+      const pub = tempDir();
+      const frames = 40;
+      for (let i = 0; i < frames; i++)
+        await runAssemble({ site: `${pub}/site`, archive: `${pub}/archive.git`, now: at(15 * i), json: true });
+      expect((await runCli(["archive", "push", "--archive", `${pub}/archive.git`], { env: env(server) })).status).toBe(
+        0,
+      );
+      const reader = tempDir();
+      server.uploadPackBytes = 0;
+      const remote = { url: server.url, branch: "risk-archive", token: server.token };
+      const full = await openArchive(`${reader}/archive.git`).pull(remote);
+      const fullBytes = server.uploadPackBytes;
+      expect(full.outcome).toBe("fast-forward");
+      await runAssemble({ site: `${pub}/site`, archive: `${pub}/archive.git`, now: at(15 * frames), json: true });
+      expect((await runCli(["archive", "push", "--archive", `${pub}/archive.git`], { env: env(server) })).status).toBe(
+        0,
+      );
+      server.uploadPackBytes = 0;
+      const next = await openArchive(`${reader}/archive.git`).pull(remote);
+      const nextBytes = server.uploadPackBytes;
+      expect(next.outcome).toBe("fast-forward");
+      // One frame's new objects, not the archive: a small fraction of the first pull.
+      expect(nextBytes).toBeGreaterThan(0);
+      expect(nextBytes * 10).toBeLessThan(fullBytes);
+      const r = runCliSync(["verify", "--archive", `${reader}/archive.git`, "--json"]);
+      expect(r.status, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout).frames).toBe(frames + 1);
+      expect(existsSync(`${reader}/archive.git/objects/pack`)).toBe(true);
+      expect(readFileSync(`${reader}/archive.git/refs/heads/main`, "latin1").trim()).toBe(next.head);
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
+});
