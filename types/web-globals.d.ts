@@ -12,6 +12,8 @@ declare class URL {
   readonly pathname: string;
   readonly protocol: string;
   readonly search: string;
+  readonly username: string;
+  readonly password: string;
   readonly hash: string;
   toString(): string;
   static canParse(url: string, base?: string): boolean;
@@ -25,3 +27,6 @@ declare class TextDecoder {
   constructor(label?: string, options?: { fatal?: boolean; ignoreBOM?: boolean });
   decode(input?: Uint8Array | ArrayBuffer, options?: { stream?: boolean }): string;
 }
+
+declare function btoa(data: string): string;
+declare function atob(data: string): string;
