@@ -19,6 +19,7 @@ import {
   type Publication,
 } from "../core/inputs/publication.ts";
 import type { UpstreamState } from "../core/inputs/upstream.ts";
+import type { NoteSigner } from "../core/log/checkpoint.ts";
 import { copiesRead, planAssembly, type Plan } from "../core/plan.ts";
 import type { Hasher, Http, Logger, ReadOnlyFs } from "../core/ports.ts";
 import { SURFACES, surfacesFor } from "../core/surfaces/index.ts";
@@ -48,6 +49,10 @@ export interface AssemblyRequest {
    * an assembly pushes to. Published in black-box.json, agents.json, llms.txt and the archive's README.
    */
   publishedArchive?: { url: string; branch: string };
+  /** Where `now` came from: the system clock (default), or pinned by --now or SOURCE_DATE_EPOCH. */
+  clock?: "system" | "pinned";
+  /** Signs the frame log's checkpoints (a key configured by the publisher); unsigned without. */
+  signer?: NoteSigner;
   /** Readings to use instead of collecting them (benchmarks that replay synthetic upstreams). */
   upstream?: (publication: Publication) => UpstreamState | Promise<UpstreamState>;
 }
@@ -140,7 +145,9 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
     const inputs = fingerprintInputs(
       files,
       hash,
-      `risk-cli ${VERSION}${address ? ` archive ${address.url} ${address.branch}` : ""}`,
+      `risk-cli ${VERSION}${address ? ` archive ${address.url} ${address.branch}` : ""}${
+        request.signer ? ` key ${request.signer.verifierKey}` : ""
+      }`,
     );
     const reader = publicationReader(files, inputs, gitdir, hash, caches, address);
     const base = reader.config();
@@ -180,6 +187,8 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
       inputs,
       reuse: caches.reuse,
       memo,
+      clock: request.clock ?? "system",
+      ...(request.signer ? { signer: request.signer } : {}),
     };
     const plan = planAssembly(
       { ...start, previousServed: (path) => site.served(path), previousVerified: site.verified },

@@ -11,7 +11,7 @@ import { serialiseSurface, validateSurface } from "./render/encode.ts";
 import { SURFACES, surfacesFor } from "./surfaces/index.ts";
 import { frameSignalOf, type Signal } from "./signals.ts";
 import { manifestBytes, objectManifest, type ObjectManifest } from "./changes/objects.ts";
-import type { PreviousState, Produced, Surface } from "./surfaces/types.ts";
+import type { BuildContext, PreviousState, Produced, Surface } from "./surfaces/types.ts";
 import { buildContext, planAssembly, type Plan, type PlanInput } from "./plan.ts";
 import { decodeSha256State, encodeSha256State, sha256Digest, sha256Start, sha256Update } from "./journal/sha256.ts";
 
@@ -87,7 +87,7 @@ export function assemble(
     }
     return objects;
   };
-  const ctx = buildContext(input, surfaces, sameInputs, () => objectsOf()?.manifest ?? null, produced);
+  const ctx = buildContext(input, surfaces, sameInputs, () => objectsOf()?.manifest ?? null, hash, produced);
   for (const step of plan.steps) {
     const { surface } = step;
     if (step.action === "reuse") {
@@ -175,7 +175,7 @@ function appendLines(surface: Surface, lines: unknown, previous: PreviousState |
 
 function frameOf(
   input: AssembleInput & { signals: readonly Signal[] },
-  ref: { frameId: string; seq: number; previousFrameHash: string | null },
+  ref: BuildContext["frame"],
   files: BuiltFile[],
   hash: Hasher,
   indexedAt: string,
@@ -221,6 +221,8 @@ function frameOf(
     changes,
     ...(objects ? { objects } : {}),
     ...journalOf(files),
+    log: ref.log,
+    clock: ref.clock,
   };
   return { ...body, frameHash: frameHashOf(body, hash) };
 }

@@ -79,6 +79,18 @@ export const Frame = z.strictObject({
    * day shards (journal/YYYY/MM/DD.ndjson), never as one blob.
    */
   journal: z.strictObject({ records: z.int().nonnegative(), state: z.string() }).optional(),
+  /**
+   * The Merkle log of the frames before this one (core/log/frames.ts): its size (seq - 1), root
+   * and right edge. Absent in frames written before it existed.
+   */
+  log: z
+    .strictObject({ size: z.int().nonnegative(), root: Sha256, edge: z.array(Sha256).max(64) })
+    .optional(),
+  /**
+   * Where this frame's time came from: the system clock, or pinned by --now or
+   * SOURCE_DATE_EPOCH (reproducible builds and tests). Absent in frames written before it existed.
+   */
+  clock: z.enum(["system", "pinned"]).optional(),
   frameHash: Sha256,
 });
 export type Frame = z.infer<typeof Frame>;

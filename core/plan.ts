@@ -9,6 +9,8 @@ import { noMemo, type Hasher, type Memo } from "./ports.ts";
 import type { Publication } from "./inputs/publication.ts";
 import type { UpstreamState } from "./inputs/upstream.ts";
 import { frameIdOf } from "./frame.ts";
+import { EMPTY_LOG, extendLog, type LogHead } from "./log/frames.ts";
+import type { NoteSigner } from "./log/checkpoint.ts";
 import { resolveSignals } from "./signals.ts";
 import { RiskError } from "./errors.ts";
 import type { BuildContext, PlanFacts, PreviousState, Reads, Surface } from "./surfaces/types.ts";
@@ -69,6 +71,10 @@ export interface PlanInput {
   reuse?: boolean;
   /** Per-document results kept from earlier assemblies; none by default. */
   memo?: Memo;
+  /** Where `now` came from: the system clock (default) or pinned by --now or SOURCE_DATE_EPOCH. */
+  clock?: "system" | "pinned";
+  /** Signs the frame log's checkpoint in black-box.json, when the publisher configured a key. */
+  signer?: NoteSigner;
 }
 
 /** True when the previous frame was built by this tool version from the same input files. */
@@ -86,7 +92,7 @@ export function planAssembly(input: PlanInput, surfaces: readonly Surface[], has
   checkClock(previous, now);
   const sameInputs = inputsUnchanged(previous, input.inputs, input.toolVersion);
   const facts: PlanFacts = { inputsUnchanged: sameInputs, hasCopy: (path) => previous?.copies.has(path) ?? false };
-  const keyContext = buildContext(input, surfaces, sameInputs, () => null);
+  const keyContext = buildContext(input, surfaces, sameInputs, () => null, hash);
   const needs: Needs = { corpus: false, signalHistory: false, archiveWindows: [], objects: false };
   const windows = new Set<number>();
   const steps: Step[] = surfaces.map((surface): Step => {
@@ -126,14 +132,31 @@ function checkClock(previous: PreviousState | null, now: string): void {
 }
 
 /**
+ * The log over every frame before the one being assembled: the head frame's own log extended by
+ * the head frame, or the archive's computation for a head written before frames recorded one.
+ */
+function logBefore(previous: PreviousState | null, hash: Hasher): LogHead {
+  if (!previous) return EMPTY_LOG(hash);
+  const head = previous.frame;
+  if (head.log) return extendLog(hash, head.log, head.frameHash);
+  if (previous.log) return previous.log;
+  if (head.seq === 1) return extendLog(hash, EMPTY_LOG(hash), head.frameHash);
+  throw new Error(`the archive did not give the frame log for head frame ${head.frameId}`);
+}
+
+/**
  * The context every builder of one assembly sees. `produced` is filled as surfaces are built, in
  * registry order; `objects` computes the inputs' object manifest on first call.
  */
 export function buildContext(
-  input: Pick<PlanInput, "publication" | "upstream" | "previous" | "now" | "toolVersion" | "inputs" | "memo">,
+  input: Pick<
+    PlanInput,
+    "publication" | "upstream" | "previous" | "now" | "toolVersion" | "inputs" | "memo" | "clock" | "signer"
+  >,
   registry: readonly Surface[],
   sameInputs: boolean,
   objects: BuildContext["objects"],
+  hash: Hasher,
   produced: BuildContext["produced"] = [],
 ): BuildContext {
   const { publication, previous, now } = input;
@@ -146,7 +169,15 @@ export function buildContext(
     upstream: input.upstream,
     signals: resolveSignals(publication, input.upstream, previous?.frame ?? null),
     previous,
-    frame: { frameId: frameIdOf(seq, now), seq, previousFrameHash: previous?.frame.frameHash ?? null },
+    frame: {
+      frameId: frameIdOf(seq, now),
+      seq,
+      previousFrameHash: previous?.frame.frameHash ?? null,
+      log: logBefore(previous, hash),
+      clock: input.clock ?? "system",
+    },
+    ...(input.signer ? { signer: input.signer } : {}),
+    hash,
     inputsUnchanged: sameInputs,
     objects,
     produced,

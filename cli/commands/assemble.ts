@@ -36,6 +36,11 @@ export async function runAssemble(opts: AssembleOptions): Promise<AssembleSummar
     now: clock(),
     caches: opts.cache !== false,
     limits: opts.limits,
+    // A frame says whether its time was read from the clock or pinned (reproducible builds, tests).
+    clock: opts.now || process.env.SOURCE_DATE_EPOCH ? ("pinned" as const) : ("system" as const),
+    ...(process.env.RISK_CHECKPOINT_KEY
+      ? { signer: (await import("../../app/note-signer.ts")).noteSigner(process.env.RISK_CHECKPOINT_KEY) }
+      : {}),
   };
   const ports = { fs: runtimeFs().fs, http: runtimeHttp(), hash: nodeHasher, log: stderrLogger(opts.json) };
   if (opts.push || opts.remote || opts.branch) {

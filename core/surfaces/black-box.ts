@@ -2,6 +2,7 @@ import { z } from "zod";
 import { InstrumentKey, IsoDate, IsoDateTime } from "../schemas/primitives.ts";
 import { defineSurface, previousCopy, type BuildContext, type PreviousState } from "./types.ts";
 import { CONTRACT_VERSION } from "./common.ts";
+import { checkpointOf, logOrigin } from "../log/frames.ts";
 
 /** How many earlier frames the black box carries; older ones are reached by replay. */
 export const RECENT_FRAMES = 24;
@@ -18,6 +19,8 @@ export const BlackBoxFrame = z.strictObject({
   commit: z.string().regex(/^[0-9a-f]{40}$/),
   changed: z.array(z.string()),
   scores: z.partialRecord(InstrumentKey, z.number().nullable()),
+  /** Where that frame's time came from; absent for frames that did not record it. */
+  clock: z.enum(["system", "pinned"]).optional(),
 });
 
 /** One UTC day of earlier frames: how many, and the last one (the one replay gives for that date). */
@@ -43,7 +46,25 @@ export const BlackBox = z.strictObject({
     at: IsoDateTime,
     previousFrameId: z.string().nullable(),
     previousFrameHash: Sha256.nullable(),
+    /** Where this frame's time came from: the system clock, or pinned by --now or SOURCE_DATE_EPOCH. */
+    clock: z.enum(["system", "pinned"]).optional(),
   }),
+  /**
+   * The latest checkpoint of the frame log (the Merkle tree over every earlier frame's hash), in
+   * the C2SP tlog-checkpoint text form, signed when the publisher configured a key: save it, and
+   * `risk-cli verify --checkpoint FILE` later proves that the archive still extends it.
+   */
+  log: z
+    .strictObject({
+      origin: z.string(),
+      size: z.int().nonnegative(),
+      root: Sha256,
+      checkpoint: z.string(),
+      /** The key that signs checkpoints, as verifiers take it (`<name>+<id>+<key>`); null when unsigned. */
+      verifierKey: z.string().nullable(),
+      rule: z.string(),
+    })
+    .optional(),
   chain: z.strictObject({ algorithm: z.literal("sha256"), frameHashRule: z.string(), length: z.int().positive() }),
   recentFrames: z.array(BlackBoxFrame).max(RECENT_FRAMES),
   /** Newest first; absent in black boxes written before it existed. */
@@ -86,6 +107,7 @@ export const blackBox = defineSurface({ format: "json", schema: BlackBox })({
               ...previous.frame.changes.removed,
             ].sort(),
             scores: Object.fromEntries(Object.entries(previous.frame.signals).map(([k, s]) => [k, s?.value ?? null])),
+            ...(previous.frame.clock ? { clock: previous.frame.clock } : {}),
           },
           ...(before?.recentFrames ?? []),
         ].slice(0, RECENT_FRAMES)
@@ -100,6 +122,21 @@ export const blackBox = defineSurface({ format: "json", schema: BlackBox })({
         at: now,
         previousFrameId: previous?.frame.frameId ?? null,
         previousFrameHash: frame.previousFrameHash,
+        clock: frame.clock,
+      },
+      log: {
+        origin: logOrigin(ctx.publication.config.baseUrl),
+        size: frame.log.size,
+        root: frame.log.root,
+        checkpoint: checkpointOf(
+          ctx.hash,
+          logOrigin(ctx.publication.config.baseUrl),
+          frame.log,
+          previous ? { frameId: previous.frame.frameId, frameHash: previous.frame.frameHash } : null,
+          ctx.signer,
+        ),
+        verifierKey: ctx.signer?.verifierKey ?? null,
+        rule: "Leaves are SHA-256(0x00 || frameHash bytes) of every frame before this one, in order; nodes SHA-256(0x01 || left || right) (RFC 6962). Each frame records the log of the frames before it in frame.json (log.size, log.root, log.edge).",
       },
       chain: {
         algorithm: "sha256",

@@ -1,3 +1,5 @@
+import type { LogHead } from "../log/frames.ts";
+import type { NoteSigner } from "../log/checkpoint.ts";
 import type { z } from "zod";
 import type { Publication } from "../inputs/publication.ts";
 import type { UpstreamState } from "../inputs/upstream.ts";
@@ -5,7 +7,7 @@ import type { BaselineFrame, Frame } from "../frame.ts";
 import type { Signal } from "../signals.ts";
 import type { ObjectManifest } from "../changes/objects.ts";
 import type { SignalHistory } from "../signal-history/model.ts";
-import type { Memo } from "../ports.ts";
+import type { Hasher, Memo } from "../ports.ts";
 
 /** What an earlier surface of the same assembly produced: its fingerprint as served. */
 export interface Produced {
@@ -38,6 +40,11 @@ export interface PreviousState {
   windows?: WindowBaselines;
   /** The archive's daily points and level changes, when the plan needs them (null: none yet). */
   signalHistory?: SignalHistory | null;
+  /**
+   * The frame log over every frame up to and including the head, when the head frame records no
+   * `log` (an archive begun by an earlier version): computed once by the archive.
+   */
+  log?: LogHead;
 }
 
 /** Baseline frames by window length in days; null when the archive holds no frame that old. */
@@ -74,7 +81,19 @@ export interface BuildContext {
   signals: readonly Signal[];
   previous: PreviousState | null;
   /** Identity of the frame this assembly will commit (its hash is not known yet). */
-  frame: { frameId: string; seq: number; previousFrameHash: string | null };
+  frame: {
+    frameId: string;
+    seq: number;
+    previousFrameHash: string | null;
+    /** The Merkle log of every frame before this one (core/log/frames.ts). */
+    log: LogHead;
+    /** Where this frame's time came from. */
+    clock: "system" | "pinned";
+  };
+  /** The checkpoint signer, when the publisher configured a key. */
+  signer?: NoteSigner;
+  /** SHA-256, for the surfaces that hash what they publish (the frame log's checkpoint). */
+  hash: Hasher;
   /** True when the previous frame was built by this tool version from the same input files. */
   inputsUnchanged: boolean;
   /** The object manifest of these inputs, computed on first call; null when they are unchanged (nothing to diff). */
