@@ -14,11 +14,15 @@ import type { FoundFrame } from "./api/replay.ts";
 import type { ArchiveNeeds, CopyRequest } from "./api/state.ts";
 import type { PullResult, PushResult, Remote } from "./api/transport.ts";
 import type { VerifyReport } from "./api/verify.ts";
+import type { CheckpointCheck, InclusionProof } from "./api/proofs.ts";
+import type { Checkpoint } from "../core/log/checkpoint.ts";
 import type { ArchiveAbout } from "./models/readme.ts";
 import { gitdirOf, type TreeCache } from "./git/objects.ts";
 import { acquireLock, type Lock } from "./lock.ts";
 
 export type {
+  CheckpointCheck,
+  InclusionProof,
   ArchiveAbout,
   ArchiveNeeds,
   CommitResult,
@@ -67,6 +71,10 @@ export interface Archive {
   verify(hash: Hasher, onFrame?: (n: number) => void): Promise<VerifyReport>;
   /** What changed between the frames published at two instants (epoch ms). */
   diff(from: number, to: number): Promise<FrameDiff>;
+  /** Proves that the archive extends a saved checkpoint (a consistency proof); names the frame when it does not. */
+  checkCheckpoint(hash: Hasher, checkpoint: Checkpoint): Promise<CheckpointCheck>;
+  /** An inclusion proof of a frame in the tree of the first `size` frames (default: all). */
+  prove(hash: Hasher, frameId: string, size?: number): Promise<InclusionProof>;
   /** Fetches the remote branch (only what is new) and brings the local branch to it. */
   pull(remote: Remote): Promise<PullResult>;
   /** Fast-forwards the remote branch to the local one; never forced. */
@@ -90,6 +98,9 @@ export function openArchive(dir: string): Archive {
       (await import("./api/replay.ts")).materialise(gitdir, found, outDir, hash),
     verify: async (hash, onFrame) => (await import("./api/verify.ts")).verifyArchive(gitdir, hash, onFrame),
     diff: async (from, to) => (await import("./api/diff.ts")).diffFrames(gitdir, from, to),
+    checkCheckpoint: async (hash, checkpoint) =>
+      (await import("./api/proofs.ts")).checkCheckpoint(gitdir, hash, checkpoint),
+    prove: async (hash, frameId, size) => (await import("./api/proofs.ts")).proveFrame(gitdir, hash, frameId, { size }),
     pull: async (remote) => (await import("./api/transport.ts")).pullArchive(gitdir, remote),
     push: async (remote) => (await import("./api/transport.ts")).pushArchive(gitdir, remote),
   };

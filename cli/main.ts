@@ -50,7 +50,20 @@ async function main(argv: string[]): Promise<number> {
         result = await (await import("./commands/diff.ts")).runDiff(args);
         break;
       case "verify":
-        result = await (await import("./commands/verify.ts")).runVerify(args);
+        result =
+          args.checkpoint !== undefined
+            ? await (await import("./commands/verify.ts")).runVerifyCheckpoint({ ...args, checkpoint: args.checkpoint })
+            : await (await import("./commands/verify.ts")).runVerify(args);
+        break;
+      case "log-keygen": {
+        const { generateNoteKey } = await import("../app/note-signer.ts");
+        const key = generateNoteKey(args.name);
+        if (!args.json) process.stdout.write(`${key.privateKey}\n${key.verifierKey}\n`);
+        result = { ok: true, ...key };
+        break;
+      }
+      case "prove":
+        result = await (await import("./commands/prove.ts")).runProve(args);
         break;
       case "lint":
         result = await (await import("./commands/lint.ts")).runLint(args);

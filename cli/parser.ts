@@ -226,11 +226,73 @@ const parser = or(
       ),
     },
   ),
-  command("verify", object({ command: constant("verify"), archive, json }), {
-    brief: message`Check every frame of the archive; exit non-zero at the first that fails.`,
-    description: message`Checks the chain of frame hashes, frame order and times, every stored surface against its fingerprints, integrity.json against its frame, and the replay index. Names the first frame and path that fail.`,
-    footer: examples("risk-cli verify", "risk-cli verify --archive ./clone-of-the-archive --json"),
-  }),
+  command(
+    "verify",
+    object({
+      command: constant("verify"),
+      archive,
+      checkpoint: optional(
+        option("--checkpoint", string({ metavar: "FILE" }), {
+          description: message`A checkpoint saved from black-box.json (log.checkpoint): prove that the archive still extends it, reading the frame log's tiles only.`,
+        }),
+      ),
+      key: optional(
+        option("--key", string({ metavar: "VERIFIER-KEY" }), {
+          description: message`The publisher's checkpoint verifier key (black-box.json log.verifierKey, or the archive's README): the checkpoint's signature must verify with it.`,
+        }),
+      ),
+      json,
+    }),
+    {
+      brief: message`Check every frame of the archive; exit non-zero at the first that fails.`,
+      description: message`Checks the chain of frame hashes, frame order and times, the frame log and its tiles, every stored surface against its fingerprints, integrity.json against its frame, and the replay index, and counts the frames whose time was pinned. Names the first frame and path that fail. With --checkpoint, proves instead that the archive extends a saved checkpoint, and names the frame it vouches for when it does not (a rollback, a rewrite or a fork).`,
+      footer: examples(
+        "risk-cli verify",
+        "risk-cli verify --archive ./clone-of-the-archive --json",
+        "risk-cli verify --checkpoint saved-checkpoint.txt --key 'risques.example.org/risk-cli/frames+1a2b3c4d+AU...'",
+      ),
+    },
+  ),
+  command(
+    "log",
+    command(
+      "keygen",
+      object({
+        command: constant("log-keygen"),
+        name: option("--name", string({ metavar: "ORIGIN" }), {
+          description: message`The key's name: the log's origin, as black-box.json's log.origin gives it.`,
+        }),
+        json,
+      }),
+      {
+        brief: message`Make an Ed25519 key pair that signs the frame log's checkpoints.`,
+        description: message`Prints the private key (keep it secret: the RISK_CHECKPOINT_KEY secret of the publishing job) and the verifier key (publish it) in the text form of C2SP signed notes.`,
+        footer: examples("risk-cli log keygen --name risques.example.org/risk-cli/frames"),
+      },
+    ),
+    { brief: message`Keys for the frame log's signed checkpoints.` },
+  ),
+  command(
+    "prove",
+    object({
+      command: constant("prove"),
+      frame: option("--frame", string({ metavar: "FRAME-ID" }), {
+        description: message`The frame to prove, as 000042-20261121T154500Z.`,
+      }),
+      size: optional(
+        option("--size", integer({ min: 1 }), {
+          description: message`The size of the tree to prove it in (a saved checkpoint's size); default every frame.`,
+        }),
+      ),
+      archive,
+      json,
+    }),
+    {
+      brief: message`Print an inclusion proof that a frame is in the archive's frame log.`,
+      description: message`Prints the frame's leaf hash, its audit path and the tree's root and checkpoint, which docs/audit.md's short Python script checks against a saved checkpoint with the standard library only.`,
+      footer: examples("risk-cli prove --frame 000042-20261121T154500Z --size 100 --json"),
+    },
+  ),
 );
 
 /** Parses the command line; help, completion, usage errors and --version end the process here, as Optique does. */

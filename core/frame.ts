@@ -83,9 +83,7 @@ export const Frame = z.strictObject({
    * The Merkle log of the frames before this one (core/log/frames.ts): its size (seq - 1), root
    * and right edge. Absent in frames written before it existed.
    */
-  log: z
-    .strictObject({ size: z.int().nonnegative(), root: Sha256, edge: z.array(Sha256).max(64) })
-    .optional(),
+  log: z.strictObject({ size: z.int().nonnegative(), root: Sha256, edge: z.array(Sha256).max(64) }).optional(),
   /**
    * Where this frame's time came from: the system clock, or pinned by --now or
    * SOURCE_DATE_EPOCH (reproducible builds and tests). Absent in frames written before it existed.

@@ -7,6 +7,7 @@ import {
   isRepository,
   oidAtPath,
   readBlob,
+  readCommit,
   updateBranch,
   writeBlob,
   writeCommit,
@@ -17,11 +18,43 @@ import { IndexShard, shardPath, type IndexEntry } from "../models/date-index.ts"
 import { frameMessage } from "../models/message.ts";
 import { archiveLicense, archiveReadme, type ArchiveAbout } from "../models/readme.ts";
 import { OBJECTS_FILE } from "../layout.ts";
-import { frameBytes } from "./frames.ts";
+import { frameBytes, readFrame } from "./frames.ts";
+import { allTiles, appendLeafTiles, frameLeafHash } from "./tiles.ts";
+import { createHash } from "node:crypto";
 import { FRAME_FILE, LICENSE_FILE, README_FILE, SITE_PREFIX } from "../layout.ts";
 import { journalShard } from "./journal.ts";
 import { signalHistoryShards } from "./signal-history.ts";
 import { recordDigest } from "./digests.ts";
+
+const sha = (d: Uint8Array) => new Uint8Array(createHash("sha256").update(d).digest());
+
+/**
+ * The tile edits for a log of `size` frames whose last is the previous frame: one leaf appended,
+ * or, for an archive begun before tiles existed, every tile written from the frames' hashes.
+ */
+async function logTiles(
+  gitdir: string,
+  base: string | null,
+  previous: PreviousState,
+  size: number,
+  cache: TreeCache,
+): Promise<Map<string, string | null>> {
+  const leaf = frameLeafHash(sha, previous.frame.frameHash);
+  const appended = await appendLeafTiles(gitdir, base, size - 1, leaf, sha, cache);
+  if (appended) return appended;
+  const hashes: string[] = [];
+  for (let commit: string | undefined = previous.commit; commit; ) {
+    const info = await readCommit(gitdir, commit);
+    const { frame } = await readFrame(gitdir, commit, { cache, read: info });
+    hashes.push(frame.frameHash);
+    commit = info.parents[0];
+  }
+  return allTiles(
+    gitdir,
+    hashes.reverse().map((h) => frameLeafHash(sha, h)),
+    sha,
+  );
+}
 
 export interface CommitResult {
   commit: string;
@@ -114,6 +147,9 @@ export async function commitFrame(
   // The day that closes and the level changes found, appended to their shards.
   for (const shard of await signalHistoryShards(gitdir, base, previous, frame, cache))
     await write(shard.path, shard.bytes);
+  // The frame log's tiles gain the previous frame's leaf (this frame's log holds the frames before it).
+  if (previous && frame.log)
+    for (const [path, oid] of await logTiles(gitdir, base, previous, frame.log.size, cache)) edits.set(path, oid);
   const tree = await editTree(gitdir, base, edits, cache);
   const commit = await writeCommit(gitdir, {
     tree: tree!,

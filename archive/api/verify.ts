@@ -8,7 +8,10 @@ import { flattenTree } from "../git/tree-edit.ts";
 import { IndexShard, shardPath } from "../models/date-index.ts";
 import { parseFrameMessage } from "../models/message.ts";
 import { readFrame } from "./frames.ts";
-import { FRAME_FILE, SITE_PREFIX } from "../layout.ts";
+import { FRAME_FILE, SITE_PREFIX, TILE_PREFIX } from "../layout.ts";
+import { EMPTY_LOG, extendLog, frameLeaf, rawSha } from "../../core/log/frames.ts";
+import { toHex } from "../../core/log/merkle.ts";
+import { readLeaves } from "./tiles.ts";
 import { OBJECTS_FILE } from "../layout.ts";
 import { JOURNAL_PATH, verifyJournalHead, verifyJournalStep } from "./journal.ts";
 import { verifySignalHistoryStep } from "./signal-history.ts";
@@ -16,6 +19,10 @@ import { verifySignalHistoryStep } from "./signal-history.ts";
 export interface VerifyReport {
   frames: number;
   surfacesChecked: number;
+  /** The frame log over every frame (head included): its size and root. */
+  log: { size: number; root: string };
+  /** Frames whose time was pinned (--now, SOURCE_DATE_EPOCH), read from the system clock, or not recorded. */
+  clock: { pinned: number; system: number; unrecorded: number };
   head: { frameId: string; frameHash: string; commit: string } | null;
 }
 
@@ -62,6 +69,11 @@ export async function verifyArchive(
   };
   let previous: { frame: Frame; commit: string; tree: string } | null = null;
   let surfacesChecked = 0;
+  // The frame log as the frames so far make it; each frame's recorded log must be exactly this.
+  let log = EMPTY_LOG(hash);
+  const leaves: Uint8Array[] = [];
+  const sha = rawSha(hash);
+  const clock = { pinned: 0, system: 0, unrecorded: 0 };
   for (const [i, commit] of chain.entries()) {
     const oid = commit.oid;
     const trailers = parseFrameMessage(commit.message, oid);
@@ -119,6 +131,19 @@ export async function verifyArchive(
     } else if (frame.previousFrameHash !== null) {
       fail(where, oid, FRAME_FILE, "the first frame names a previous frame: earlier frames were removed");
     }
+    if (
+      frame.log &&
+      (frame.log.size !== log.size || frame.log.root !== log.root || frame.log.edge.join() !== log.edge.join())
+    )
+      fail(
+        where,
+        oid,
+        FRAME_FILE,
+        `the frame records a log of ${frame.log.size} frames with root ${frame.log.root}, but the frames before it make ${log.size} with root ${log.root}: the log was rewritten`,
+      );
+    log = extendLog(hash, log, frame.frameHash);
+    leaves.push(frameLeaf(sha, frame.frameHash));
+    clock[frame.clock ?? "unrecorded"]++;
     const site = await oidAtPath(gitdir, tree, SITE_PREFIX);
     const stored = site ? await flattenTree(gitdir, site.oid) : new Map<string, string>();
     for (const path of stored.keys())
@@ -174,9 +199,23 @@ export async function verifyArchive(
     await verifyJournalHead(gitdir, previous, hash, (path, problem) =>
       fail(previous!.frame.frameId, previous!.commit, path, problem),
     );
+  // The head's tiles hold the leaves of every frame before it, as the frames make them.
+  if (previous?.frame.log) {
+    const tiled = await readLeaves(gitdir, previous.tree, previous.frame.log.size);
+    const want = leaves.slice(0, previous.frame.log.size);
+    if (!tiled || tiled.some((t, i) => toHex(t) !== toHex(want[i]!)))
+      fail(
+        previous.frame.frameId,
+        previous.commit,
+        TILE_PREFIX,
+        "the frame log's tiles do not hold the frames' hashes",
+      );
+  }
   return {
     frames: chain.length,
     surfacesChecked,
+    log: { size: log.size, root: log.root },
+    clock,
     head: previous
       ? { frameId: previous.frame.frameId, frameHash: previous.frame.frameHash, commit: previous.commit }
       : null,

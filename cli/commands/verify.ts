@@ -1,13 +1,60 @@
+import { readFileSync } from "node:fs";
 import { openArchive } from "../../archive/index.ts";
+import { RiskError } from "../../core/errors.ts";
+import { CheckpointFormatError, parseCheckpoint } from "../../core/log/checkpoint.ts";
 import { nodeHasher, stderrLogger } from "../runtime/node.ts";
 
-export async function runVerify(opts: { archive: string; json: boolean }) {
+/** `risk-cli verify`: every frame; with --checkpoint, the proof that the archive extends a saved checkpoint. */
+export async function runVerify(opts: { archive: string; key?: string; json: boolean }) {
   const log = stderrLogger(opts.json);
   const started = performance.now();
+  if (opts.key !== undefined)
+    throw new RiskError("E_USAGE", "--key checks a checkpoint's signature: give --checkpoint too.");
   const report = await openArchive(opts.archive).verify(nodeHasher);
   const seconds = (performance.now() - started) / 1000;
   log.info(
     `verified ${report.frames} frames and ${report.surfacesChecked} stored surfaces in ${seconds.toFixed(2)} s; head ${report.head?.frameId} sha256:${report.head?.frameHash}`,
   );
+  log.info(
+    `frame log: ${report.log.size} frames, root ${report.log.root}; frame times: ${report.clock.system} from the system clock, ${report.clock.pinned} pinned${report.clock.unrecorded ? `, ${report.clock.unrecorded} not recorded` : ""}`,
+  );
   return { ok: true as const, ...report, seconds: Math.round(seconds * 1000) / 1000 };
+}
+
+export async function runVerifyCheckpoint(opts: { archive: string; checkpoint: string; key?: string; json: boolean }) {
+  const log = stderrLogger(opts.json);
+  const started = performance.now();
+  let note: string;
+  try {
+    note = readFileSync(opts.checkpoint, "utf8");
+  } catch (e) {
+    throw new RiskError("E_IO", `Cannot read the checkpoint ${opts.checkpoint} (${(e as NodeJS.ErrnoException).code})`);
+  }
+  let parsed: ReturnType<typeof parseCheckpoint>;
+  try {
+    parsed = parseCheckpoint(note);
+  } catch (e) {
+    if (!(e instanceof CheckpointFormatError)) throw e;
+    throw new RiskError(
+      "E_INPUT",
+      `Cannot read the checkpoint ${opts.checkpoint}: ${e.message}. Save black-box.json's log.checkpoint text exactly.`,
+      { file: opts.checkpoint },
+    );
+  }
+  let signature: "valid" | "unsigned" | "not checked" = parsed.signatures.length ? "not checked" : "unsigned";
+  if (opts.key !== undefined) {
+    const { verifyNote } = await import("../../app/note-signer.ts");
+    if (!verifyNote(parsed.text, parsed.signatures, opts.key))
+      throw new RiskError(
+        "E_VERIFY",
+        `The checkpoint ${opts.checkpoint} carries no valid signature by the key given: it was not published by that key's holder, or it was altered`,
+      );
+    signature = "valid";
+  }
+  const check = await openArchive(opts.archive).checkCheckpoint(nodeHasher, parsed.checkpoint);
+  const seconds = (performance.now() - started) / 1000;
+  log.info(
+    `the archive (${check.archiveSize} frames, head ${check.head.frameId}) extends the checkpoint of ${check.checkpointSize} frames (signature: ${signature}); consistency proof of ${check.proof.length} hashes, in ${seconds.toFixed(2)} s`,
+  );
+  return { ok: true as const, signature, ...check, seconds: Math.round(seconds * 1000) / 1000 };
 }

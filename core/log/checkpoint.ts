@@ -93,10 +93,12 @@ export function parseCheckpoint(note: string): { checkpoint: Checkpoint; text: s
     }
   }
   const lines = text.slice(0, -1).split("\n");
-  if (lines.length < 3) throw new CheckpointFormatError("a checkpoint has an origin, a size and a root hash, one a line");
+  if (lines.length < 3)
+    throw new CheckpointFormatError("a checkpoint has an origin, a size and a root hash, one a line");
   const [origin, sizeText, rootText, ...extensions] = lines as [string, string, string, ...string[]];
   if (!origin) throw new CheckpointFormatError("the origin line is empty");
-  if (!/^(0|[1-9][0-9]{0,15})$/.test(sizeText)) throw new CheckpointFormatError(`the size "${sizeText.slice(0, 20)}" is not a decimal number`);
+  if (!/^(0|[1-9][0-9]{0,15})$/.test(sizeText))
+    throw new CheckpointFormatError(`the size "${sizeText.slice(0, 20)}" is not a decimal number`);
   let root: Uint8Array;
   try {
     root = unb64(rootText);

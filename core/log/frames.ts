@@ -17,7 +17,10 @@ export interface LogHead {
   edge: string[];
 }
 
-export const rawSha = (hash: Hasher): Sha256 => (d) => fromHex(hash.sha256(d));
+export const rawSha =
+  (hash: Hasher): Sha256 =>
+  (d) =>
+    fromHex(hash.sha256(d));
 
 /** The leaf of a frame: its frameHash's 32 bytes. */
 export const frameLeaf = (sha: Sha256, frameHash: string) => leafHash(sha, fromHex(frameHash));

@@ -45,7 +45,8 @@ export function rootOf(sha: Sha256, leaves: readonly Hash[], from = 0, to = leav
 
 /** The audit path of leaf `index` in the tree of `leaves` (RFC 9162, section 2.1.3.1). */
 export function inclusionProof(sha: Sha256, index: number, leaves: readonly Hash[]): Hash[] {
-  if (!(index >= 0 && index < leaves.length)) throw new RangeError(`leaf ${index} is not in a tree of ${leaves.length}`);
+  if (!(index >= 0 && index < leaves.length))
+    throw new RangeError(`leaf ${index} is not in a tree of ${leaves.length}`);
   const path: Hash[] = [];
   const walk = (i: number, from: number, to: number) => {
     const n = to - from;

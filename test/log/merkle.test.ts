@@ -91,9 +91,9 @@ describe("the Merkle log (RFC 6962 hashing)", () => {
     }
     for (const [m, n, proof] of CONSISTENCY) {
       expect(consistencyProof(sha, m, LEAVES.slice(0, n)).map(toHex)).toEqual(proof);
-      expect(
-        verifyConsistency(sha, m, n, proof.map(fromHex), fromHex(ROOTS[m - 1]!), fromHex(ROOTS[n - 1]!)),
-      ).toBe(true);
+      expect(verifyConsistency(sha, m, n, proof.map(fromHex), fromHex(ROOTS[m - 1]!), fromHex(ROOTS[n - 1]!))).toBe(
+        true,
+      );
     }
   });
 
