@@ -30,6 +30,7 @@ import { allCaches, type Caches } from "./caches.ts";
 import { fileMemo } from "./memo.ts";
 import { cachedConfigPart, cachedWarnings, parsedFiles, saveConfigPart } from "./publication-cache.ts";
 import { folderSite, type SiteWriter } from "./site-writer.ts";
+import { checkAssemblyPaths } from "./paths.ts";
 
 export interface AssemblyRequest {
   /** The publication folder. */
@@ -133,6 +134,9 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
   const steps = stepTimer();
   const started = performance.now();
 
+  // Folders that overlap are refused before anything is touched (app/paths.ts).
+  if (typeof request.site === "string")
+    checkAssemblyPaths({ site: request.site, archive: request.archive, publication: pubDir });
   const lock = archive.lock(new Date(), log.warn);
   steps.end("lock");
   const site =

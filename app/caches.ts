@@ -35,10 +35,10 @@ export interface Caches {
    */
   hardLinks: boolean;
   /**
-   * The append-only journal moved from the previous site and appended to, instead of rebuilt
-   * from the archive's day shards (app/site-append.ts).
+   * The append-only journal copied from the previous site (when its stat data prove it unchanged)
+   * and appended to, instead of rebuilt from the archive's day shards (app/site-append.ts).
    */
-  journalMove: boolean;
+  journalCopy: boolean;
   /**
    * The frame digest cache (`risk-cli-frames/`, archive/api/digests.ts): the risk-diff windows'
    * baseline frames found in two small reads instead of the archive's day index and frames.
@@ -59,7 +59,7 @@ export function allCaches(on: boolean): Caches {
     reuse: on,
     siteStat: on,
     hardLinks: on,
-    journalMove: on,
+    journalCopy: on,
     frameDigests: on,
     trustedHead: on,
   };

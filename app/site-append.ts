@@ -1,10 +1,12 @@
 /**
- * Writing an append-only surface (the journal) into the new site folder
- * without copying it. The previous site's file is moved into the temporary folder and the new
- * records appended; if the run fails before the swap, `restore` truncates it and moves it back.
- * When the previous file is missing or does not look like the previous frame's (a fresh clone,
- * an edited site), it is rebuilt from the archive's shards and checked against that frame's
- * fingerprint: O(journal), but only then.
+ * Writing an append-only surface (the journal) into the new site folder without rebuilding it.
+ * The previous site's file is copied into the temporary folder (a reflink where the file system
+ * has them) and the new records appended: the live site is never touched before the swap, so a
+ * run killed at any point leaves it exactly the previous frame's. The copy is taken only when the
+ * file is provably the one written for the previous frame (its stat data, change time included,
+ * unchanged since: app/site-stat.ts); otherwise (a fresh clone, an edited site) the file is
+ * rebuilt from the archive's shards and checked against that frame's fingerprint: O(journal),
+ * but only then.
  */
 import * as fs from "node:fs";
 import { dirname } from "node:path";
@@ -14,11 +16,7 @@ import { decodeSha256State } from "../core/journal/sha256.ts";
 import type { Hasher } from "../core/ports.ts";
 import type { PreviousState } from "../core/surfaces/types.ts";
 
-export interface Moved {
-  restore(): void;
-}
-
-export async function moveAppendOnly(
+export async function copyAppendOnly(
   files: readonly BuiltFile[],
   where: {
     siteDir: string;
@@ -26,25 +24,25 @@ export async function moveAppendOnly(
     journalAt: (tree: string) => Promise<Uint8Array>;
     previous: PreviousState | null;
     hash: Hasher;
-    move: boolean;
+    copy: boolean;
+    /** True when the site file at a path is known to hash to the sha256 given (app/site-stat.ts). */
+    trusted: (path: string, sha256: string) => boolean;
   },
-): Promise<Moved[]> {
-  const moved: Moved[] = [];
+): Promise<void> {
   for (const f of files) {
     if (f.appendTo === undefined) continue;
     const target = `${where.tmpSite}${f.path}`;
     const old = `${where.siteDir}${f.path}`;
     fs.mkdirSync(dirname(target), { recursive: true });
-    if (f.appendTo > 0 && where.move && looksLikePrevious(old, f.appendTo, where.previous)) {
-      fs.renameSync(old, target);
-      const size = f.appendTo;
-      moved.push({
-        restore: () => {
-          fs.truncateSync(target, size);
-          fs.mkdirSync(dirname(old), { recursive: true });
-          fs.renameSync(target, old);
-        },
-      });
+    const previousSha = where.previous?.frame.surfaces[f.path]?.sha256;
+    if (
+      f.appendTo > 0 &&
+      where.copy &&
+      previousSha !== undefined &&
+      where.trusted(f.path, previousSha) &&
+      looksLikePrevious(old, f.appendTo, where.previous)
+    ) {
+      fs.copyFileSync(old, target, fs.constants.COPYFILE_FICLONE);
     } else if (f.appendTo > 0) {
       const rec = where.previous?.frame.surfaces[f.path];
       const bytes = where.previous ? await where.journalAt(where.previous.tree) : new Uint8Array(0);
@@ -59,7 +57,6 @@ export async function moveAppendOnly(
     }
     fs.appendFileSync(target, f.served);
   }
-  return moved;
 }
 
 /**

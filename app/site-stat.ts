@@ -2,14 +2,17 @@ import * as fs from "node:fs";
 import type { BuiltFile } from "../core/assemble.ts";
 
 /**
- * What the CLI knows of the site files it wrote: size, modification time and inode, with the
- * SHA-256 of the bytes written. A file whose stat data are unchanged since then still holds those
- * bytes (Git trusts its index the same way), so reusing it needs no new hash. An edited, replaced
- * or touched file no longer matches and is hashed in full.
+ * What the CLI knows of the site files it wrote: size, modification and change times and inode,
+ * with the SHA-256 of the bytes written. A file whose stat data are unchanged since then still
+ * holds those bytes (Git trusts its index the same way), so reusing it needs no new hash. An
+ * edited, replaced or touched file no longer matches and is hashed in full. The change time is
+ * what makes this safe against an edit whose modification time was put back (`touch -d`): no
+ * user call can set it, every write and every `utimes` moves it.
  */
 interface Entry {
   size: number;
   mtimeMs: number;
+  ctimeMs: number;
   ino: number;
   sha256: string;
 }
@@ -35,7 +38,12 @@ export function loadSiteStat(gitdir: string, site: string): (path: string, sha25
     if (!entry || entry.sha256 !== sha256) return false;
     try {
       const st = fs.statSync(`${site}${path}`);
-      return st.size === entry.size && st.mtimeMs === entry.mtimeMs && st.ino === entry.ino;
+      return (
+        st.size === entry.size &&
+        st.mtimeMs === entry.mtimeMs &&
+        st.ctimeMs === entry.ctimeMs &&
+        st.ino === entry.ino
+      );
     } catch {
       return false;
     }
@@ -51,7 +59,7 @@ export function saveSiteStat(gitdir: string, site: string, files: readonly Built
       // On a file system with whole-second times, an edit in the same second as the write would
       // keep the stat data: such a recent file is not trusted (it is hashed next time).
       if (Number.isInteger(st.mtimeMs / 1000) && Date.now() - st.mtimeMs < 2000) continue;
-      out.files[f.path] = { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, sha256: f.sha256 };
+      out.files[f.path] = { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, sha256: f.sha256 };
     } catch {
       // Not written (e.g. an append-only file handled elsewhere): nothing to remember.
     }

@@ -12,8 +12,9 @@ import { RiskError } from "../core/errors.ts";
 import type { Hasher } from "../core/ports.ts";
 import type { PreviousState } from "../core/surfaces/types.ts";
 import type { Archive } from "../archive/index.ts";
+import { SITE_MARKER, SITE_MARKER_TEXT } from "../archive/layout.ts";
 import type { Caches } from "./caches.ts";
-import { moveAppendOnly, type Moved } from "./site-append.ts";
+import { copyAppendOnly } from "./site-append.ts";
 import { loadSiteStat, saveSiteStat } from "./site-stat.ts";
 
 export interface SiteWriter {
@@ -31,16 +32,82 @@ export interface SiteWriter {
   abandon(): void;
 }
 
+
+/**
+ * Whether `dir` may be replaced by a new site: absent, empty, or a site risk-cli wrote (it holds
+ * SITE_MARKER or, for a site written before the marker existed, risk-cli's integrity.json).
+ */
+export function replaceableSite(dir: string): boolean {
+  let entries: string[];
+  try {
+    if (!fs.lstatSync(dir).isDirectory()) return false;
+    entries = fs.readdirSync(dir);
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "ENOENT";
+  }
+  if (entries.length === 0) return true;
+  if (entries.includes(SITE_MARKER)) return true;
+  // A site written before the marker existed: it holds risk-cli's integrity.json and llms.txt.
+  try {
+    const integrity = JSON.parse(fs.readFileSync(`${dir}/api/v1/integrity.json`, "utf8")) as { frame?: unknown };
+    return typeof integrity.frame === "object" && integrity.frame !== null && fs.existsSync(`${dir}/llms.txt`);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Removes what killed runs left beside the site: `<site>.tmp-<pid>` and `<site>.old-<pid>`
+ * folders whose process is gone. The live site is never among them.
+ */
+export function cleanLeftovers(siteDir: string): string[] {
+  const parent = dirname(siteDir);
+  const base = siteDir.slice(parent.length + 1);
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = fs.readdirSync(parent);
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    const m = /^(.*)\.(tmp|old)-(\d+)$/.exec(name);
+    if (!m || m[1] !== base) continue;
+    const pid = Number(m[3]);
+    if (pid !== process.pid && processAlive(pid)) continue;
+    fs.rmSync(`${parent}/${name}`, { recursive: true, force: true });
+    removed.push(name);
+  }
+  return removed;
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
 /**
  * A site folder. The new site is written into `<site>.tmp-<pid>` and renamed into place; the
- * append-only journal is moved from the old site and appended to (put back on failure). The stat
- * data of the files written are kept in the archive's Git directory for the next assembly.
+ * append-only journal is copied from the old site and appended to. The live site is never
+ * written before the swap, and the swap is two renames, so a run killed at any step leaves it
+ * exactly one frame's; the next run removes what the killed one left. The stat data of the files
+ * written are kept in the archive's Git directory for the next assembly.
  */
 export function folderSite(siteDir: string, where: { archive: Archive; hash: Hasher; caches: Caches }): SiteWriter {
   const gitdir = where.archive.gitdir;
   const tmp = `${siteDir}.tmp-${process.pid}`;
   const trusted = where.caches.siteStat ? loadSiteStat(gitdir, siteDir) : () => false;
-  let moved: Moved[] = [];
+  if (!replaceableSite(siteDir))
+    throw new RiskError(
+      "E_USAGE",
+      `${siteDir} is not a site risk-cli wrote (it has no ${SITE_MARKER}), and assembling would replace it whole: give --site an empty or new folder`,
+      { site: siteDir },
+    );
+  cleanLeftovers(siteDir);
   return {
     location: siteDir,
     served(path) {
@@ -56,24 +123,24 @@ export function folderSite(siteDir: string, where: { archive: Archive; hash: Has
         tmp,
         files.filter((f) => f.appendTo === undefined),
         where.caches.hardLinks ? siteDir : null,
+        trusted,
       );
-      moved = await moveAppendOnly(files, {
+      await copyAppendOnly(files, {
         siteDir,
         tmpSite: tmp,
         journalAt: (tree) => where.archive.servedJournal(tree),
         previous,
         hash: where.hash,
-        move: where.caches.journalMove,
+        copy: where.caches.journalCopy,
+        trusted,
       });
+      fs.writeFileSync(`${tmp}/${SITE_MARKER}`, SITE_MARKER_TEXT);
     },
     swap(files) {
       swapIn(tmp, siteDir);
-      moved = [];
       saveSiteStat(gitdir, siteDir, files);
     },
     abandon() {
-      for (const m of moved) m.restore();
-      moved = [];
       fs.rmSync(tmp, { recursive: true, force: true });
     },
   };
@@ -125,12 +192,19 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
  * previous site's file, unchanged: it is hard-linked rather than written again, which also keeps
  * the stat data that let the next assembly trust it without hashing (app/site-stat.ts).
  */
-function writeFolder(dir: string, files: readonly BuiltFile[], previousSite: string | null): void {
+function writeFolder(
+  dir: string,
+  files: readonly BuiltFile[],
+  previousSite: string | null,
+  trusted: (path: string, sha256: string) => boolean,
+): void {
   fs.rmSync(dir, { recursive: true, force: true });
   for (const f of files) {
     const file = `${dir}${f.path}`;
     fs.mkdirSync(dirname(file), { recursive: true });
-    if (previousSite !== null && f.stored === null && !f.stamped) {
+    // Linked only when the previous file is provably the bytes written for it (its stat data,
+    // change time included, unchanged): an edited site file never reaches the new site.
+    if (previousSite !== null && f.stored === null && !f.stamped && trusted(f.path, f.sha256)) {
       try {
         fs.linkSync(`${previousSite}${f.path}`, file);
         continue;

@@ -37,3 +37,12 @@ export const levelShardPath = (at: string) => `${LEVEL_CHANGES_PREFIX}/${at.slic
 
 /** The replay-index shard of the UTC day of `at`. */
 export const indexShardPath = (at: string) => `index/${at.slice(0, 4)}/${at.slice(5, 7)}/${at.slice(8, 10)}.json`;
+
+/**
+ * The file risk-cli writes into every site folder it makes (an assembly's site, a replay's
+ * output): a folder is replaced whole only when it holds this file, so a mistyped path never
+ * deletes a folder risk-cli did not write. Not a surface: it is in no frame.
+ */
+export const SITE_MARKER = ".risk-cli-site";
+export const SITE_MARKER_TEXT =
+  "This folder is a site written by risk-cli. Each assembly replaces it whole: do not keep other files here.\n";

@@ -1,3 +1,4 @@
+import { SITE_MARKER, SITE_MARKER_TEXT } from "../layout.ts";
 import * as fs from "node:fs";
 import { dirname } from "node:path";
 import { RiskError } from "../../core/errors.ts";
@@ -137,5 +138,6 @@ export async function materialise(
     await fs.promises.writeFile(file, bytes);
     total += bytes.byteLength;
   }
+  await fs.promises.writeFile(`${outDir}/${SITE_MARKER}`, SITE_MARKER_TEXT);
   return { files: files.length, bytes: total };
 }
