@@ -18,7 +18,8 @@ export function realPath(p: string): string {
   return join(realPath(parent), basename(abs));
 }
 
-const within = (inner: string, outer: string) => inner === outer || inner.startsWith(outer.endsWith(sep) ? outer : outer + sep);
+const within = (inner: string, outer: string) =>
+  inner === outer || inner.startsWith(outer.endsWith(sep) ? outer : outer + sep);
 
 export function checkAssemblyPaths(paths: { site: string; archive: string; publication: string }): void {
   const site = realPath(paths.site);

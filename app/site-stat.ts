@@ -39,10 +39,7 @@ export function loadSiteStat(gitdir: string, site: string): (path: string, sha25
     try {
       const st = fs.statSync(`${site}${path}`);
       return (
-        st.size === entry.size &&
-        st.mtimeMs === entry.mtimeMs &&
-        st.ctimeMs === entry.ctimeMs &&
-        st.ino === entry.ino
+        st.size === entry.size && st.mtimeMs === entry.mtimeMs && st.ctimeMs === entry.ctimeMs && st.ino === entry.ino
       );
     } catch {
       return false;

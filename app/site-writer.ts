@@ -32,7 +32,6 @@ export interface SiteWriter {
   abandon(): void;
 }
 
-
 /**
  * Whether `dir` may be replaced by a new site: absent, empty, or a site risk-cli wrote (it holds
  * SITE_MARKER or, for a site written before the marker existed, risk-cli's integrity.json).
@@ -70,6 +69,19 @@ export function cleanLeftovers(siteDir: string): string[] {
   } catch {
     return removed;
   }
+  // A run killed between the swap's two renames left no live site, and the previous one aside:
+  // it goes back in place first (it is exactly the previous frame's site).
+  if (!fs.existsSync(siteDir)) {
+    const aside = names
+      .map((name) => ({ name, m: /^(.*)\.old-(\d+)$/.exec(name) }))
+      .filter((x) => x.m && x.m[1] === base && !processAlive(Number(x.m[2])))
+      .map((x) => x.name)
+      .sort();
+    if (aside.length) {
+      fs.renameSync(`${parent}/${aside[aside.length - 1]}`, siteDir);
+      names = fs.readdirSync(parent);
+    }
+  }
   for (const name of names) {
     const m = /^(.*)\.(tmp|old)-(\d+)$/.exec(name);
     if (!m || m[1] !== base) continue;
@@ -101,13 +113,13 @@ export function folderSite(siteDir: string, where: { archive: Archive; hash: Has
   const gitdir = where.archive.gitdir;
   const tmp = `${siteDir}.tmp-${process.pid}`;
   const trusted = where.caches.siteStat ? loadSiteStat(gitdir, siteDir) : () => false;
+  cleanLeftovers(siteDir);
   if (!replaceableSite(siteDir))
     throw new RiskError(
       "E_USAGE",
       `${siteDir} is not a site risk-cli wrote (it has no ${SITE_MARKER}), and assembling would replace it whole: give --site an empty or new folder`,
       { site: siteDir },
     );
-  cleanLeftovers(siteDir);
   return {
     location: siteDir,
     served(path) {

@@ -12,44 +12,109 @@ interface Holder {
   since: string;
 }
 
+/** The points of taking the lock where a test may pause this process (to race it against others). */
+export type LockStep = "create" | "read-holder" | "takeover" | "reread-holder" | "remove-stale";
+
+export interface LockHooks {
+  pause?(step: LockStep): void;
+}
+
 /**
- * One writer at a time. The lock file is created exclusively; a lock whose writer is alive is
- * never broken. A lock left by a dead process on this host is reported with its PID and age and
- * then replaced; one from another host is never guessed about.
+ * One writer at a time. The lock file is created exclusively (O_EXCL); a lock whose writer is
+ * alive is never broken, and one from another host is never guessed about.
+ *
+ * A lock left by a dead process on this host is taken over under a second exclusive file, the
+ * takeover file: only the process that creates it may remove the stale lock, and it removes it
+ * only if the lock still names the dead holder it saw. Two processes that both see the same
+ * stale lock therefore cannot both remove it and both go on (the classic remove-then-create
+ * race). A takeover file whose creator died is itself removed once its process is gone. The
+ * branch update is a compare-and-swap besides (git/objects.ts), so that no frame is ever lost
+ * even if this lock were broken from outside.
  */
-export function acquireLock(dir: string, now: Date, warn: (message: string) => void): Lock {
+export function acquireLock(dir: string, now: Date, warn: (message: string) => void, hooks: LockHooks = {}): Lock {
   fs.mkdirSync(dir, { recursive: true });
   const file = `${dir}/risk-cli.lock`;
+  const takeover = `${file}.takeover`;
   const me: Holder = { pid: process.pid, host: hostname(), since: now.toISOString() };
-  for (let attempt = 0; attempt < 2; attempt++) {
+  const pause = (step: LockStep) => hooks.pause?.(step);
+  const create = (): boolean => {
+    pause("create");
     try {
       fs.writeFileSync(file, JSON.stringify(me), { flag: "wx" });
-      return { release: () => fs.rmSync(file, { force: true }) };
+      return true;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+      return false;
     }
-    const holder = readHolder(file);
-    const age = holder ? Math.round((now.getTime() - Date.parse(holder.since)) / 1000) : NaN;
-    if (!holder) {
-      throw new RiskError(
-        "E_LOCKED",
-        `The archive is locked by ${file}, which cannot be read; if no risk-cli runs, remove it`,
-        { file },
-      );
-    }
-    if (holder.host !== me.host || alive(holder.pid)) {
-      throw new RiskError(
-        "E_LOCKED",
-        `The archive is locked by PID ${holder.pid} on ${holder.host} since ${holder.since} (${age} s ago). Wait for it to finish; if that process is gone, remove ${file}.`,
-        { file, pid: holder.pid, host: holder.host, ageSeconds: age },
-      );
-    }
-    warn(`Removing a stale lock: PID ${holder.pid} on ${holder.host} took it ${age} s ago and is no longer running.`);
-    fs.rmSync(file, { force: true });
-  }
-  throw new RiskError("E_LOCKED", `Could not take the lock ${file}; another risk-cli took it at the same time`, {
-    file,
+  };
+  const mine = (): Lock => ({
+    release: () => {
+      // Only our own lock is removed: never one that another process holds.
+      const holder = readHolder(file);
+      if (holder && holder.pid === me.pid && holder.since === me.since && holder.host === me.host)
+        fs.rmSync(file, { force: true });
+    },
   });
+  if (create()) return mine();
+  pause("read-holder");
+  const holder = readHolder(file);
+  if (!holder) {
+    if (!fs.existsSync(file) && create()) return mine();
+    throw new RiskError(
+      "E_LOCKED",
+      `The archive is locked by ${file}, which cannot be read; if no risk-cli runs, remove it`,
+      {
+        file,
+      },
+    );
+  }
+  const age = Math.round((now.getTime() - Date.parse(holder.since)) / 1000);
+  if (holder.host !== me.host || alive(holder.pid)) throw locked(file, holder, age);
+
+  // The holder is dead: take over, under the takeover file.
+  pause("takeover");
+  if (!createExclusive(takeover, me)) {
+    const other = readHolder(takeover);
+    if (other && other.host === me.host && !alive(other.pid)) fs.rmSync(takeover, { force: true });
+    throw new RiskError(
+      "E_LOCKED",
+      `Another risk-cli is taking over the stale lock ${file} at the same time; run again in a moment`,
+      { file },
+    );
+  }
+  try {
+    pause("reread-holder");
+    const still = readHolder(file);
+    // Removed only if it is still the dead holder's lock, not one a live process took meanwhile.
+    if (still && still.pid === holder.pid && still.since === holder.since && still.host === holder.host) {
+      warn(`Removing a stale lock: PID ${holder.pid} on ${holder.host} took it ${age} s ago and is no longer running.`);
+      pause("remove-stale");
+      fs.rmSync(file, { force: true });
+    }
+    if (create()) return mine();
+    const now2 = readHolder(file);
+    throw now2 ? locked(file, now2, 0) : new RiskError("E_LOCKED", `Could not take the lock ${file}`, { file });
+  } finally {
+    fs.rmSync(takeover, { force: true });
+  }
+}
+
+function locked(file: string, holder: Holder, age: number): RiskError {
+  return new RiskError(
+    "E_LOCKED",
+    `The archive is locked by PID ${holder.pid} on ${holder.host} since ${holder.since} (${age} s ago). Wait for it to finish; if that process is gone, remove ${file}.`,
+    { file, pid: holder.pid, host: holder.host, ageSeconds: age },
+  );
+}
+
+function createExclusive(path: string, me: Holder): boolean {
+  try {
+    fs.writeFileSync(path, JSON.stringify(me), { flag: "wx" });
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    return false;
+  }
 }
 
 function readHolder(file: string): Holder | null {

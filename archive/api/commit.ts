@@ -159,7 +159,8 @@ export async function commitFrame(
     name: identity.name,
     email: identity.email,
   });
-  await updateBranch(gitdir, commit);
+  // Compare-and-swap: the branch moves only if no other writer committed since the head was read.
+  await updateBranch(gitdir, commit, previous?.commit ?? null);
   recordDigest(gitdir, previous?.commit ?? null, commit, frame);
   return { commit, blobsWritten };
 }

@@ -9,6 +9,7 @@
 import * as fs from "node:fs";
 import { createHash } from "node:crypto";
 import { deflateSync, inflateSync } from "node:zlib";
+import { RiskError } from "../../core/errors.ts";
 import { PackCorruptError, PackUnsupportedError, packStore, type GitObject } from "./pack.ts";
 
 export type TreeEntry = { mode: string; path: string; oid: string; type: "blob" | "tree" | "commit" };
@@ -284,13 +285,52 @@ export async function writeCommit(
   return writeLoose(gitdir, "commit", new TextEncoder().encode(text));
 }
 
-/** Moves the branch to `oid` with a rename, so that the ref is never half-written. */
-export async function updateBranch(gitdir: string, oid: string): Promise<void> {
+/**
+ * Moves the branch to `oid` with a rename, so that the ref is never half-written. With
+ * `expected` (the commit the new one was built on, or null for the first), it is a
+ * compare-and-swap as Git's own ref update: under `<ref>.lock`, created exclusively, the branch
+ * moves only if it still points at `expected`; otherwise another writer committed meanwhile and
+ * nothing changes (E_LOCKED).
+ */
+export async function updateBranch(gitdir: string, oid: string, expected?: string | null): Promise<void> {
   const file = `${gitdir}/${BRANCH}`;
   fs.mkdirSync(`${gitdir}/refs/heads`, { recursive: true });
-  const tmp = `${file}.tmp-${process.pid}`;
-  fs.writeFileSync(tmp, `${oid}\n`);
-  fs.renameSync(tmp, file);
+  if (expected === undefined) {
+    const tmp = `${file}.tmp-${process.pid}`;
+    fs.writeFileSync(tmp, `${oid}\n`);
+    fs.renameSync(tmp, file);
+    return;
+  }
+  const lock = `${file}.lock`;
+  const take = () => {
+    try {
+      fs.writeFileSync(lock, `${oid}\n`, { flag: "wx" });
+      return true;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+      return false;
+    }
+  };
+  if (!take()) {
+    // A ref lock left by a killed run is older than any update takes (milliseconds).
+    const age = Date.now() - fs.statSync(lock).mtimeMs;
+    if (age < 10_000 || (fs.rmSync(lock, { force: true }), !take()))
+      throw new RiskError("E_LOCKED", `Another writer is moving the archive's branch (${lock} exists); run again`, {
+        file: lock,
+      });
+  }
+  try {
+    const current = await headCommit(gitdir);
+    if (current !== expected)
+      throw new RiskError(
+        "E_LOCKED",
+        `Another writer committed a frame to the archive while this assembly ran (the branch is at ${current?.slice(0, 12) ?? "nothing"}, not ${expected?.slice(0, 12) ?? "nothing"}); nothing was published: run again`,
+        { current, expected },
+      );
+    fs.renameSync(lock, file);
+  } finally {
+    fs.rmSync(lock, { force: true });
+  }
 }
 
 /** The oid at `path` (a/b/c) inside the tree `root`, or null. */

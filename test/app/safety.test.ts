@@ -1,0 +1,137 @@
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runAssemble } from "../../cli/commands/assemble.ts";
+import { at, git } from "../helpers/archive.ts";
+import { ROOT, runCli } from "../helpers/cli.ts";
+import { tempDir, treeDigest } from "../helpers/tmp.ts";
+
+const sha = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
+
+describe("folders an assembly must never delete", () => {
+  function setup() {
+    const dir = tempDir("risk-safe-");
+    cpSync(join(ROOT, "demo"), `${dir}/pub`, { recursive: true });
+    const first = runCli(
+      ["assemble", "--publication", "pub", "--site", "site", "--archive", "archive.git", "--now", at(0)],
+      {
+        cwd: dir,
+      },
+    );
+    expect(first.status, first.stderr).toBe(0);
+    return dir;
+  }
+  const cases: [string, string[]][] = [
+    ["--site equal to --archive", ["--site", "archive.git", "--archive", "archive.git"]],
+    ["--site holding the archive", ["--site", ".", "--archive", "archive.git"]],
+    ["--archive inside the site", ["--site", "site", "--archive", "site/archive.git"]],
+    ["--site equal to --publication", ["--site", "pub"]],
+    ["--site holding the publication", ["--site", join("..")]],
+    ["--site at the current folder", ["--site", "."]],
+    ["--site at the root", ["--site", "/"]],
+    ["--site at the home folder", ["--site", process.env.HOME ?? "/root"]],
+  ];
+  for (const [name, flags] of cases) {
+    it(`refuses ${name} with exit 2 before touching anything`, () => {
+      const dir = setup();
+      const before = treeDigest(dir);
+      const archive = flags.includes("--archive") ? [] : ["--archive", "archive.git"];
+      const args = ["assemble", "--publication", "pub", ...archive, "--now", at(15), ...flags];
+      const r = runCli(args, { cwd: dir });
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/Refusing --(site|archive)/);
+      expect(treeDigest(dir)).toEqual(before);
+    });
+  }
+
+  it("refuses to replace a folder risk-cli did not write, and commits nothing", () => {
+    const dir = setup();
+    mkdirSync(`${dir}/docs`);
+    writeFileSync(`${dir}/docs/thesis.md`, "years of work\n");
+    const head = git(`${dir}/archive.git`, "rev-parse", "refs/heads/main");
+    const r = runCli(
+      ["assemble", "--publication", "pub", "--site", "docs", "--archive", "archive.git", "--now", at(15)],
+      {
+        cwd: dir,
+      },
+    );
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain("is not a site risk-cli wrote");
+    expect(readFileSync(`${dir}/docs/thesis.md`, "utf8")).toBe("years of work\n");
+    expect(git(`${dir}/archive.git`, "rev-parse", "refs/heads/main")).toBe(head);
+  });
+
+  it("replaces a site an earlier version wrote (no marker yet), and marks it", () => {
+    const dir = setup();
+    const marker = `${dir}/site/.risk-cli-site`;
+    expect(existsSync(marker)).toBe(true);
+    // As an earlier version left it: no marker.
+    rmSync(marker);
+    const r = runCli(
+      ["assemble", "--publication", "pub", "--site", "site", "--archive", "archive.git", "--now", at(15)],
+      {
+        cwd: dir,
+      },
+    );
+    expect(r.status, r.stderr).toBe(0);
+    expect(existsSync(marker)).toBe(true);
+  });
+});
+
+describe("served bytes are always archived bytes", () => {
+  it("never reuses a site file edited in place with its modification time put back", async () => {
+    const dir = tempDir("risk-edit-");
+    const paths = { site: `${dir}/site`, archive: `${dir}/archive.git`, json: true };
+    await runAssemble({ ...paths, now: at(0) });
+    const file = `${paths.site}/llms.txt`;
+    const st = statSync(file);
+    const text = readFileSync(file, "utf8");
+    writeFileSync(file, text.replace(/.$/s, "X")); // same size, other bytes
+    utimesSync(file, st.atime, st.mtime); // modification time put back
+    const summary = await runAssemble({ ...paths, now: at(15) });
+    const integrity = JSON.parse(readFileSync(`${paths.site}/api/v1/integrity.json`, "utf8"));
+    const entry = integrity.surfaces.find((s: { path: string }) => s.path === "/llms.txt");
+    expect(sha(readFileSync(file))).toBe(entry.sha256);
+    expect(readFileSync(file, "utf8")).toBe(text);
+    expect(summary.frameId).toMatch(/^000002-/);
+  });
+});
+
+describe("a run killed at any step", () => {
+  it("leaves the live site exactly one frame's, and the next run cleans up what it left", async () => {
+    const dir = tempDir("risk-kill-");
+    const paths = { site: `${dir}/site`, archive: `${dir}/archive.git`, json: true };
+    await runAssemble({ ...paths, now: at(0) });
+    const frame1 = treeDigest(paths.site);
+    // What a run killed after staging (or after its commit, before the swap) leaves: a complete
+    // new site beside the live one, and the previous site moved aside by a killed swap.
+    cpSync(paths.site, `${paths.site}.tmp-4194303`, { recursive: true });
+    cpSync(paths.site, `${paths.site}.old-4194302`, { recursive: true });
+    expect(treeDigest(paths.site)).toEqual(frame1);
+    await runAssemble({ ...paths, now: at(15) });
+    expect(readdirSync(dir).sort()).toEqual(["archive.git", "site"]);
+  });
+
+  it("brings back the live site when a run was killed between the two renames of the swap", async () => {
+    const dir = tempDir("risk-kill-");
+    const paths = { site: `${dir}/site`, archive: `${dir}/archive.git`, json: true };
+    await runAssemble({ ...paths, now: at(0) });
+    const frame1 = treeDigest(paths.site);
+    renameSync(paths.site, `${paths.site}.old-4194302`);
+    await runAssemble({ ...paths, now: at(15) });
+    expect(readdirSync(dir).sort()).toEqual(["archive.git", "site"]);
+    expect(Object.keys(treeDigest(paths.site))).toEqual(Object.keys(frame1));
+  });
+});

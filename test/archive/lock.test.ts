@@ -1,0 +1,71 @@
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+import { ROOT } from "../helpers/cli.ts";
+import { tempDir } from "../helpers/tmp.ts";
+
+const LOCK_MODULE = pathToFileURL(join(ROOT, "dist/archive/lock.js")).href;
+const CHILD = join(ROOT, "test/fixtures/lock-child.mjs");
+// A PID above Linux's default pid_max: no process holds it.
+const DEAD_PID = 4_194_303;
+
+function contender(dir: string, step: string, delayMs: number, log: string, startAt: number) {
+  return new Promise<number | null>((ok) => {
+    const child = spawn(
+      process.execPath,
+      [CHILD, LOCK_MODULE, dir, step, String(delayMs), "150", log, String(startAt)],
+      {
+        stdio: "ignore",
+      },
+    );
+    child.on("close", (code) => ok(code));
+  });
+}
+
+describe("the archive lock under contention", () => {
+  const steps = ["create", "read-holder", "takeover", "reread-holder", "remove-stale"];
+  for (const step of steps) {
+    it(`lets one contender at a time hold it, a stale lock and a delay at "${step}" notwithstanding`, async () => {
+      const dir = tempDir("risk-lock-");
+      writeFileSync(
+        `${dir}/risk-cli.lock`,
+        JSON.stringify({ pid: DEAD_PID, host: hostname(), since: "2026-11-21T00:00:00.000Z" }),
+      );
+      const log = `${dir}/holders.log`;
+      writeFileSync(log, "");
+      const startAt = Date.now() + 400;
+      // Four processes start together; two of them pause 120 ms at the step under test.
+      const codes = await Promise.all([0, 1, 2, 3].map((i) => contender(dir, step, i < 2 ? 120 : 0, log, startAt)));
+      expect(
+        codes.every((c) => c === 0 || c === 5),
+        `exit codes ${codes}`,
+      ).toBe(true);
+      const events = readFileSync(log, "utf8")
+        .trim()
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => {
+          const [kind, pid, t] = l.split(" ");
+          return { kind, pid, t: Number(t) };
+        })
+        .sort((a, b) => a.t - b.t);
+      expect(events.length).toBeGreaterThanOrEqual(2);
+      // Never two holders at once: starts and ends alternate, each end by the process that started.
+      let holder: string | null = null;
+      for (const e of events) {
+        if (e.kind === "start") {
+          expect(holder, `two holders at once: ${holder} and ${e.pid}`).toBeNull();
+          holder = e.pid!;
+        } else {
+          expect(e.pid).toBe(holder);
+          holder = null;
+        }
+      }
+      expect(codes.filter((c) => c === 0).length).toBe(events.length / 2);
+      expect(existsSync(`${dir}/risk-cli.lock.takeover`)).toBe(false);
+    });
+  }
+});
