@@ -75,13 +75,39 @@ export async function collectOne(
   ports: CollectPorts,
   limits: CollectLimits,
 ): Promise<UpstreamResult> {
+  // Reasons are published (signals/current.json, frame.json) and logged: they name the
+  // instrument's source by sourceLabel and the kind of failure, never a credential, a query, a
+  // local path or what the document held.
+  const label = sourceLabel(root, source);
   try {
-    const { text, where } = await fetchDocument(root, source, ports, limits);
-    return { ok: true, source, reading: adaptDocument(key, where, text) };
+    const { text } = await fetchDocument(root, source, ports, limits);
+    return { ok: true, source, reading: adaptDocument(key, label, text) };
   } catch (e) {
-    if (e instanceof UpstreamError) return { ok: false, source, status: e.status, error: e.message };
-    return { ok: false, source, status: "unreachable", error: e instanceof Error ? e.message : String(e) };
+    if (e instanceof UpstreamError) return { ok: false, source, status: e.status, error: `${label}: ${e.message}` };
+    return { ok: false, source, status: "unreachable", error: `${label}: the source could not be read` };
   }
+}
+
+/**
+ * A source as published reasons and logs name it: a URL by its scheme, host and path (never
+ * credentials, a query or a fragment, where API keys travel); a file by its path inside the
+ * publication, or by its name alone when it lies outside.
+ */
+export function sourceLabel(root: string, source: string): string {
+  if (/^https?:/i.test(source)) {
+    if (!URL.canParse(source)) return "(an unreadable URL)";
+    const u = new URL(source);
+    return `${u.protocol}//${u.host}${u.pathname}`;
+  }
+  let file: string;
+  try {
+    file = localPath(root, source);
+  } catch {
+    return "(an unreadable file source)";
+  }
+  const prefix = root.endsWith("/") ? root : `${root}/`;
+  if (file.startsWith(prefix) && !file.slice(prefix.length).split("/").includes("..")) return file.slice(prefix.length);
+  return `a file outside the publication (${file.split("/").pop() || "?"})`;
 }
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
@@ -99,12 +125,16 @@ async function fetchDocument(
   try {
     text = await ports.fs.readText(file);
   } catch (e) {
-    throw new UpstreamError("unreachable", `cannot read ${file}: ${e instanceof Error ? e.message : String(e)}`);
+    const code = (e as { code?: unknown }).code;
+    throw new UpstreamError(
+      "unreachable",
+      `the file cannot be read${typeof code === "string" && /^E[A-Z]+$/.test(code) ? ` (${code})` : ""}`,
+    );
   }
   const bytes = encoder.encode(text).byteLength;
   if (bytes > limits.maxBytes)
-    throw new UpstreamError("too-large", `${file} is ${bytes} bytes, over the ${limits.maxBytes}-byte cap`);
-  checkNotHtml(file, text);
+    throw new UpstreamError("too-large", `${bytes} bytes, over the ${limits.maxBytes}-byte cap`);
+  checkNotHtml(text);
   return { text, where: file };
 }
 
@@ -113,14 +143,14 @@ async function fetchHttp(
   ports: CollectPorts,
   limits: CollectLimits,
 ): Promise<{ text: string; where: string }> {
-  if (!ports.http) throw new UpstreamError("unreachable", `${source}: no HTTP client was given to collect it`);
+  if (!ports.http) throw new UpstreamError("unreachable", "no HTTP client was given to collect it");
   const seen = new Set<string>();
   let url = source;
   let spent = 0;
   for (let hop = 0; ; hop++) {
     seen.add(url);
     const remaining = limits.timeoutMs - spent;
-    if (remaining <= 0) throw new UpstreamError("timeout", `${source}: no answer within ${limits.timeoutMs} ms`);
+    if (remaining <= 0) throw new UpstreamError("timeout", `no answer within ${limits.timeoutMs} ms`);
     const r = await ports.http.get(url, {
       timeoutMs: remaining,
       maxBytes: limits.maxBytes,
@@ -128,60 +158,67 @@ async function fetchHttp(
     });
     spent += r.elapsedMs;
     if (r.kind !== "response") {
-      if (r.kind === "timeout")
-        throw new UpstreamError("timeout", `${url}: no complete answer within ${limits.timeoutMs} ms`);
+      if (r.kind === "timeout") throw new UpstreamError("timeout", `no complete answer within ${limits.timeoutMs} ms`);
       if (r.kind === "too-large")
-        throw new UpstreamError(
-          "too-large",
-          `${url}: the body exceeds the ${limits.maxBytes}-byte cap (after decompression)`,
-        );
-      throw new UpstreamError("unreachable", `${url}: ${r.message}`);
+        throw new UpstreamError("too-large", `the body exceeds the ${limits.maxBytes}-byte cap (after decompression)`);
+      throw new UpstreamError("unreachable", `the network failed${networkCode(r.message)}`);
     }
     if (r.status >= 300 && r.status < 400) {
       const next = redirectTarget(url, r.status, r.headers.location);
-      if (seen.has(next)) throw new UpstreamError("redirect-error", `${url}: redirect loop back to ${next}`);
+      if (seen.has(next)) throw new UpstreamError("redirect-error", "a redirect loop");
       if (hop + 1 > limits.maxRedirects)
-        throw new UpstreamError("redirect-error", `${source}: more than ${limits.maxRedirects} redirects`);
+        throw new UpstreamError("redirect-error", `more than ${limits.maxRedirects} redirects`);
       url = next;
       continue;
     }
-    if (r.status < 200 || r.status > 299) throw new UpstreamError("http-error", `${url}: HTTP ${r.status}`);
+    if (r.status < 200 || r.status > 299) throw new UpstreamError("http-error", `HTTP ${r.status}`);
     const type = (r.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
     if (type === "text/html" || type === "application/xhtml+xml") {
-      throw new UpstreamError(
-        "unexpected-content",
-        `${url}: an HTML page (${type}) with status ${r.status}, not a JSON document`,
-      );
+      throw new UpstreamError("unexpected-content", `an HTML page with status ${r.status}, not a JSON document`);
     }
     if (!isJsonType(type)) {
       throw new UpstreamError(
         "unexpected-content",
-        `${url}: content type "${type || "(none)"}" is not JSON (application/json or +json)`,
+        `content type ${type ? quoteShort(type) : "(none)"} is not JSON (application/json or +json)`,
       );
     }
     let text: string;
     try {
       text = decoder.decode(r.body);
     } catch {
-      throw new UpstreamError("invalid-json", `${url}: the body is not UTF-8`);
+      throw new UpstreamError("invalid-json", "the body is not UTF-8");
     }
-    checkNotHtml(url, text);
+    checkNotHtml(text);
     return { text, where: url };
   }
 }
 
 function redirectTarget(from: string, status: number, location: string | undefined): string {
-  if (!location) throw new UpstreamError("redirect-error", `${from}: HTTP ${status} without a Location header`);
-  if (!URL.canParse(location, from))
-    throw new UpstreamError("redirect-error", `${from}: unreadable Location "${location}"`);
+  if (!location) throw new UpstreamError("redirect-error", `HTTP ${status} without a Location header`);
+  if (!URL.canParse(location, from)) throw new UpstreamError("redirect-error", "an unreadable Location header");
   const next = new URL(location, from);
   if (next.protocol !== "http:" && next.protocol !== "https:") {
-    throw new UpstreamError("redirect-error", `${from}: redirect to ${next.protocol} refused (only http: and https:)`);
+    throw new UpstreamError(
+      "redirect-error",
+      `a redirect to ${quoteShort(next.protocol)} refused (only http: and https:)`,
+    );
   }
   if (new URL(from).protocol === "https:" && next.protocol === "http:") {
-    throw new UpstreamError("redirect-error", `${from}: redirect from https: to http: refused`);
+    throw new UpstreamError("redirect-error", "a redirect from https: to http: refused");
   }
   return next.href;
+}
+
+/** A network error's code (ECONNREFUSED, ENOTFOUND…) from the HTTP port's message, if it has one. */
+function networkCode(message: string): string {
+  const m = /\b(E[A-Z_]{3,}|UND_ERR_[A-Z_]+)\b/.exec(message);
+  return m ? ` (${m[1]})` : "";
+}
+
+/** A short header value, quoted: an upstream never writes its text at length into a reason. */
+function quoteShort(text: string): string {
+  const clean = text.replace(/[^\x20-\x7e]/g, "?");
+  return JSON.stringify(clean.length > 40 ? `${clean.slice(0, 39)}…` : clean);
 }
 
 function isJsonType(type: string): boolean {
@@ -189,9 +226,8 @@ function isJsonType(type: string): boolean {
 }
 
 /** An HTML page served as JSON (a login wall, an error page with status 200) is never a value. */
-function checkNotHtml(where: string, text: string): void {
-  if (/^\s*</.test(text))
-    throw new UpstreamError("unexpected-content", `${where}: an HTML or XML page, not a JSON document`);
+function checkNotHtml(text: string): void {
+  if (/^\s*</.test(text)) throw new UpstreamError("unexpected-content", "an HTML or XML page, not a JSON document");
 }
 
 /** A path relative to the publication, an absolute path, or a file: URL, as a file path. */

@@ -56,13 +56,42 @@ function fail(file: string, doc: Document, counter: LineCounter, error: z.ZodErr
     field = [...path.map(String), keyForLine].filter(Boolean).join(".");
   }
   const line = lineOf(doc, counter, path, keyForLine);
-  throw inputError(file, line === undefined ? undefined : line + lineOffset, field || "(document)", explain(issue));
+  const failure = inputError(
+    file,
+    line === undefined ? undefined : line + lineOffset,
+    field || "(document)",
+    explain(issue),
+  );
+  // The same problem without any quoted input, for messages that are published (upstream reasons).
+  failure.data.problem = explainWithoutInput(issue);
+  throw failure;
+}
+
+function explainWithoutInput(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case "unrecognized_keys":
+      return "an unknown key";
+    case "invalid_type":
+      return issue.input === undefined ? "missing" : `${issue.expected} expected`;
+    case "invalid_value":
+      return "not one of the allowed values";
+    case "invalid_format":
+      return `not in the ${issue.format} format`;
+    default:
+      // The schema's own messages (refinements, sizes) name the rule, never the input.
+      return issue.message || issue.code.replace(/_/g, " ");
+  }
 }
 
 function explain(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
     case "unrecognized_keys":
-      return `unknown key "${issue.keys.join('", "')}"; remove it or check its spelling`;
+      return `unknown key ${issue.keys
+        .slice(0, 3)
+        .map((k) => quote(k))
+        .join(
+          ", ",
+        )}${issue.keys.length > 3 ? ` and ${issue.keys.length - 3} more` : ""}; remove it or check its spelling`;
     case "invalid_type":
       return issue.input === undefined
         ? `the field is required (${issue.expected} expected)`
@@ -80,7 +109,16 @@ function describe(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "a list";
   if (typeof value === "object") return "a mapping";
-  return `${typeof value} ${JSON.stringify(value)}`;
+  return `${typeof value} ${quote(value)}`;
+}
+
+/**
+ * A value quoted in a message, cut short: a message names the problem, it never reproduces an
+ * input (a symlinked registry, a secret in a file) at length.
+ */
+export function quote(value: unknown, max = 60): string {
+  const text = JSON.stringify(typeof value === "string" ? value : String(value)) ?? String(value);
+  return text.length > max ? `${text.slice(0, max - 2)}…"` : text;
 }
 
 function lineOf(

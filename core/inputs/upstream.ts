@@ -78,13 +78,19 @@ export function adaptDocument(key: InstrumentKey, where: string, text: string): 
   return reading;
 }
 
+/**
+ * Parses and checks an upstream document. Its failures name the line and field and the kind of
+ * problem, never a value of the document: the reason is published.
+ */
 function validate<S extends z.ZodType>(where: string, text: string, schema: S): z.infer<S> {
   try {
     return parseWithSchema(where, text, schema, { json: true });
   } catch (e) {
     if (!(e instanceof RiskError)) throw e;
-    const message = e.message.replace(/^Cannot read /, "");
-    throw new UpstreamError(/invalid JSON/.test(e.message) ? "invalid-json" : "invalid-document", message);
+    const { line, field, problem } = e.data as { line?: number; field?: string; problem?: string };
+    const at = line !== undefined ? ` at line ${line}` : "";
+    if (/invalid JSON/.test(e.message)) throw new UpstreamError("invalid-json", `not valid JSON${at}`);
+    throw new UpstreamError("invalid-document", `field ${field ?? "(document)"}${at}: ${problem ?? "invalid"}`);
   }
 }
 
@@ -96,7 +102,7 @@ function checkRange(value: number, scale: number, field: string): void {
 
 function fromDashboard(where: string, key: InstrumentKey, r: DashboardReading): Reading {
   if (r.instrument !== key)
-    throw new UpstreamError("invalid-document", `${where} is a reading of "${r.instrument}", not "${key}"`);
+    throw new UpstreamError("invalid-document", `field instrument: a reading of another instrument, not "${key}"`);
   return {
     value: r.value,
     scale: r.scale,
@@ -115,7 +121,7 @@ function fromDebt(where: string, d: DebtLatest): Reading {
     // The published current stress excludes them (the contract's debt-risk rule); a score that includes them is another measure.
     throw new UpstreamError(
       "invalid-document",
-      `${where}: excludesBudgetOfficeProjections is false; the current stress must exclude the budget office's projections`,
+      "field excludesBudgetOfficeProjections is false; the current stress must exclude the budget office's projections",
     );
   }
   return {

@@ -75,7 +75,9 @@ describe("risk-cli collect", () => {
     expect(text.stdout).toMatch(
       /^yen\s+unreachable\s+degraded\s+57\.9\s+Élevé\/Tendu\s+6h 25m\s+yes, from 2026-11-21T10:00:00Z$/m,
     );
-    expect(text.stdout).toMatch(/^yen: cannot read .*yen\.json/m);
+    // The reason names the file inside the publication and the failure, never a local path.
+    expect(text.stdout).toMatch(/^yen: upstream\/yen\.json: the file cannot be read \(ENOENT\)$/m);
+    expect(text.stdout).not.toContain(dir);
     expect(treeDigest(dir)).toEqual(before);
   });
 

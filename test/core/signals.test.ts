@@ -91,7 +91,7 @@ describe("upstream adapters", () => {
       "2026-11-21T09:30:00Z",
     );
     expect(() => adaptDocument("us", "u", doc({ observedAt: "2026-11-20 21:00:00" }))).toThrow(
-      /observedAt\): a date-time without a time zone/,
+      /field observedAt at line 1: a date-time without a time zone/,
     );
   });
 
@@ -99,11 +99,13 @@ describe("upstream adapters", () => {
     expect(() => adaptDocument("us", "u", doc({ value: -0.1 }))).toThrow("value -0.1 is outside 0..100");
     expect(() => adaptDocument("us", "u", doc({ value: 100.1 }))).toThrow("value 100.1 is outside 0..100");
     expect(() => adaptDocument("us", "u", doc({ value: "NaN" }))).toThrow(/field value/);
-    expect(() => adaptDocument("us", "u", '{"value": NaN}')).toThrow(/invalid JSON/);
+    expect(() => adaptDocument("us", "u", '{"value": NaN}')).toThrow(/not valid JSON/);
   });
 
   it("refuses a reading of another instrument", () => {
-    expect(() => adaptDocument("eu", "u", doc({}))).toThrow('u is a reading of "us", not "eu"');
+    expect(() => adaptDocument("eu", "u", doc({}))).toThrow(
+      'field instrument: a reading of another instrument, not "eu"',
+    );
   });
 });
 

@@ -332,15 +332,15 @@ describe("the operational journal", () => {
     await runVerify({ archive: s.archive, json: true });
   });
 
-  it("puts the old journal file back when the assembly fails after moving it", async () => {
+  it("leaves the live journal as it was when the assembly fails at its commit", async () => {
     const s = await series({ upto: 2 });
     const before = readFileSync(`${s.site}/api/v1/history.ndjson`);
-    // The branch cannot move (its temporary file's name is taken by a folder), so the commit
-    // fails after the journal was moved into the new site and appended to.
-    mkdirSync(`${s.archive}/refs/heads/main.tmp-${process.pid}`, { recursive: true });
+    // The branch cannot move (its ref lock is taken), so the commit fails after the new site,
+    // with the journal copied and appended to, was staged.
+    mkdirSync(`${s.archive}/refs/heads/main.lock`, { recursive: true });
     await expect(
       runAssemble({ site: s.site, archive: s.archive, publication: s.pub, json: true, now: SERIES[2]![0] }),
-    ).rejects.toThrow(/EISDIR/);
+    ).rejects.toMatchObject({ code: "E_LOCKED" });
     expect(readFileSync(`${s.site}/api/v1/history.ndjson`).equals(before)).toBe(true);
     expect(readdirSync(dirname(s.site)).sort()).toEqual(["archive", "site"]);
   });
