@@ -64,6 +64,12 @@ const parser = or(
           description: message`The assembly instant (UTC); overrides SOURCE_DATE_EPOCH and the clock.`,
         }),
       ),
+      allowFuture: withDefault(
+        flag("--allow-future", {
+          description: message`Accept a --now or SOURCE_DATE_EPOCH more than a day ahead of this machine's clock (refused otherwise: a typo there would stop every later assembly).`,
+        }),
+        false,
+      ),
       push: withDefault(
         flag("--push", {
           description: message`Pull the archive's remote first, then push the new frame (fast-forward only; retried up to 3 times when another run pushed first).`,

@@ -10,7 +10,7 @@ import { checkpointOf, extendLog, frameLeaf, rawSha, type LogHead } from "../../
 import { consistencyProof, inclusionProof, rootOf, toHex, verifyConsistency } from "../../core/log/merkle.ts";
 import type { Frame } from "../../core/frame.ts";
 import type { Hasher } from "../../core/ports.ts";
-import { headCommit, isRepository, oidAtPath, readBlob, readCommit } from "../git/objects.ts";
+import { headCommit, oidAtPath, readBlob, readCommit, requireArchive } from "../git/objects.ts";
 import { sitePath } from "../layout.ts";
 import { parseFrameMessage } from "../models/message.ts";
 import { readFrame } from "./frames.ts";
@@ -25,7 +25,8 @@ interface LogState {
 }
 
 async function logState(gitdir: string, hash: Hasher): Promise<LogState> {
-  const commit = isRepository(gitdir) ? await headCommit(gitdir) : null;
+  requireArchive(gitdir);
+  const commit = await headCommit(gitdir);
   if (!commit) throw new RiskError("E_NO_FRAME", `The archive ${gitdir} has no frame`, { archive: gitdir });
   const { frame, tree } = await readFrame(gitdir, commit);
   if (!frame.log)

@@ -4,7 +4,7 @@ import { dirname } from "node:path";
 import { RiskError } from "../../core/errors.ts";
 import type { Frame } from "../../core/frame.ts";
 import type { Hasher } from "../../core/ports.ts";
-import { headCommit, isRepository, oidAtPath, readBlob, readTree, type TreeCache } from "../git/objects.ts";
+import { headCommit, oidAtPath, readBlob, readTree, type TreeCache, requireArchive } from "../git/objects.ts";
 import { IndexShard, type IndexEntry } from "../models/date-index.ts";
 import { readFrame, servedBytes } from "./frames.ts";
 
@@ -19,7 +19,8 @@ export interface FoundFrame {
  * one shard read, plus a month or year tree when that day had no frame.
  */
 export async function findFrameAt(gitdir: string, instant: number): Promise<FoundFrame> {
-  const head = isRepository(gitdir) ? await headCommit(gitdir) : null;
+  requireArchive(gitdir);
+  const head = await headCommit(gitdir);
   if (!head)
     throw new RiskError("E_NO_FRAME", `The archive ${gitdir} has no frame yet; run risk-cli assemble first`, {
       archive: gitdir,

@@ -3,7 +3,7 @@ import { RiskError } from "../../core/errors.ts";
 import { frameHashOf, type Frame } from "../../core/frame.ts";
 import type { Hasher } from "../../core/ports.ts";
 import { IntegritySurface } from "../../core/surfaces/integrity.ts";
-import { headCommit, isRepository, oidAtPath, readBlob, readCommit, type CommitInfo } from "../git/objects.ts";
+import { headCommit, oidAtPath, readBlob, readCommit, type CommitInfo, requireArchive } from "../git/objects.ts";
 import { flattenTree } from "../git/tree-edit.ts";
 import { IndexShard, shardPath } from "../models/date-index.ts";
 import { parseFrameMessage } from "../models/message.ts";
@@ -39,7 +39,8 @@ export async function verifyArchive(
   hash: Hasher,
   onFrame?: (n: number) => void,
 ): Promise<VerifyReport> {
-  const head = isRepository(gitdir) ? await headCommit(gitdir) : null;
+  requireArchive(gitdir);
+  const head = await headCommit(gitdir);
   if (!head) throw new RiskError("E_NO_FRAME", `The archive ${gitdir} has no frame to verify`, { archive: gitdir });
   const chain: CommitInfo[] = [];
   for (let oid: string | undefined = head; oid; ) {

@@ -34,6 +34,22 @@ export function isRepository(gitdir: string): boolean {
 }
 
 /**
+ * For the commands that only read an archive: a folder that does not exist is an I/O error (6)
+ * and one that is not a Git repository an archive error (6), each named; an empty repository is
+ * left to the caller (no frame, 7).
+ */
+export function requireArchive(gitdir: string): void {
+  if (isRepository(gitdir)) return;
+  if (!fs.existsSync(gitdir))
+    throw new RiskError("E_IO", `The archive ${gitdir} does not exist: check --archive (it defaults to archive.git)`, {
+      archive: gitdir,
+    });
+  throw new RiskError("E_ARCHIVE", `${gitdir} is not a Git repository, so not an archive: check --archive`, {
+    archive: gitdir,
+  });
+}
+
+/**
  * The branch's commit. The loose ref file that every assembly writes is read directly (one small
  * synchronous read); a packed ref (a fresh clone, after `git gc`) or anything unusual is left to
  * isomorphic-git. Without a main branch, HEAD's branch (a clone of the archive branch).

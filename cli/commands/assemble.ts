@@ -16,6 +16,8 @@ export interface AssembleOptions {
   json: boolean;
   /** False turns every cache and fast path off (`--no-cache`); the output is the same. */
   cache?: boolean;
+  /** Accept a pinned time more than a day ahead of the system clock. */
+  allowFuture?: boolean;
   /** Pull the remote archive first and push the new frame (see app/publish.ts). */
   push?: boolean;
   remote?: string;
@@ -28,7 +30,7 @@ export type AssembleSummary = AssemblySummary;
 
 /** `risk-cli assemble`: resolves the options, runs one assembly (app/assembly.ts). */
 export async function runAssemble(opts: AssembleOptions): Promise<AssembleSummary> {
-  const clock = () => resolveNow(opts.now, process.env, () => new Date());
+  const clock = () => resolveNow(opts.now, process.env, () => new Date(), { allowFuture: opts.allowFuture });
   const request = {
     publication: resolve(opts.publication ?? demoPublication()),
     site: opts.site,

@@ -82,7 +82,7 @@ export async function readPublicationFiles(fs: ReadOnlyFs, root: string): Promis
     rels.map(async (rel) => {
       const file = `${root}/${rel}`;
       if (REGISTRIES.includes(rel) && !(await fs.exists(file))) {
-        throw inputError(file, undefined, undefined, "the file is missing; create it (see docs/inputs.md)");
+        throw inputError(rel, undefined, undefined, "the file is missing; create it (see docs/inputs.md)");
       }
       files.set(rel, await fs.readText(file));
     }),
@@ -132,7 +132,7 @@ export function parsePublication(input: InputFiles, options: { parsed?: ParsedFi
   const { root, files } = input;
   const { parsed } = options;
   const yamlOf = <S extends z.ZodType>(rel: string, schema: S): z.infer<S> =>
-    remembered(parsed, rel, files.get(rel)!, () => parseWithSchema(`${root}/${rel}`, files.get(rel)!, schema));
+    remembered(parsed, rel, files.get(rel)!, () => parseWithSchema(rel, files.get(rel)!, schema));
   const publication: Publication = {
     root,
     config: yamlOf("risk.config.yaml", Config),
@@ -156,7 +156,8 @@ function parseDocs(input: InputFiles, folder: string, kind: Doc["kind"], parsed?
     const prefix = `content/${folder}/${lang}/`;
     for (const [rel, text] of input.files) {
       if (!rel.startsWith(prefix)) continue;
-      const file = `${input.root}/${rel}`;
+      // Messages name a file by its path inside the publication, never where it sits on this machine.
+      const file = rel;
       const slug = rel.slice(prefix.length, -3);
       if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slug)) {
         throw inputError(
@@ -200,7 +201,8 @@ function parseMethodologies(input: InputFiles, parsed?: ParsedFiles): Methodolog
   return [...input.files]
     .filter(([rel]) => rel.startsWith(prefix))
     .map(([rel, text]) => {
-      const file = `${input.root}/${rel}`;
+      // Messages name a file by its path inside the publication, never where it sits on this machine.
+      const file = rel;
       return {
         ...remembered(parsed, rel, text, () => parseWithSchema(file, text, MethodologyFile)),
         slug: rel.slice(prefix.length, -5),
@@ -250,7 +252,7 @@ function checkReferences(p: Publication): void {
     // and reported by `lint` and `assemble`; it does not stop the assembly.
   }
   for (const entry of p.glossary) {
-    const file = `${p.root}/content/glossary.yaml`;
+    const file = "content/glossary.yaml";
     if (entry.guide && !guides.has(entry.guide))
       throw inputError(file, undefined, `${entry.slug}.guide`, `unknown guide "${entry.guide}"`);
     for (const rel of entry.atlas?.related ?? []) {

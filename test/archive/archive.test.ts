@@ -96,7 +96,7 @@ describe("replay", () => {
     const paths = { site: `${dir}/site`, archive: `${dir}/archive` };
     const times = ["2026-10-30T23:50:00Z", "2026-10-31T08:00:00Z", "2026-11-02T09:00:00Z", "2027-01-03T00:00:00Z"];
     const ids = [];
-    for (const now of times) ids.push((await runAssemble({ ...paths, now, json: true })).frameId);
+    for (const now of times) ids.push((await runAssemble({ ...paths, now, json: true, allowFuture: true })).frameId);
     expect((await runReplay({ archive: paths.archive, date: "2026-11-01", json: true })).frame.frameId).toBe(ids[1]);
     expect(
       (await runReplay({ archive: paths.archive, date: "2026-12-31T12:00:00+02:00", json: true })).frame.frameId,

@@ -87,7 +87,8 @@ describe("the command line", () => {
     const cwd = tempDir("risk-bad-");
     const r = runCli(["assemble", "--publication", "missing", "--json"], { cwd });
     expect(r.status).toBe(EXIT.E_INPUT);
-    expect(JSON.parse(r.stdout)).toMatchObject({ ok: false, code: "E_INPUT", file: `${cwd}/missing/risk.config.yaml` });
+    // Named inside the publication: messages never give where files sit on this machine.
+    expect(JSON.parse(r.stdout)).toMatchObject({ ok: false, code: "E_INPUT", file: "risk.config.yaml" });
   });
 
   it("copies the demo with init, and refuses to overwrite a folder that is not empty", () => {
@@ -103,7 +104,8 @@ describe("the command line", () => {
     expect(runCli(["assemble", "--now", "2026-11-21T10:00:00Z"], { cwd }).status).toBe(0);
     const frame = `${cwd}/archive.git/refs/heads/main`;
     expect(existsSync(frame)).toBe(true);
+    // A folder that is not a Git repository is an archive error.
     const r = runCli(["verify", "--archive", `${cwd}/site`], { cwd });
-    expect(r.status).toBe(EXIT.E_NO_FRAME);
+    expect(r.status).toBe(EXIT.E_ARCHIVE);
   });
 });

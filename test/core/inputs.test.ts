@@ -88,7 +88,7 @@ describe("loadPublication", () => {
     };
     await expect(readPublicationFiles(slowFs, "/nowhere")).rejects.toMatchObject({
       code: "E_INPUT",
-      data: { file: "/nowhere/risk.config.yaml" },
+      data: { file: "risk.config.yaml" },
     });
   });
 });

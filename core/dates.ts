@@ -1,0 +1,36 @@
+/**
+ * Strict reading of dates and date-times given by people (flags, environment): a value that is
+ * not a real calendar instant is refused, never rolled over (`2026-02-30` is not March 2nd).
+ */
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?(Z|([+-])(\d{2}):(\d{2}))$/;
+
+const daysIn = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate();
+
+/** The epoch milliseconds of a date-time with a zone (`Z` or `±hh:mm`), or null when it is not a real instant. */
+export function parseDateTime(text: string): number | null {
+  const m = DATE_TIME.exec(text);
+  if (!m) return null;
+  const [year, month, day, hour, minute] = [1, 2, 3, 4, 5].map((i) => Number(m[i]));
+  const second = m[6] === undefined ? 0 : Number(m[6]);
+  if (month! < 1 || month! > 12 || day! < 1 || day! > daysIn(year!, month!)) return null;
+  if (hour! > 23 || minute! > 59 || second > 59) return null;
+  let offset = 0;
+  if (m[8] !== "Z") {
+    const oh = Number(m[10]);
+    const om = Number(m[11]);
+    if (oh > 23 || om > 59) return null;
+    offset = (m[9] === "-" ? -1 : 1) * (oh * 60 + om);
+  }
+  const fraction = m[7] ? Math.floor(Number(`0${m[7]}`) * 1000) : 0;
+  const ms = Date.UTC(year!, month! - 1, day!, hour!, minute!, second, fraction) - offset * 60_000;
+  return Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? ms : null;
+}
+
+/** The epoch milliseconds of the end of a UTC day `YYYY-MM-DD`, or null when it is not a real date. */
+export function parseDateEnd(text: string): number | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (!m) return null;
+  const [year, month, day] = [1, 2, 3].map((i) => Number(m[i]));
+  if (month! < 1 || month! > 12 || day! < 1 || day! > daysIn(year!, month!)) return null;
+  return Date.UTC(year!, month! - 1, day!, 23, 59, 59, 999);
+}

@@ -1,0 +1,89 @@
+import { describe, expect, it } from "vitest";
+import { parseDateEnd, parseDateTime } from "../../core/dates.ts";
+import { resolveNow } from "../../cli/clock.ts";
+import { archiveWithFrames } from "../helpers/archive.ts";
+import { runCli } from "../helpers/cli.ts";
+import { tempDir } from "../helpers/tmp.ts";
+
+const SYSTEM = () => new Date("2026-11-24T12:00:00Z");
+
+describe("dates and date-times given by people", () => {
+  it("refuses what is not a real calendar instant instead of rolling it over", () => {
+    for (const bad of [
+      "2026-02-30T10:00:00Z",
+      "2026-02-29T00:00:00Z",
+      "2026-13-01T00:00:00Z",
+      "2026-11-21T24:00:00Z",
+      "2026-11-21T10:60:00Z",
+      "2026-11-21T10:00:60Z",
+      "2026-11-21T10:00:00+24:00",
+      "2026-11-21T10:00:00",
+      "2026-11-21 10:00:00Z",
+    ])
+      expect(parseDateTime(bad), bad).toBeNull();
+    for (const bad of ["2026-02-30", "2026-00-10", "2026-4-1"]) expect(parseDateEnd(bad), bad).toBeNull();
+    expect(parseDateTime("2028-02-29T23:59:59+01:00")).toBe(Date.parse("2028-02-29T22:59:59Z"));
+    expect(parseDateEnd("2026-02-28")).toBe(Date.parse("2026-02-28T23:59:59.999Z"));
+  });
+
+  it("refuses a rolled-over date-time with exit 2 in assemble, replay and diff", async () => {
+    const { archive, site } = await archiveWithFrames(1);
+    for (const args of [
+      ["assemble", "--site", site, "--archive", archive, "--now", "2026-02-30T10:00:00Z"],
+      ["replay", "--archive", archive, "--date", "2026-02-30T10:00:00Z"],
+      ["diff", "--archive", archive, "--from", "2026-11-21", "--to", "2026-11-31T00:00:00Z"],
+    ]) {
+      const r = runCli(args);
+      expect(r.status, `${args[0]}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toMatch(/Cannot read/);
+    }
+  });
+
+  it("refuses a pinned time more than a day ahead of the clock unless told, and a huge SOURCE_DATE_EPOCH", () => {
+    expect(() => resolveNow("2099-01-01T00:00:00Z", {}, SYSTEM)).toThrow(/more than a day ahead.*--allow-future/);
+    expect(resolveNow("2099-01-01T00:00:00Z", {}, SYSTEM, { allowFuture: true })).toBe("2099-01-01T00:00:00Z");
+    expect(resolveNow("2026-11-25T11:00:00Z", {}, SYSTEM)).toBe("2026-11-25T11:00:00Z");
+    expect(() => resolveNow(undefined, { SOURCE_DATE_EPOCH: "4102444800" }, SYSTEM)).toThrow(
+      /SOURCE_DATE_EPOCH is 2100/,
+    );
+    for (const huge of ["99999999999999999", "1e10", "-5", "253402300800"])
+      expect(() => resolveNow(undefined, { SOURCE_DATE_EPOCH: huge }, SYSTEM), huge).toThrow(
+        /Cannot read SOURCE_DATE_EPOCH/,
+      );
+    const dir = tempDir();
+    const r = runCli(["assemble", "--site", `${dir}/site`, "--archive", `${dir}/a.git`], {
+      env: { SOURCE_DATE_EPOCH: "99999999999999999" },
+    });
+    expect(r.status).toBe(2);
+    const future = runCli([
+      "assemble",
+      "--site",
+      `${dir}/site`,
+      "--archive",
+      `${dir}/a.git`,
+      "--now",
+      "2099-12-31T23:59:59Z",
+    ]);
+    expect(future.status).toBe(2);
+    expect(future.stderr).toContain("--allow-future");
+  });
+});
+
+describe("an archive that is not there", () => {
+  it("is an I/O error (6) naming it, for every command that reads one; an empty one has no frame (7)", async () => {
+    for (const args of [
+      ["verify"],
+      ["replay", "--date", "2026-11-21"],
+      ["diff", "--from", "2026-11-20", "--to", "2026-11-21"],
+      ["prove", "--frame", "000001-20261121T100000Z"],
+    ]) {
+      const r = runCli([...args, "--archive", "/nonexistent/archive.git"]);
+      expect(r.status, `${args[0]}: ${r.stderr}`).toBe(6);
+      expect(r.stderr).toContain("/nonexistent/archive.git does not exist");
+    }
+    const dir = tempDir();
+    const { execFileSync } = await import("node:child_process");
+    execFileSync("git", ["init", "-q", "--bare", `${dir}/empty.git`]);
+    expect(runCli(["verify", "--archive", `${dir}/empty.git`]).status).toBe(7);
+  });
+});
