@@ -1,19 +1,26 @@
 import type { Http, ReadOnlyFs } from "../../core/ports.ts";
 import { VERSION } from "../../core/version.ts";
 import { fetchHttp } from "./http.ts";
+import { decodeInput, inputReadError, MAX_INPUT_BYTES } from "../../core/inputs/read.ts";
 
 /** The part of the Deno namespace this adapter uses (typed here so that tsc needs no Deno types). */
 interface DenoFs {
-  readTextFile(path: string): Promise<string>;
+  readFile(path: string): Promise<Uint8Array>;
   readDir(path: string): AsyncIterable<{ name: string; isFile: boolean }>;
-  stat(path: string): Promise<unknown>;
+  stat(path: string): Promise<{ isFile: boolean; size: number }>;
   errors: { NotFound: new (...args: never[]) => Error };
 }
 
 /** Reads the publication through Deno's own file API. */
 export function denoFs(deno: DenoFs): ReadOnlyFs {
   return {
-    readText: (path) => deno.readTextFile(path),
+    async readText(path) {
+      const st = await deno.stat(path);
+      if (!st.isFile) throw inputReadError(path, "it is not a regular file");
+      if (st.size > MAX_INPUT_BYTES)
+        throw inputReadError(path, `it is over the ${MAX_INPUT_BYTES}-byte limit of an input file; split it`);
+      return decodeInput(path, await deno.readFile(path));
+    },
     async listFiles(dir) {
       const names: string[] = [];
       try {

@@ -1,4 +1,5 @@
-import { promises as fsp, readFileSync } from "node:fs";
+import { promises as fsp, readFileSync, statSync } from "node:fs";
+import { decodeInput, inputReadError, MAX_INPUT_BYTES } from "../../core/inputs/read.ts";
 import { createHash } from "node:crypto";
 import type { Hasher, Http, Logger, ReadOnlyFs } from "../../core/ports.ts";
 import { VERSION } from "../../core/version.ts";
@@ -6,7 +7,13 @@ import { fetchHttp } from "./http.ts";
 
 export const nodeFs: ReadOnlyFs = {
   // Synchronous reads: 450 small files read in ~7 ms, against ~35 ms through concurrent promises.
-  readText: async (path) => readFileSync(path, "utf8"),
+  async readText(path) {
+    const st = statSync(path);
+    if (!st.isFile()) throw inputReadError(path, "it is not a regular file");
+    if (st.size > MAX_INPUT_BYTES)
+      throw inputReadError(path, `it is over the ${MAX_INPUT_BYTES}-byte limit of an input file; split it`);
+    return decodeInput(path, readFileSync(path));
+  },
   async listFiles(dir) {
     try {
       const entries = await fsp.readdir(dir, { withFileTypes: true });

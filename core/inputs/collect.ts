@@ -125,6 +125,12 @@ async function fetchDocument(
   try {
     text = await ports.fs.readText(file);
   } catch (e) {
+    const reason = (e as { data?: { reason?: unknown } }).data?.reason;
+    if (typeof reason === "string")
+      throw new UpstreamError(
+        /limit/.test(reason) ? "too-large" : /UTF-8/.test(reason) ? "invalid-json" : "unreachable",
+        reason.replace(/^it is /, "the file is "),
+      );
     const code = (e as { code?: unknown }).code;
     throw new UpstreamError(
       "unreachable",

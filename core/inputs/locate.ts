@@ -35,7 +35,16 @@ export function parseWithSchema<S extends z.ZodType>(
     const line = counter.linePos(err.pos[0]).line + lineOffset;
     throw inputError(file, line, undefined, `invalid YAML: ${err.message.split("\n")[0]}`);
   }
-  const result = schema.safeParse(doc.toJS({ maxAliasCount: 100 }), { reportInput: true });
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: 100 });
+  } catch (e) {
+    // The yaml library refuses documents whose aliases would expand without bound (an alias bomb).
+    if (e instanceof ReferenceError || /alias/i.test((e as Error).message))
+      throw inputError(file, undefined, undefined, "too many YAML aliases (*name) expand here; write the values out");
+    throw e;
+  }
+  const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return result.data;
   return fail(file, doc, counter, result.error, lineOffset);
 }

@@ -1,3 +1,4 @@
+import { RiskError } from "../errors.ts";
 import type { Hasher, ReadOnlyFs } from "../ports.ts";
 import { inputError } from "../errors.ts";
 import { INSTRUMENT_KEYS, type InstrumentKey } from "../schemas/primitives.ts";
@@ -66,13 +67,26 @@ const REGISTRIES = [
 /** Reads every input file of the publication at `root` (not the upstream readings). */
 export async function readPublicationFiles(fs: ReadOnlyFs, root: string): Promise<InputFiles> {
   const rels = [...REGISTRIES];
+  const list = async (dir: string) => {
+    try {
+      return await fs.listFiles(`${root}/${dir}`);
+    } catch (e) {
+      const code = (e as { code?: unknown }).code;
+      throw inputError(
+        dir,
+        undefined,
+        undefined,
+        `the folder cannot be listed${typeof code === "string" && /^E[A-Z]+$/.test(code) ? ` (${code})` : ""}; make it readable by the user running risk-cli`,
+      );
+    }
+  };
   for (const folder of ["articles", "guides"]) {
     for (const lang of ["fr", "en"]) {
       const dir = `content/${folder}/${lang}`;
-      for (const name of await fs.listFiles(`${root}/${dir}`)) if (name.endsWith(".md")) rels.push(`${dir}/${name}`);
+      for (const name of await list(dir)) if (name.endsWith(".md")) rels.push(`${dir}/${name}`);
     }
   }
-  for (const name of await fs.listFiles(`${root}/content/methodologies`)) {
+  for (const name of await list("content/methodologies")) {
     if (name.endsWith(".yaml")) rels.push(`content/methodologies/${name}`);
   }
   const files = new Map<string, string>();
@@ -84,12 +98,31 @@ export async function readPublicationFiles(fs: ReadOnlyFs, root: string): Promis
       if (REGISTRIES.includes(rel) && !(await fs.exists(file))) {
         throw inputError(rel, undefined, undefined, "the file is missing; create it (see docs/inputs.md)");
       }
-      files.set(rel, await fs.readText(file));
+      files.set(rel, await readInput(fs, file, rel));
     }),
   );
   const failed = results.find((r) => r.status === "rejected");
   if (failed) throw failed.reason;
   return { root, files: new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) };
+}
+
+/** One input file's text; every refusal names the file inside the publication and says what to do. */
+async function readInput(fs: ReadOnlyFs, file: string, rel: string): Promise<string> {
+  try {
+    return await fs.readText(file);
+  } catch (e) {
+    if (e instanceof RiskError) {
+      const { line, reason } = e.data as { line?: number; reason?: string };
+      throw inputError(rel, line, undefined, reason ?? e.message);
+    }
+    const code = (e as { code?: unknown }).code;
+    if (code === "EACCES" || code === "EPERM")
+      throw inputError(rel, undefined, undefined, "permission denied; make it readable by the user running risk-cli");
+    if (code === "ENOENT") throw inputError(rel, undefined, undefined, "the file is missing (a broken symbolic link?)");
+    if (typeof code === "string" && /^E[A-Z]+$/.test(code))
+      throw inputError(rel, undefined, undefined, `it cannot be read (${code})`);
+    throw e;
+  }
 }
 
 /**
@@ -212,28 +245,43 @@ function parseMethodologies(input: InputFiles, parsed?: ParsedFiles): Methodolog
 }
 
 function checkReferences(p: Publication): void {
-  const configFile = `${p.root}/risk.config.yaml`;
+  const configFile = "risk.config.yaml";
   const topics = new Set(p.topics.map((t) => t.slug));
   const guides = new Set(p.guides.filter((g) => g.lang === "fr").map((g) => g.slug));
   const glossary = new Set(p.glossary.map((g) => g.slug));
   const methodologies = new Map(p.methodologies.map((m) => [m.slug, m]));
+  // Two instruments publishing under one series id (or slug) would write one CSV with both's data.
+  for (const field of ["seriesId", "slug"] as const) {
+    const owner = new Map<string, string>();
+    for (const [key, cfg] of instrumentsOf(p)) {
+      const other = owner.get(cfg[field]);
+      if (other)
+        throw inputError(
+          "risk.config.yaml",
+          undefined,
+          `instruments.${key}.${field}`,
+          `"${cfg[field]}" is also the ${field} of instrument ${other}; each instrument needs its own`,
+        );
+      owner.set(cfg[field], key);
+    }
+  }
   unique(
-    `${p.root}/content/topics.yaml`,
+    "content/topics.yaml",
     p.topics.map((t) => t.slug),
     "slug",
   );
   unique(
-    `${p.root}/content/glossary.yaml`,
+    "content/glossary.yaml",
     p.glossary.map((t) => t.slug),
     "slug",
   );
   unique(
-    `${p.root}/content/primary-sources.yaml`,
+    "content/primary-sources.yaml",
     p.primarySources.map((t) => t.slug),
     "slug",
   );
   unique(
-    `${p.root}/content/editorial/changelog.yaml`,
+    "content/editorial/changelog.yaml",
     p.changelog.map((t) => t.id),
     "id",
   );
@@ -284,7 +332,7 @@ function checkReferences(p: Publication): void {
     const slug = entry.claimId.split("#")[0]!;
     if (!frSlugs.has(slug)) {
       throw inputError(
-        `${p.root}/content/claim-reviews.yaml`,
+        "content/claim-reviews.yaml",
         undefined,
         "entries.claimId",
         `"${entry.claimId}" names no French article "${slug}"`,

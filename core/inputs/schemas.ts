@@ -13,7 +13,11 @@ import {
 
 export const Slug = z
   .string()
-  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "lowercase ASCII letters, digits and single hyphens");
+  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "lowercase ASCII letters, digits and single hyphens")
+  // A slug names a published file or folder: Windows cannot create these names.
+  .refine((s) => !/^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/.test(s), {
+    message: "a name Windows reserves for a device (con, prn, aux, nul, com1-9, lpt1-9); choose another",
+  });
 const Bilingual = z.strictObject({ fr: z.string().min(1), en: z.string().min(1) });
 /** An absolute URI or a site-relative path starting with `/`. */
 export const Href = z.string().refine((s) => s.startsWith("/") || URL.canParse(s), {
