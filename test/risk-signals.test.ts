@@ -215,7 +215,8 @@ describe("the debt source over HTTP", () => {
     const paths = { site: `${dir}/site`, archive: `${dir}/archive`, publication: pub, json: true };
     await runAssemble({ ...paths, now: at(0) });
     const before = site(dir).debt;
-    expect(before.signal).toMatchObject({ value: 52.5, rawValue: 52.47, sourceStatus: "ok" });
+    // The published integer of provenance.scoreRaw (52.47 gives 52), as the precision guard asks.
+    expect(before.signal).toMatchObject({ value: 52, rawValue: 52.47, sourceStatus: "ok" });
     expect(before.provenance).toMatchObject({
       scoreRaw: 52.47,
       coverage: { observed: 0.85 },
@@ -227,7 +228,7 @@ describe("the debt source over HTTP", () => {
     const after = site(dir);
     expect(after.debt.status).toBe("degraded");
     expect(after.debt.signal).toMatchObject({
-      value: 52.5,
+      value: 52,
       rawValue: 52.47,
       fallbackUsed: true,
       sourceStatus: "unexpected-content",
@@ -235,7 +236,8 @@ describe("the debt source over HTTP", () => {
       lastSuccessAt: at(0),
       lastAttemptAt: at(15),
     });
-    expect(after.debt.signal).toEqual(after.risk.indices.debt);
+    expect(after.debt.signal).toEqual({ ...after.risk.indices.debt, value: 52 });
+    expect(after.risk.indices.debt.value).toBe(52.5);
     for (const key of ["provenance", "buckets", "sources", "topSignals"]) expect(after.debt[key]).toEqual(before[key]);
   });
 

@@ -18,6 +18,18 @@ export const Slug = z
   .refine((s) => !/^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/.test(s), {
     message: "a name Windows reserves for a device (con, prn, aux, nul, com1-9, lpt1-9); choose another",
   });
+/**
+ * A one-line text that is published as a heading or a link label (llms.txt, llms-full.txt, the
+ * feeds): no line break and no control character, which would inject sections or links there.
+ */
+export const Line = z
+  .string()
+  .regex(/^[^\u0000-\u001f\u007f\u2028\u2029]*$/, "one line without control characters; remove line breaks");
+/** A text of one or more lines: no control character other than tab and line breaks. */
+export const Prose = z
+  .string()
+  .regex(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/, "no control characters (NUL, BEL, ESC...)");
+
 const Bilingual = z.strictObject({ fr: z.string().min(1), en: z.string().min(1) });
 /** An absolute URI or a site-relative path starting with `/`. */
 export const Href = z.string().refine((s) => s.startsWith("/") || URL.canParse(s), {
@@ -57,7 +69,7 @@ export const InstrumentConfig = z.strictObject({
 export type InstrumentConfig = z.infer<typeof InstrumentConfig>;
 
 export const Config = z.strictObject({
-  name: z.string().min(1),
+  name: Line.min(1),
   baseUrl: Uri.refine((u) => !u.endsWith("/"), { message: "no trailing slash" }),
   description: Bilingual,
   license: z.string(),
@@ -109,8 +121,8 @@ export const Config = z.strictObject({
 export type Config = z.infer<typeof Config>;
 
 export const Frontmatter = z.strictObject({
-  title: z.string().min(1),
-  description: z.string().min(1),
+  title: Line.min(1),
+  description: Prose.min(1),
   summary: z.string().nullable().optional(),
   date: IsoDate,
   updated: IsoDate.nullable().optional(),
@@ -122,10 +134,10 @@ export const Frontmatter = z.strictObject({
 export type Frontmatter = z.infer<typeof Frontmatter>;
 
 export const MethodologyFile = z.strictObject({
-  title: z.string(),
-  label: z.string(),
-  description: z.string(),
-  question: z.string(),
+  title: Line,
+  label: Line,
+  description: Prose,
+  question: Prose,
   updated: IsoDate,
   version: z.string().regex(/^\d+\.\d+\.\d+$/, "a semantic version such as 2.1.0"),
   instrument: InstrumentKey,
@@ -148,9 +160,9 @@ const AtlasLinkInput = z.strictObject({
 export const GlossaryFile = z.array(
   z.strictObject({
     slug: Slug,
-    sigle: z.string().nullable().optional(),
-    name: z.string(),
-    definition: z.string(),
+    sigle: Line.nullable().optional(),
+    name: Line,
+    definition: Prose,
     category: z.string(),
     guide: Slug.nullable().optional(),
     atlas: z
@@ -179,7 +191,7 @@ export const ChangelogFile = z.array(
   z.strictObject({
     id: Slug,
     date: IsoDate,
-    title: z.string(),
+    title: Line,
     kind: ChangelogKind,
     summary: z.string(),
     links: z.array(z.strictObject({ label: z.string(), href: Href })),

@@ -6,10 +6,16 @@
 /** C0 controls and DEL, except tab and line breaks (CSV quotes those). */
 const CSV_CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
 
-/** One CSV field: null is empty; a field with a comma, a quote or a line break is quoted. */
+/**
+ * One CSV field: null is empty; a field with a comma, a quote or a line break is quoted. A text
+ * field that a spreadsheet would run as a formula (it starts with =, +, -, @, a tab or a carriage
+ * return) gets a leading apostrophe, as OWASP recommends against CSV injection; numbers are
+ * written as numbers, so a negative value stays a number for pandas and R.
+ */
 export function csvField(value: string | number | boolean | null): string {
   if (value === null) return "";
-  const text = String(value).replace(CSV_CONTROL, "");
+  let text = String(value).replace(CSV_CONTROL, "");
+  if (typeof value === "string" && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

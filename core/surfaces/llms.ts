@@ -238,6 +238,12 @@ export function llmsFullEn(p: Publication, { url, indexedAt }: Pick<BuildContext
   );
 }
 
+/**
+ * The last guard of the text corpora: no control character other than tab and line break
+ * reaches them, whatever an input or an upstream held.
+ */
+const plainText = (text: string) => text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, "");
+
 export const llms = defineSurface({ format: "text", schema: LlmsText })({
   path: "/llms.txt",
   mediaType: "text/plain; charset=utf-8",
@@ -245,7 +251,7 @@ export const llms = defineSurface({ format: "text", schema: LlmsText })({
   reads: { corpus: true },
   schemaName: "LlmsText",
   summary: "Concise map for agents in the llmstxt.org format, under 64 KB",
-  build: ({ publication, ...ctx }) => llmsTxt(publication, ctx),
+  build: ({ publication, ...ctx }) => plainText(llmsTxt(publication, ctx)),
 });
 
 export const llmsFull = defineSurface({ format: "text", schema: text() })({
@@ -256,7 +262,7 @@ export const llmsFull = defineSurface({ format: "text", schema: text() })({
   schemaName: "LlmsFullText",
   summary:
     "Extended French corpus for agents: articles with their claims, guides, methodologies, glossary and primary sources",
-  build: ({ publication, ...ctx }) => llmsFullFr(publication, ctx),
+  build: ({ publication, ...ctx }) => plainText(llmsFullFr(publication, ctx)),
 });
 
 export const llmsFullEnglish = defineSurface({ format: "text", schema: text() })({
@@ -266,5 +272,5 @@ export const llmsFullEnglish = defineSurface({ format: "text", schema: text() })
   reads: { corpus: true },
   schemaName: "LlmsFullEnglishText",
   summary: "Full English corpus for agents, separate from the French context",
-  build: ({ publication, ...ctx }) => llmsFullEn(publication, ctx),
+  build: ({ publication, ...ctx }) => plainText(llmsFullEn(publication, ctx)),
 });

@@ -30,6 +30,8 @@ export const riskAtom = defineSurface({ format: "text", schema: AtomText })({
     const { publication: p, url } = ctx;
     const host = new URL(p.config.baseUrl).hostname;
     const labels = new Map(instrumentsOf(p).map(([key, c]) => [key, c.label]));
+    // The page a person opens from a feed reader: the instrument's dashboard (an HTML page).
+    const pages = new Map(instrumentsOf(p).map(([key, c]) => [key, c.dashboard]));
     const kept = signalHistoryOf(ctx).levelChanges;
     const entries = [...kept.slice(-FEED_ENTRIES), ...newLevelChanges(ctx)].slice(-FEED_ENTRIES).reverse();
     // Without an entry, the feed dates from the archive's first frame, so it does not change at every assembly.
@@ -63,7 +65,9 @@ export const riskAtom = defineSurface({ format: "text", schema: AtomText })({
         `    <title>${xmlText(`${name} : ${c.from.level} → ${c.to.level} (${c.to.value})`)}</title>`,
         `    <updated>${c.at}</updated>`,
         `    <published>${c.at}</published>`,
-        `    <link rel="alternate" type="application/json" href="${xmlText(url("/api/v1/signals/history.json"))}"/>`,
+        `    <link rel="alternate" type="text/html" href="${xmlText(pages.get(c.instrument) ?? url("/"))}"/>`,
+        `    <link rel="related" type="application/json" href="${xmlText(url("/api/v1/signals/history.json"))}"/>`,
+        `    <author><name>${xmlText(p.config.name)}</name><uri>${xmlText(url("/"))}</uri></author>`,
         `    <category term="${c.to.tone}" label="${xmlText(c.to.level)}"/>`,
         `    <content type="text">${xmlText(
           `${name} passe de ${c.from.level} (${c.from.value}) à ${c.to.level} (${c.to.value}) à ${c.at}, frame ${c.frameId} comparée à ${c.previousFrameId}${raw}${c.to.observedAt ? `; observation amont ${c.to.observedAt}` : ""}${retained}.`,

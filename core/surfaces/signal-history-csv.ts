@@ -28,10 +28,20 @@ export const SERIES_CSV_HEADER = ["seriesDate", ...COLUMNS];
 const CsvText = z
   .string()
   .describe(
-    "RFC 4180 CSV, UTF-8, LF line ends, a header row first; fields with a comma, a quote or a line break are quoted",
+    "RFC 4180 CSV, UTF-8, LF line ends, a header row first; fields with a comma, a quote or a line break are quoted; a text field starting with =, +, -, @, a tab or a carriage return is prefixed with an apostrophe; observedAt is always an RFC 3339 date-time (a date-only observation is written at T00:00:00Z)",
   );
 
-const rest = (r: ObservationRow) => COLUMNS.map((c) => r[c]);
+/**
+ * The row's cells after seriesDate. observedAt is always a date-time in the CSV (one format per
+ * column, so that pandas parses it as dates): an upstream that gives only a date is written as
+ * the start of that UTC day, T00:00:00Z.
+ */
+const rest = (r: ObservationRow) =>
+  COLUMNS.map((c) =>
+    c === "observedAt" && typeof r.observedAt === "string" && r.observedAt.length === 10
+      ? `${r.observedAt}T00:00:00Z`
+      : r[c],
+  );
 
 export const signalHistoryCsv = defineSurface({ format: "text", schema: CsvText })({
   path: "/api/v1/signals/history.csv",
