@@ -51,7 +51,8 @@ export async function collectUpstream(
   const limits = limitsOf(p, options.limits);
   const results = await Promise.all(
     instrumentsOf(p).map(
-      async ([key, cfg]) => [key, await collectOne(p.root, key, cfg.source, ports, limits)] as const,
+      async ([key, cfg]) =>
+        [key, await collectOne(p.root, key, cfg.source, ports, limits, options.attemptedAt)] as const,
     ),
   );
   // Keys in the registry's order, whatever order the upstreams answered in.
@@ -74,6 +75,7 @@ export async function collectOne(
   source: string,
   ports: CollectPorts,
   limits: CollectLimits,
+  collectedAt?: string,
 ): Promise<UpstreamResult> {
   // Reasons are published (signals/current.json, frame.json) and logged: they name the
   // instrument's source by sourceLabel and the kind of failure, never a credential, a query, a
@@ -81,7 +83,7 @@ export async function collectOne(
   const label = sourceLabel(root, source);
   try {
     const { text } = await fetchDocument(root, source, ports, limits);
-    return { ok: true, source, reading: adaptDocument(key, label, text) };
+    return { ok: true, source, reading: adaptDocument(key, label, text, collectedAt) };
   } catch (e) {
     if (e instanceof UpstreamError) return { ok: false, source, status: e.status, error: `${label}: ${e.message}` };
     return { ok: false, source, status: "unreachable", error: `${label}: the source could not be read` };

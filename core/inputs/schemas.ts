@@ -32,9 +32,11 @@ export const Prose = z
 
 const Bilingual = z.strictObject({ fr: z.string().min(1), en: z.string().min(1) });
 /** An absolute URI or a site-relative path starting with `/`. */
-export const Href = z.string().refine((s) => s.startsWith("/") || URL.canParse(s), {
-  message: "an absolute URI or a path starting with /",
-});
+export const Href = z
+  .string()
+  .refine((s) => (s.startsWith("/") && !s.startsWith("//")) || (/^https?:\/\//i.test(s) && URL.canParse(s)), {
+    message: "an http(s) URL or a path starting with / (never javascript:, data: or another scheme)",
+  });
 
 export const Thresholds = z
   .strictObject({ moderate: z.number(), elevated: z.number(), crisis: z.number() })
@@ -218,7 +220,10 @@ export const UpstreamDateTime = z
   .string()
   .refine((s) => !NAIVE.test(s), { message: "a date-time without a time zone; the upstream must give Z or an offset" })
   .pipe(z.iso.datetime({ offset: true }))
-  .transform((s) => toUtc(s));
+  .transform((s) => toUtc(s))
+  // Dates a publication can reason about: anything else (9999-12-31T23:59:59Z) is a broken
+  // upstream, and adding a staleness window to it would overflow the calendar.
+  .refine((s) => s >= "1970-01-01" && s < "3000-01-01", { message: "a date-time outside 1970..2999" });
 
 function toUtc(s: string): string {
   if (s.endsWith("Z")) return s;

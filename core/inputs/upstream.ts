@@ -68,11 +68,12 @@ export class UpstreamError extends Error {
  * Reads an upstream document with the adapter of the instrument's format: the debt source's latest
  * file for `debt`, the generic dashboard reading for the others. Throws UpstreamError.
  */
-export function adaptDocument(key: InstrumentKey, where: string, text: string): Reading {
+export function adaptDocument(key: InstrumentKey, where: string, text: string, collectedAt?: string): Reading {
   const reading =
     key === "debt"
       ? fromDebt(where, validate(where, text, DebtSchema))
       : fromDashboard(where, key, validate(where, text, DashboardSchema));
+  if (collectedAt !== undefined) checkNotFuture(reading, collectedAt);
   checkRange(reading.value, reading.scale, "value");
   if (reading.debt) for (const b of reading.debt.buckets) checkRange(b.score, reading.scale, `buckets.${b.id}.score`);
   return reading;
@@ -84,13 +85,68 @@ export function adaptDocument(key: InstrumentKey, where: string, text: string): 
  */
 function validate<S extends z.ZodType>(where: string, text: string, schema: S): z.infer<S> {
   try {
-    return parseWithSchema(where, text, schema, { json: true });
+    const value = parseWithSchema(where, text, schema, { json: true });
+    const bad = loneSurrogateAt(value, "");
+    if (bad !== null)
+      throw new UpstreamError(
+        "invalid-document",
+        `field ${bad || "(document)"}: a string that is not valid Unicode (a lone surrogate)`,
+      );
+    return value;
   } catch (e) {
+    if (e instanceof UpstreamError) throw e;
     if (!(e instanceof RiskError)) throw e;
     const { line, field, problem } = e.data as { line?: number; field?: string; problem?: string };
     const at = line !== undefined ? ` at line ${line}` : "";
     if (/invalid JSON/.test(e.message)) throw new UpstreamError("invalid-json", `not valid JSON${at}`);
     throw new UpstreamError("invalid-document", `field ${field ?? "(document)"}${at}: ${problem ?? "invalid"}`);
+  }
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** The path of the first string holding a lone surrogate (which no UTF-8 file can carry), or null. */
+function loneSurrogateAt(value: unknown, path: string): string | null {
+  if (typeof value === "string") return LONE_SURROGATE.test(value) ? path : null;
+  if (Array.isArray(value)) {
+    for (const [i, v] of value.entries()) {
+      const at = loneSurrogateAt(v, `${path}${path ? "." : ""}${i}`);
+      if (at !== null) return at;
+    }
+    return null;
+  }
+  if (value && typeof value === "object") {
+    for (const [k, v] of Object.entries(value)) {
+      if (LONE_SURROGATE.test(k)) return path || "(a key)";
+      const at = loneSurrogateAt(v, `${path}${path ? "." : ""}${k}`);
+      if (at !== null) return at;
+    }
+  }
+  return null;
+}
+
+/** How far ahead of the collection a reading's time may be (clock skew between machines). */
+const FUTURE_TOLERANCE_MS = 5 * 60_000;
+
+/**
+ * A reading dated after its own collection (published in 2030) is never counted fresh: it is
+ * refused, and the instrument falls back with that reason.
+ */
+function checkNotFuture(reading: Reading, collectedAt: string): void {
+  const limit = Date.parse(collectedAt) + FUTURE_TOLERANCE_MS;
+  const times: [string, string | undefined][] = [
+    ["publishedAt", reading.publishedAt],
+    ["observedAt", reading.observedAt],
+  ];
+  for (const [field, t] of times) {
+    if (t === undefined) continue;
+    // A date-only observation is in the future only when its whole day is.
+    const ms = t.length === 10 ? Date.parse(`${t}T00:00:00Z`) : Date.parse(t);
+    if (ms > limit)
+      throw new UpstreamError(
+        "invalid-document",
+        `field ${field}: ${t} is after the collection at ${collectedAt}; a reading from the future is never published as fresh`,
+      );
   }
 }
 

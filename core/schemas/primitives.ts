@@ -4,8 +4,11 @@ import { z } from "zod";
 export const IsoDate = z.iso.date();
 /** ISO 8601 date-time in UTC with a `Z` (no offsets, no naive times). */
 export const IsoDateTime = z.iso.datetime({ offset: false });
-/** Absolute URI. */
-export const Uri = z.url();
+/**
+ * An absolute http or https URI: every link the publication carries must be one a reader can
+ * open safely, never `javascript:`, `data:` or `file:` (from an upstream or the configuration).
+ */
+export const Uri = z.url({ protocol: /^https?$/ });
 
 export const ClaimKind = z.enum(["fait", "estimation", "inférence", "scénario", "unclassified-assertion"]);
 export const CLAIM_KINDS = ClaimKind.options;

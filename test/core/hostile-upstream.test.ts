@@ -1,0 +1,98 @@
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { adaptDocument, UpstreamError } from "../../core/inputs/upstream.ts";
+import { runAssemble } from "../../cli/commands/assemble.ts";
+import { at } from "../helpers/archive.ts";
+import { ROOT } from "../helpers/cli.ts";
+import { tempDir } from "../helpers/tmp.ts";
+
+const demoReading = () => JSON.parse(readFileSync(join(ROOT, "demo/upstream/us.json"), "utf8"));
+const demoDebt = () => JSON.parse(readFileSync(join(ROOT, "demo/upstream/debt-latest.json"), "utf8"));
+
+describe("no upstream document can stop a publication", () => {
+  it("any JSON document is a reading or an upstream error, never another failure", () => {
+    const base = demoReading();
+    const debt = demoDebt();
+    const anyValue = fc.oneof(
+      fc.jsonValue(),
+      fc.constantFrom(
+        "9999-12-31T23:59:59Z",
+        "0000-01-01T00:00:00Z",
+        "2030-01-01T00:00:00Z",
+        "\ud800",
+        "javascript:alert(1)",
+        -1e308,
+        1e308,
+        -0,
+      ),
+    );
+    const field = fc.constantFrom(...Object.keys(base), ...Object.keys(debt), "__proto__", "x");
+    fc.assert(
+      fc.property(fc.boolean(), field, anyValue, fc.jsonValue(), (isDebt, k, v, whole) => {
+        for (const doc of [{ ...(isDebt ? debt : base), [k]: v }, whole]) {
+          try {
+            adaptDocument(isDebt ? "debt" : "us", "upstream/x.json", JSON.stringify(doc), "2026-11-21T12:00:00Z");
+          } catch (e) {
+            expect(e, String(e)).toBeInstanceOf(UpstreamError);
+          }
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("falls back, with an honest reason, on a far-future date, a reading from the future, a lone surrogate and a javascript: link", async () => {
+    const dir = tempDir("risk-up-");
+    const pub = join(dir, "pub");
+    cpSync(join(ROOT, "demo"), pub, { recursive: true });
+    const put = (file: string, doc: unknown) => writeFileSync(join(pub, "upstream", file), JSON.stringify(doc));
+    const paths = { site: `${dir}/site`, archive: `${dir}/archive.git`, publication: pub, json: true };
+    await runAssemble({ ...paths, now: at(0) });
+    put("us.json", { ...demoReading(), publishedAt: "9999-12-31T23:59:59Z" });
+    put("eu.json", {
+      ...JSON.parse(readFileSync(join(pub, "upstream/eu.json"), "utf8")),
+      publishedAt: "2030-01-01T00:00:00Z",
+    });
+    put("yen.json", { ...JSON.parse(readFileSync(join(pub, "upstream/yen.json"), "utf8")), rawUnit: "\ud800" });
+    const debt = demoDebt();
+    put("debt-latest.json", { ...debt, sources: [{ name: "x", url: "javascript:alert(1)" }] });
+    const summary = await runAssemble({ ...paths, now: at(15) });
+    const current = JSON.parse(readFileSync(`${dir}/site/api/v1/signals/current.json`, "utf8"));
+    const text = JSON.stringify(current);
+    expect(text).not.toContain("javascript:");
+    const byKey = Object.fromEntries(summary.signals.map((s) => [s.instrument, s]));
+    for (const key of ["us", "eu", "yen", "debt"]) {
+      expect(byKey[key]!.sourceStatus, key).toBe("invalid-document");
+      expect(byKey[key]!.fallbackUsed, key).toBe(true);
+    }
+    expect(byKey.us!.reason).toMatch(/outside 1970\.\.2999/);
+    expect(byKey.eu!.reason).toMatch(/after the collection.*never published as fresh/);
+    expect(byKey.yen!.reason).toMatch(/lone surrogate/);
+    expect(byKey.debt!.reason).toMatch(/field sources\.0\.url/);
+    // The instrument that was fine is published fresh.
+    expect(byKey.energie!.sourceStatus).toBe("ok");
+  });
+});
+
+describe("links from the configuration", () => {
+  it("refuses javascript:, data: and protocol-relative links with exit 3", async () => {
+    const { runCli } = await import("../helpers/cli.ts");
+    for (const [from, to] of [
+      ["dashboard: https://dashboards.example.org/us/", "dashboard: javascript:alert(1)"],
+      [
+        "licenseUrl: https://creativecommons.org/licenses/by/4.0/",
+        "licenseUrl: data:text/html,<script>alert(1)</script>",
+      ],
+    ]) {
+      const pub = join(tempDir("risk-link-"), "pub");
+      cpSync(join(ROOT, "demo"), pub, { recursive: true });
+      const config = join(pub, "risk.config.yaml");
+      writeFileSync(config, readFileSync(config, "utf8").replace(from!, to!));
+      const r = runCli(["lint", "--publication", pub]);
+      expect(r.status, to).toBe(3);
+      expect(r.stderr).toContain("risk.config.yaml");
+    }
+  });
+});
