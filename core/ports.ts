@@ -55,6 +55,11 @@ export type HttpResult =
 
 export interface Http {
   get(url: string, request: HttpRequest): Promise<HttpResult>;
+  /**
+   * True when a host name resolves to a private, loopback or link-local address (DNS), so that a
+   * redirect cannot reach the machine's own network through a name. Absent: names are not resolved.
+   */
+  resolvesPrivate?(hostname: string): Promise<boolean>;
 }
 
 /**

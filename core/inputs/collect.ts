@@ -5,6 +5,7 @@
  * an assembly.
  */
 import type { Http, ReadOnlyFs } from "../ports.ts";
+import { isPrivateHost } from "./addresses.ts";
 import { INSTRUMENT_KEYS, type InstrumentKey } from "../schemas/primitives.ts";
 import { parseWithSchema } from "./locate.ts";
 import { instrumentsOf, type Publication } from "./publication.ts";
@@ -173,6 +174,7 @@ async function fetchHttp(
     }
     if (r.status >= 300 && r.status < 400) {
       const next = redirectTarget(url, r.status, r.headers.location);
+      await checkRedirectHost(source, next, ports.http);
       if (seen.has(next)) throw new UpstreamError("redirect-error", "a redirect loop");
       if (hop + 1 > limits.maxRedirects)
         throw new UpstreamError("redirect-error", `more than ${limits.maxRedirects} redirects`);
@@ -215,6 +217,24 @@ function redirectTarget(from: string, status: number, location: string | undefin
     throw new UpstreamError("redirect-error", "a redirect from https: to http: refused");
   }
   return next.href;
+}
+
+/**
+ * A redirect may not lead into this machine's own network (loopback, private, link-local such as
+ * the cloud metadata address 169.254.169.254) unless the configured source itself is there: a
+ * publisher who collects from a local service may be redirected within it, an upstream on the
+ * internet may not send the collector to an internal address.
+ */
+async function checkRedirectHost(source: string, next: string, http: NonNullable<CollectPorts["http"]>): Promise<void> {
+  const origin = new URL(source).hostname;
+  const target = new URL(next).hostname;
+  const originLocal = isPrivateHost(origin) || ((await http.resolvesPrivate?.(origin)) ?? false);
+  if (originLocal) return;
+  if (isPrivateHost(target) || ((await http.resolvesPrivate?.(target)) ?? false))
+    throw new UpstreamError(
+      "redirect-error",
+      "a redirect to a private, loopback or link-local address refused (the source itself is public)",
+    );
 }
 
 /** A network error's code (ECONNREFUSED, ENOTFOUND…) from the HTTP port's message, if it has one. */
