@@ -166,6 +166,12 @@ const parser = or(
           description: message`Write the publication as it stood then into DIR, checking every file.`,
         }),
       ),
+      replace: withDefault(
+        flag("--replace", {
+          description: message`Replace the content of --out when it is a folder risk-cli wrote (a site or an earlier replay); without it, --out must be new or empty.`,
+        }),
+        false,
+      ),
       archive,
       json,
     }),

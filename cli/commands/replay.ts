@@ -1,4 +1,7 @@
+import * as fs from "node:fs";
 import { resolve } from "node:path";
+import { replaceableSite } from "../../app/site-writer.ts";
+import { RiskError } from "../../core/errors.ts";
 import { openArchive } from "../../archive/index.ts";
 import { parseInstant } from "../../archive/models/instant.ts";
 import { nodeHasher, stderrLogger } from "../runtime/node.ts";
@@ -8,7 +11,37 @@ export interface ReplayOptions {
   archive: string;
   date: string;
   out?: string;
+  /** Replace the content of --out when it is a folder risk-cli wrote (a site or an earlier replay). */
+  replace?: boolean;
   json: boolean;
+}
+
+/**
+ * Where a replay may be written, checked before anything is: a new or empty folder, or, with
+ * --replace, a folder risk-cli wrote. A file, a symbolic link or a folder holding other files is
+ * refused (exit 2): a replay never merges into, or writes through, what it did not make.
+ */
+function checkOut(out: string, replace: boolean): "new" | "empty" | "replace" {
+  let st: fs.Stats;
+  try {
+    st = fs.lstatSync(out);
+  } catch {
+    return "new";
+  }
+  if (st.isSymbolicLink()) throw new RiskError("E_USAGE", `--out ${out} is a symbolic link; give a folder`);
+  if (!st.isDirectory()) throw new RiskError("E_USAGE", `--out ${out} exists and is not a folder; give a folder`);
+  if (fs.readdirSync(out).length === 0) return "empty";
+  if (!replace)
+    throw new RiskError(
+      "E_USAGE",
+      `--out ${out} is not empty: give a new or empty folder, or --replace to replace a folder risk-cli wrote`,
+    );
+  if (!replaceableSite(out))
+    throw new RiskError(
+      "E_USAGE",
+      `--out ${out} holds files risk-cli did not write (no .risk-cli-site marker); --replace replaces only a site or replay risk-cli wrote`,
+    );
+  return "replace";
 }
 
 /** Finds the frame published at a date and prints it; with --out, writes that publication and checks every file. */
@@ -22,7 +55,25 @@ export async function runReplay(opts: ReplayOptions) {
   );
   let written: { files: number; bytes: number } | null = null;
   if (opts.out) {
-    written = await archive.materialise(found, resolve(opts.out), nodeHasher);
+    const out = resolve(opts.out);
+    const state = checkOut(out, opts.replace === true);
+    // Written into a folder of its own first (nothing in it can be a planted link), then moved in.
+    const tmp = `${out}.tmp-${process.pid}`;
+    fs.rmSync(tmp, { recursive: true, force: true });
+    fs.mkdirSync(tmp, { recursive: true });
+    try {
+      written = await archive.materialise(found, tmp, nodeHasher);
+    } catch (e) {
+      fs.rmSync(tmp, { recursive: true, force: true });
+      throw e;
+    }
+    if (state === "new") fs.renameSync(tmp, out);
+    else {
+      const old = `${out}.old-${process.pid}`;
+      fs.renameSync(out, old);
+      fs.renameSync(tmp, out);
+      fs.rmSync(old, { recursive: true, force: true });
+    }
     log.info(
       `${written.files} files, ${written.bytes} bytes written to ${resolve(opts.out)}; every file matches the frame's fingerprints`,
     );
