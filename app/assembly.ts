@@ -8,6 +8,7 @@
  * whether a signal changed level, which only the fresh readings tell.
  */
 import { resolve } from "node:path";
+import { RiskError } from "../core/errors.ts";
 import { assemble, type Assembly } from "../core/assemble.ts";
 import { editorialFindings, formatFinding, lineOf } from "../core/editorial/lint.ts";
 import { collectUpstream, type CollectLimits } from "../core/inputs/collect.ts";
@@ -255,10 +256,39 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
     return summary;
   } catch (e) {
     if (staged) site.abandon();
-    throw e;
+    throw writeFailure(e, site.location, gitdir);
   } finally {
     lock.release();
   }
+}
+
+/**
+ * A full disk, a file too large, a read-only or forbidden folder met while writing the site, the
+ * archive or a cache: an I/O error (exit 6) naming the folders, since nothing was published (the
+ * previous site and the branch are as they were).
+ */
+function writeFailure(e: unknown, site: string, gitdir: string): unknown {
+  const code = (e as { code?: unknown }).code;
+  if (
+    typeof code !== "string" ||
+    !["ENOSPC", "EFBIG", "EROFS", "EACCES", "EPERM", "EDQUOT", "EMFILE", "ENFILE"].includes(code)
+  )
+    return e;
+  const why: Record<string, string> = {
+    ENOSPC: "the disk is full",
+    EDQUOT: "the disk quota is exceeded",
+    EFBIG: "a file is over the file system's size limit",
+    EROFS: "the file system is read-only",
+    EACCES: "permission denied",
+    EPERM: "permission denied",
+    EMFILE: "too many open files",
+    ENFILE: "too many open files",
+  };
+  return new RiskError(
+    "E_IO",
+    `Cannot write the site ${site} or the archive ${gitdir}: ${why[code]} (${code}). Nothing was published: the previous site and archive are as they were.`,
+    { code },
+  );
 }
 
 /**

@@ -2,11 +2,12 @@
  * The archive's head as an assembly starts from it, and what its plan loads afterwards. Reading
  * single frames and their bytes (what replay and verify need) is frames.ts.
  */
+import { RiskError } from "../../core/errors.ts";
 import { createHash } from "node:crypto";
 import { stamp } from "../../core/canonical/stamp.ts";
 import type { Frame } from "../../core/frame.ts";
 import type { PreviousState } from "../../core/surfaces/types.ts";
-import { headCommit, isRepository, type TreeCache } from "../git/objects.ts";
+import { headCommit, isRepository, readCommit, type TreeCache } from "../git/objects.ts";
 import { readFrame, storedBytes } from "./frames.ts";
 import { loadSignalHistory } from "./signal-history.ts";
 import { frameObjects, windowBaselines } from "./windows.ts";
@@ -65,7 +66,21 @@ export async function previousState(
   if (!isRepository(gitdir)) return null;
   const commit = await headCommit(gitdir);
   if (!commit) return null;
-  const { frame, tree } = await readFrame(gitdir, commit, { cache: options.cache });
+  const info = await readCommit(gitdir, commit);
+  const { frame, tree } = await readFrame(gitdir, commit, { cache: options.cache, read: info });
+  // A frame is never appended to a broken chain: the head's parent must be there and whole
+  // (the full check of every frame is risk-cli verify's).
+  if (info.parents[0]) {
+    try {
+      await readCommit(gitdir, info.parents[0]);
+    } catch (e) {
+      throw new RiskError(
+        "E_ARCHIVE",
+        `The archive's chain is broken below its head frame ${frame.frameId}: the commit before it cannot be read (${(e as Error).message}). Nothing was assembled; run risk-cli verify and restore the archive from a clone.`,
+        { frame: frame.frameId },
+      );
+    }
+  }
   const head = { frame, tree };
   const loaded = new Map<string, unknown>();
   for (const { path, schema } of copies) {

@@ -44,7 +44,23 @@ export async function verifyArchive(
   if (!head) throw new RiskError("E_NO_FRAME", `The archive ${gitdir} has no frame to verify`, { archive: gitdir });
   const chain: CommitInfo[] = [];
   for (let oid: string | undefined = head; oid; ) {
-    const c = await readCommit(gitdir, oid);
+    let c: CommitInfo;
+    try {
+      c = await readCommit(gitdir, oid);
+    } catch (e) {
+      if (!isDamage(e)) throw e;
+      // Named by the frame whose parent it is (or the head): the chain breaks there.
+      const child = chain.at(-1);
+      const frameId = child ? parseFrameMessage(child.message, child.oid).frameId : null;
+      fail(
+        frameId,
+        child?.oid ?? oid,
+        null,
+        child
+          ? `the commit of the frame before it (${oid}) is missing or damaged: the chain is broken (${(e as Error).message})`
+          : `the head commit is missing or damaged (${(e as Error).message})`,
+      );
+    }
     if (c.parents.length > 1)
       fail(null, oid, null, "a frame commit has more than one parent (a merge): history was rewritten");
     chain.push(c);
@@ -76,125 +92,137 @@ export async function verifyArchive(
   const sha = rawSha(hash);
   const clock = { pinned: 0, system: 0, unrecorded: 0 };
   for (const [i, commit] of chain.entries()) {
-    const oid = commit.oid;
-    const trailers = parseFrameMessage(commit.message, oid);
-    let frame: Frame;
-    let tree: string;
+    const trailersFor = () => {
+      try {
+        return parseFrameMessage(commit.message, commit.oid).frameId;
+      } catch {
+        return null;
+      }
+    };
     try {
-      ({ frame, tree } = await readFrame(gitdir, oid, { read: commit }));
-    } catch (e) {
-      fail(trailers.frameId, oid, FRAME_FILE, (e as Error).message);
-    }
-    const where = frame.frameId;
-    const recomputed = frameHashOf(frame, hash);
-    if (recomputed !== frame.frameHash)
-      fail(
-        where,
-        oid,
-        FRAME_FILE,
-        `the frame hashes to ${recomputed}, not its recorded frameHash ${frame.frameHash}: the frame was rewritten`,
-      );
-    if (trailers.frameHash !== frame.frameHash || trailers.frameId !== frame.frameId)
-      fail(where, oid, FRAME_FILE, "the commit message names another frame than frame.json: the frame was rewritten");
-    if (frame.seq !== i + 1)
-      fail(
-        where,
-        oid,
-        FRAME_FILE,
-        `frame seq is ${frame.seq} where the chain has frame ${i + 1}: a frame was removed or reordered`,
-      );
-    if (commit.authorTime !== Math.floor(Date.parse(frame.at) / 1000) || commit.committerTime !== commit.authorTime) {
-      fail(where, oid, FRAME_FILE, "the commit time is not the frame time");
-    }
-    if (previous) {
-      if (frame.previousFrameHash !== previous.frame.frameHash || frame.previousFrameId !== previous.frame.frameId) {
+      const oid = commit.oid;
+      const trailers = parseFrameMessage(commit.message, oid);
+      let frame: Frame;
+      let tree: string;
+      try {
+        ({ frame, tree } = await readFrame(gitdir, oid, { read: commit }));
+      } catch (e) {
+        fail(trailers.frameId, oid, FRAME_FILE, (e as Error).message);
+      }
+      const where = frame.frameId;
+      const recomputed = frameHashOf(frame, hash);
+      if (recomputed !== frame.frameHash)
         fail(
           where,
           oid,
           FRAME_FILE,
-          `previousFrameHash does not match frame ${previous.frame.frameId}: a frame was removed, reordered or rewritten`,
+          `the frame hashes to ${recomputed}, not its recorded frameHash ${frame.frameHash}: the frame was rewritten`,
         );
-      }
-      if (frame.at <= previous.frame.at)
-        fail(where, oid, FRAME_FILE, "frame time does not increase: frames were reordered");
-      const shard = await oidAtPath(gitdir, tree, shardPath(previous.frame.at));
-      const last = shard
-        ? IndexShard.parse(JSON.parse(decoder.decode(await readBlob(gitdir, shard.oid)))).at(-1)
-        : undefined;
-      if (!last || last.commit !== previous.commit || last.frameHash !== previous.frame.frameHash) {
+      if (trailers.frameHash !== frame.frameHash || trailers.frameId !== frame.frameId)
+        fail(where, oid, FRAME_FILE, "the commit message names another frame than frame.json: the frame was rewritten");
+      if (frame.seq !== i + 1)
         fail(
           where,
           oid,
-          shardPath(previous.frame.at),
-          `the replay index does not end with the previous frame ${previous.frame.frameId}`,
+          FRAME_FILE,
+          `frame seq is ${frame.seq} where the chain has frame ${i + 1}: a frame was removed or reordered`,
         );
+      if (commit.authorTime !== Math.floor(Date.parse(frame.at) / 1000) || commit.committerTime !== commit.authorTime) {
+        fail(where, oid, FRAME_FILE, "the commit time is not the frame time");
       }
-    } else if (frame.previousFrameHash !== null) {
-      fail(where, oid, FRAME_FILE, "the first frame names a previous frame: earlier frames were removed");
-    }
-    if (
-      frame.log &&
-      (frame.log.size !== log.size || frame.log.root !== log.root || frame.log.edge.join() !== log.edge.join())
-    )
-      fail(
-        where,
-        oid,
-        FRAME_FILE,
-        `the frame records a log of ${frame.log.size} frames with root ${frame.log.root}, but the frames before it make ${log.size} with root ${log.root}: the log was rewritten`,
-      );
-    log = extendLog(hash, log, frame.frameHash);
-    leaves.push(frameLeaf(sha, frame.frameHash));
-    clock[frame.clock ?? "unrecorded"]++;
-    const site = await oidAtPath(gitdir, tree, SITE_PREFIX);
-    const stored = site ? await flattenTree(gitdir, site.oid) : new Map<string, string>();
-    for (const path of stored.keys())
-      if (!frame.surfaces[`/${path}`]) fail(where, oid, `/${path}`, "a stored file is not recorded in the frame");
-    // The journal (day shards, rolling hash) and the signal-history shards, O(1) per frame.
-    const failHere = (path: string, problem: string): never => fail(where, oid, path, problem);
-    await verifyJournalStep(gitdir, previous, { frame, tree }, failHere);
-    await verifySignalHistoryStep(gitdir, previous, { frame, tree }, failHere);
-    for (const [path, rec] of Object.entries(frame.surfaces)) {
-      if (path === JOURNAL_PATH && frame.journal) {
-        surfacesChecked++;
-        continue;
+      if (previous) {
+        if (frame.previousFrameHash !== previous.frame.frameHash || frame.previousFrameId !== previous.frame.frameId) {
+          fail(
+            where,
+            oid,
+            FRAME_FILE,
+            `previousFrameHash does not match frame ${previous.frame.frameId}: a frame was removed, reordered or rewritten`,
+          );
+        }
+        if (frame.at <= previous.frame.at)
+          fail(where, oid, FRAME_FILE, "frame time does not increase: frames were reordered");
+        const shard = await oidAtPath(gitdir, tree, shardPath(previous.frame.at));
+        const last = shard
+          ? IndexShard.parse(JSON.parse(decoder.decode(await readBlob(gitdir, shard.oid)))).at(-1)
+          : undefined;
+        if (!last || last.commit !== previous.commit || last.frameHash !== previous.frame.frameHash) {
+          fail(
+            where,
+            oid,
+            shardPath(previous.frame.at),
+            `the replay index does not end with the previous frame ${previous.frame.frameId}`,
+          );
+        }
+      } else if (frame.previousFrameHash !== null) {
+        fail(where, oid, FRAME_FILE, "the first frame names a previous frame: earlier frames were removed");
       }
-      const blob = stored.get(path.slice(1));
-      if (!blob) fail(where, oid, path, "a recorded surface is missing from the archive");
-      // A blob already checked in an earlier frame, served as stored: nothing left to check.
-      const known = sha256OfBlob.get(blob);
-      if (known && !rec.stamped && path !== INTEGRITY) {
-        if (known.sha256 !== rec.storedSha256)
-          fail(where, oid, path, `the stored bytes hash to ${known.sha256}, not the recorded ${rec.storedSha256}`);
-        if (known.bytes !== rec.bytes || known.sha256 !== rec.sha256)
+      if (
+        frame.log &&
+        (frame.log.size !== log.size || frame.log.root !== log.root || frame.log.edge.join() !== log.edge.join())
+      )
+        fail(
+          where,
+          oid,
+          FRAME_FILE,
+          `the frame records a log of ${frame.log.size} frames with root ${frame.log.root}, but the frames before it make ${log.size} with root ${log.root}: the log was rewritten`,
+        );
+      log = extendLog(hash, log, frame.frameHash);
+      leaves.push(frameLeaf(sha, frame.frameHash));
+      clock[frame.clock ?? "unrecorded"]++;
+      const site = await oidAtPath(gitdir, tree, SITE_PREFIX);
+      const stored = site ? await flattenTree(gitdir, site.oid) : new Map<string, string>();
+      for (const path of stored.keys())
+        if (!frame.surfaces[`/${path}`]) fail(where, oid, `/${path}`, "a stored file is not recorded in the frame");
+      // The journal (day shards, rolling hash) and the signal-history shards, O(1) per frame.
+      const failHere = (path: string, problem: string): never => fail(where, oid, path, problem);
+      await verifyJournalStep(gitdir, previous, { frame, tree }, failHere);
+      await verifySignalHistoryStep(gitdir, previous, { frame, tree }, failHere);
+      for (const [path, rec] of Object.entries(frame.surfaces)) {
+        if (path === JOURNAL_PATH && frame.journal) {
+          surfacesChecked++;
+          continue;
+        }
+        const blob = stored.get(path.slice(1));
+        if (!blob) fail(where, oid, path, "a recorded surface is missing from the archive");
+        // A blob already checked in an earlier frame, served as stored: nothing left to check.
+        const known = sha256OfBlob.get(blob);
+        if (known && !rec.stamped && path !== INTEGRITY) {
+          if (known.sha256 !== rec.storedSha256)
+            fail(where, oid, path, `the stored bytes hash to ${known.sha256}, not the recorded ${rec.storedSha256}`);
+          if (known.bytes !== rec.bytes || known.sha256 !== rec.sha256)
+            fail(where, oid, path, "the served bytes do not match the recorded fingerprint");
+          surfacesChecked++;
+          continue;
+        }
+        let bytes: Uint8Array;
+        try {
+          bytes = recent.get(blob) ?? (await readBlob(gitdir, blob));
+        } catch (e) {
+          fail(where, oid, path, `the stored object cannot be read (${(e as Error).message})`);
+        }
+        remember(blob, bytes);
+        let storedSha = known?.sha256;
+        if (!storedSha) {
+          storedSha = hash.sha256(bytes);
+          sha256OfBlob.set(blob, { sha256: storedSha, bytes: bytes.byteLength });
+        }
+        if (storedSha !== rec.storedSha256)
+          fail(where, oid, path, `the stored bytes hash to ${storedSha}, not the recorded ${rec.storedSha256}`);
+        const parts = rec.stamped ? stampParts(bytes, frame.at, planOf(blob, bytes)) : [bytes];
+        const servedBytes = parts.reduce((n, p) => n + p.byteLength, 0);
+        const servedSha = rec.stamped ? hash.sha256Parts(parts) : storedSha;
+        if (servedBytes !== rec.bytes || servedSha !== rec.sha256)
           fail(where, oid, path, "the served bytes do not match the recorded fingerprint");
+        if (path === INTEGRITY) checkIntegrity(frame, oid, JSON.parse(stamp(decoder.decode(bytes), frame.at)));
         surfacesChecked++;
-        continue;
       }
-      let bytes: Uint8Array;
-      try {
-        bytes = recent.get(blob) ?? (await readBlob(gitdir, blob));
-      } catch (e) {
-        fail(where, oid, path, `the stored object cannot be read (${(e as Error).message})`);
-      }
-      remember(blob, bytes);
-      let storedSha = known?.sha256;
-      if (!storedSha) {
-        storedSha = hash.sha256(bytes);
-        sha256OfBlob.set(blob, { sha256: storedSha, bytes: bytes.byteLength });
-      }
-      if (storedSha !== rec.storedSha256)
-        fail(where, oid, path, `the stored bytes hash to ${storedSha}, not the recorded ${rec.storedSha256}`);
-      const parts = rec.stamped ? stampParts(bytes, frame.at, planOf(blob, bytes)) : [bytes];
-      const servedBytes = parts.reduce((n, p) => n + p.byteLength, 0);
-      const servedSha = rec.stamped ? hash.sha256Parts(parts) : storedSha;
-      if (servedBytes !== rec.bytes || servedSha !== rec.sha256)
-        fail(where, oid, path, "the served bytes do not match the recorded fingerprint");
-      if (path === INTEGRITY) checkIntegrity(frame, oid, JSON.parse(stamp(decoder.decode(bytes), frame.at)));
-      surfacesChecked++;
+      await checkObjects(gitdir, frame, oid, tree, hash, sha256OfBlob);
+      previous = { frame, commit: oid, tree };
+      onFrame?.(i + 1);
+    } catch (e) {
+      if (!isDamage(e)) throw e;
+      fail(trailersFor(), commit.oid, null, (e as Error).message);
     }
-    await checkObjects(gitdir, frame, oid, tree, hash, sha256OfBlob);
-    previous = { frame, commit: oid, tree };
-    onFrame?.(i + 1);
   }
   if (previous)
     await verifyJournalHead(gitdir, previous, hash, (path, problem) =>
@@ -275,6 +303,11 @@ function checkIntegrity(frame: Frame, commit: string, doc: unknown): void {
   for (const path of Object.keys(frame.surfaces)) {
     if (path !== INTEGRITY && !listed.has(path)) fail(frame.frameId, commit, INTEGRITY, `integrity.json omits ${path}`);
   }
+}
+
+/** An object of the archive missing or damaged (archive/git/objects.ts). */
+function isDamage(e: unknown): boolean {
+  return e instanceof RiskError && e.code === "E_ARCHIVE" && (e.data as { damaged?: boolean }).damaged === true;
 }
 
 function fail(frameId: string | null, commit: string, path: string | null, problem: string): never {

@@ -17,6 +17,31 @@ export type TreeEntry = { mode: string; path: string; oid: string; type: "blob" 
 export const BRANCH = "refs/heads/main";
 
 /**
+ * A Git object that is missing, cannot be inflated, or does not hash to its name: the archive is
+ * damaged (exit 6). `verify` turns it into a verification failure naming the frame (exit 1).
+ */
+export function damaged(oid: string, problem: string): RiskError {
+  return new RiskError(
+    "E_ARCHIVE",
+    `The archive is damaged: Git object ${oid} ${problem}. Run risk-cli verify to find the frame; restore the archive from a clone.`,
+    { oid, damaged: true },
+  );
+}
+
+/** isomorphic-git's reading errors (a truncated pack, a missing object) as archive damage. */
+async function viaIsogit<T>(oid: string, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    throw damaged(
+      oid,
+      code === "NotFoundError" ? "is missing" : "cannot be read from its pack (the pack is damaged or truncated)",
+    );
+  }
+}
+
+/**
  * isomorphic-git, loaded on first use: it is needed only to create a repository, resolve a packed
  * branch ref and read a pack ./pack.ts does not understand, and loading it costs a CLI process
  * more than most commands' own work.
@@ -99,8 +124,14 @@ async function writeLoose(gitdir: string, type: "blob" | "tree" | "commit", byte
   if (fs.existsSync(file)) return oid;
   fs.mkdirSync(dir, { recursive: true });
   const tmp = `${dir}/.tmp-${process.pid}-${oid.slice(2, 10)}`;
-  fs.writeFileSync(tmp, deflateSync(wrapped, { level: 1 }));
-  fs.renameSync(tmp, file);
+  try {
+    fs.writeFileSync(tmp, deflateSync(wrapped, { level: 1 }));
+    fs.renameSync(tmp, file);
+  } catch (e) {
+    // A full disk leaves no empty or partial temporary object behind.
+    fs.rmSync(tmp, { force: true });
+    throw e;
+  }
   return oid;
 }
 
@@ -122,12 +153,19 @@ function readLoose(gitdir: string, oid: string): GitObject | null {
       if ((e as NodeJS.ErrnoException).code === "ENOENT") continue; // packed by a concurrent gc since the stat
       throw e;
     }
-    const wrapped = inflateSync(raw);
+    let wrapped: Buffer;
+    try {
+      wrapped = inflateSync(raw);
+    } catch {
+      throw damaged(oid, "cannot be inflated (a flipped bit or a truncated file)");
+    }
+    // A loose object is named by the SHA-1 of its content: a changed bit shows here.
+    if (createHash("sha1").update(wrapped).digest("hex") !== oid) throw damaged(oid, "does not hash to its name");
     const nul = wrapped.indexOf(0);
     const [type, size] = wrapped.subarray(0, nul).toString("latin1").split(" ");
     const body = wrapped.subarray(nul + 1);
     if (Number(size) !== body.byteLength)
-      throw new Error(`object ${oid} is ${body.byteLength} bytes, its header says ${size}`);
+      throw damaged(oid, `is ${body.byteLength} bytes where its header says ${size}`);
     return { type: type as GitObject["type"], body };
   }
   return null;
@@ -154,9 +192,7 @@ function readObject(gitdir: string, oid: string): GitObject | "fallback" {
   // A concurrent `git gc` may have moved it from loose to a new pack since the first look.
   const late = readLoose(gitdir, oid);
   if (late) return late;
-  throw new Error(
-    `Git object ${oid} is not in the archive ${gitdir}: it is not a loose object, and none of its ${store.size} pack(s) holds it`,
-  );
+  throw damaged(oid, `is missing: it is not a loose object, and none of the archive's ${store.size} pack(s) holds it`);
 }
 
 /** Reads an object of a known type; a type that differs is an error, as for a loose object. */
@@ -170,7 +206,7 @@ function readTyped(gitdir: string, oid: string, type: GitObject["type"]): Buffer
 export async function readBlob(gitdir: string, oid: string): Promise<Uint8Array> {
   const body = readTyped(gitdir, oid, "blob");
   if (body) return body;
-  const { blob } = await (await isogit()).readBlob({ fs, gitdir, oid });
+  const { blob } = await viaIsogit(oid, async () => (await isogit()).readBlob({ fs, gitdir, oid }));
   return blob;
 }
 
@@ -198,7 +234,9 @@ export async function readTree(gitdir: string, oid: string, cache?: TreeCache): 
   const hit = cache?.get(oid);
   if (hit) return hit;
   const body = readTyped(gitdir, oid, "tree");
-  const tree = body ? parseTree(body) : ((await (await isogit()).readTree({ fs, gitdir, oid })).tree as TreeEntry[]);
+  const tree = body
+    ? parseTree(body)
+    : ((await viaIsogit(oid, async () => (await isogit()).readTree({ fs, gitdir, oid }))).tree as TreeEntry[]);
   cache?.set(oid, tree);
   return tree;
 }
@@ -276,7 +314,7 @@ export async function readCommit(gitdir: string, oid: string): Promise<CommitInf
   // A tag is peeled to its commit by isomorphic-git; any other type is its error to report.
   const parsed = obj !== "fallback" && obj.type === "commit" ? parseCommit(oid, obj.body) : null;
   if (parsed) return parsed;
-  const { commit } = await (await isogit()).readCommit({ fs, gitdir, oid });
+  const { commit } = await viaIsogit(oid, async () => (await isogit()).readCommit({ fs, gitdir, oid }));
   return {
     oid,
     tree: commit.tree,

@@ -44,11 +44,22 @@ function checkOut(out: string, replace: boolean): "new" | "empty" | "replace" {
   return "replace";
 }
 
+/** A damaged archive (a missing or changed object) met while replaying: exit 1, naming the frame. */
+async function asReplayFailure<T>(what: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (e) {
+    if (e instanceof RiskError && e.code === "E_ARCHIVE" && (e.data as { damaged?: boolean }).damaged)
+      throw new RiskError("E_REPLAY_MISMATCH", `Cannot replay ${what}: ${e.message}`, e.data);
+    throw e;
+  }
+}
+
 /** Finds the frame published at a date and prints it; with --out, writes that publication and checks every file. */
 export async function runReplay(opts: ReplayOptions) {
   const log = stderrLogger(opts.json);
   const archive = openArchive(opts.archive);
-  const found = await archive.frameAt(parseInstant(opts.date));
+  const found = await asReplayFailure("the frame at that date", () => archive.frameAt(parseInstant(opts.date)));
   const { frame } = found;
   log.info(
     `frame ${frame.frameId} at ${frame.at} (commit ${found.commit.slice(0, 12)}) is the last at or before ${opts.date}`,
@@ -62,7 +73,9 @@ export async function runReplay(opts: ReplayOptions) {
     fs.rmSync(tmp, { recursive: true, force: true });
     fs.mkdirSync(tmp, { recursive: true });
     try {
-      written = await archive.materialise(found, tmp, nodeHasher);
+      written = await asReplayFailure(`frame ${found.frame.frameId}`, () =>
+        archive.materialise(found, tmp, nodeHasher),
+      );
     } catch (e) {
       fs.rmSync(tmp, { recursive: true, force: true });
       throw e;

@@ -1,0 +1,61 @@
+import { execFileSync } from "node:child_process";
+import { readFileSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { archiveWithFrames, at, git } from "../helpers/archive.ts";
+import { runCli } from "../helpers/cli.ts";
+
+const looseFile = (gitdir: string, oid: string) => `${gitdir}/objects/${oid.slice(0, 2)}/${oid.slice(2)}`;
+
+describe("a damaged archive is named, never a crash", () => {
+  it("a deleted frame commit: verify exits 1 naming the frame above the break, assemble refuses to append", async () => {
+    const { archive, site, summaries } = await archiveWithFrames(3);
+    const middle = git(archive, "rev-parse", "refs/heads/main~1");
+    rmSync(looseFile(archive, middle));
+    const v = runCli(["verify", "--archive", archive]);
+    expect(v.status, v.stderr).toBe(1);
+    expect(v.stderr).toContain(`frame ${summaries[2]!.frameId}`);
+    expect(v.stderr).toMatch(/chain is broken/);
+    const head = git(archive, "rev-parse", "refs/heads/main");
+    const a = runCli(["assemble", "--site", site, "--archive", archive, "--now", at(60)]);
+    expect(a.status, a.stderr).toBe(6);
+    expect(a.stderr).toMatch(/chain is broken below its head frame/);
+    expect(git(archive, "rev-parse", "refs/heads/main")).toBe(head);
+  });
+
+  it("a flipped bit in a commit, and a deleted blob: verify exits 1 naming the frame, replay too", async () => {
+    const { archive, summaries } = await archiveWithFrames(2);
+    const first = git(archive, "rev-parse", "refs/heads/main~1");
+    const file = looseFile(archive, first);
+    const bytes = readFileSync(file);
+    bytes[bytes.length - 3]! ^= 0x04;
+    writeFileSync(file, bytes);
+    const v = runCli(["verify", "--archive", archive]);
+    expect(v.status, v.stderr).toBe(1);
+    expect(v.stderr).toMatch(/damaged/);
+    const { archive: a2, summaries: s2 } = await archiveWithFrames(2);
+    const blob = git(a2, "rev-parse", "refs/heads/main:site/api/v1/risk.json");
+    rmSync(looseFile(a2, blob));
+    const v2 = runCli(["verify", "--archive", a2]);
+    expect(v2.status, v2.stderr).toBe(1);
+    expect(v2.stderr).toContain(`frame ${s2[1]!.frameId}`);
+    const r = runCli(["replay", "--archive", a2, "--date", "2026-11-30", "--out", `${a2}-out`]);
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stderr).toContain(`frame ${s2[1]!.frameId}`);
+    expect(summaries).toHaveLength(2);
+  });
+
+  it("a truncated pack: exit 1 (verify) or 6, with a message about the damaged pack, never a request to report a bug", async () => {
+    const { archive } = await archiveWithFrames(3);
+    execFileSync("git", ["--git-dir", archive, "repack", "-a", "-d", "-q"]);
+    execFileSync("git", ["--git-dir", archive, "prune-packed"]);
+    const packDir = `${archive}/objects/pack`;
+    const pack = readdirSync(packDir).find((n) => n.endsWith(".pack"))!;
+    truncateSync(`${packDir}/${pack}`, Math.floor(statSync(`${packDir}/${pack}`).size / 2));
+    for (const args of [["verify"], ["replay", "--date", "2026-11-30", "--json"]]) {
+      const r = runCli([...args, "--archive", archive]);
+      expect([1, 6], `${args[0]}: ${r.stderr}`).toContain(r.status);
+      expect(r.stderr).not.toMatch(/internal error|isomorphic-git/);
+      expect(r.stderr).toMatch(/damaged|truncated/);
+    }
+  });
+});
