@@ -276,11 +276,14 @@ describe("reading an archive's objects (archive/git/objects.ts)", () => {
 
   it("names a missing object clearly", async () => {
     const missing = "0123456789abcdef0123456789abcdef01234567";
-    await expect(readBlob(repos.clone!, missing)).rejects.toThrow(
-      `Git object ${missing} is not in the archive ${repos.clone}: it is not a loose object, and none of its 1 pack(s) holds it`,
-    );
-    await expect(readCommit(repos.clone!, missing)).rejects.toThrow(/is not in the archive/);
-    await expect(readTree(archive, missing)).rejects.toThrow(/none of its 0 pack\(s\)/);
+    await expect(readBlob(repos.clone!, missing)).rejects.toMatchObject({
+      code: "E_ARCHIVE",
+      message: expect.stringContaining(
+        `Git object ${missing} is missing: it is not a loose object, and none of the archive's 1 pack(s) holds it`,
+      ),
+    });
+    await expect(readCommit(repos.clone!, missing)).rejects.toThrow(/is missing/);
+    await expect(readTree(archive, missing)).rejects.toThrow(/none of the archive's 0 pack\(s\)/);
   });
 
   it("refuses an object of another type than asked", async () => {
