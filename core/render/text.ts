@@ -43,3 +43,21 @@ export function xmlText(value: string): string {
     .replace(/"/g, "&quot;")
     .replace(/'/g, "&apos;");
 }
+
+/**
+ * HTML comments replaced by `by`, in one pass (an unclosed one runs to the end, as in HTML); with
+ * `dropNewline`, the line break right after a comment goes too. A regex such as
+ * /<!--[\s\S]*?-->/ rescans to the end from every unclosed `<!--`: quadratic on a flood of them.
+ */
+export function withoutComments(text: string, by = "", dropNewline = false): string {
+  let out = "";
+  let at = 0;
+  for (let open = text.indexOf("<!--"); open >= 0; open = text.indexOf("<!--", at)) {
+    out += text.slice(at, open) + by;
+    const close = text.indexOf("-->", open + 4);
+    if (close < 0) return out;
+    at = close + 3;
+    if (dropNewline && text[at] === "\n") at++;
+  }
+  return out + text.slice(at);
+}

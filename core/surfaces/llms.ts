@@ -1,3 +1,4 @@
+import { withoutComments } from "../render/text.ts";
 /**
  * Plain-text surfaces for agents: `/llms.txt` (the llmstxt.org map: H1, blockquote summary, H2
  * sections of links, an Optional section) and the two corpora, French and English, kept apart.
@@ -131,8 +132,7 @@ export function llmsTxt(p: Publication, ctx: Pick<BuildContext, "registry" | "ur
 /** A document's body as it goes into a corpus: claim markers dropped, headings nested under it. */
 function corpusBody(doc: Doc): string {
   let fence = false;
-  return doc.body
-    .replace(/<!--[\s\S]*?-->\n?/g, "")
+  return withoutComments(doc.body, "", true)
     .split("\n")
     .map((line) => {
       if (/^ {0,3}(```|~~~)/.test(line)) fence = !fence;
