@@ -311,7 +311,9 @@ const parser = or(
 export function parseArgs() {
   return run(parser, {
     programName: "risk-cli",
-    help: "both",
+    // -h as well as --help (and `risk-cli help <command>`); defaults shown beside each option.
+    help: { command: true, option: { names: ["-h", "--help"] } },
+    showDefault: true,
     version: VERSION,
     completion: "both",
     errorExitCode: 2,

@@ -30,6 +30,10 @@ export type AssembleSummary = AssemblySummary;
 
 /** `risk-cli assemble`: resolves the options, runs one assembly (app/assembly.ts). */
 export async function runAssemble(opts: AssembleOptions): Promise<AssembleSummary> {
+  // Without --publication the built-in demo is assembled: said on stderr, so that no one
+  // publishes the demo believing it is their own publication.
+  if (opts.publication === undefined)
+    process.stderr.write("risk-cli: no --publication given: assembling the built-in demo publication\n");
   const clock = () => resolveNow(opts.now, process.env, () => new Date(), { allowFuture: opts.allowFuture });
   const request = {
     publication: resolve(opts.publication ?? demoPublication()),

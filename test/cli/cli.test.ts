@@ -46,7 +46,8 @@ describe("the command line", () => {
   it("runs the README's first commands: assemble in an empty folder, then replay and verify", () => {
     const cwd = tempDir("risk-readme-");
     const first = runCli(["assemble", "--json"], { cwd, env: { SOURCE_DATE_EPOCH: "1795251300" } });
-    expect(first.stderr).toBe("");
+    // Nothing on stderr but the notice that the built-in demo is assembled.
+    expect(first.stderr).toBe("risk-cli: no --publication given: assembling the built-in demo publication\n");
     expect(first.status).toBe(0);
     const summary = JSON.parse(first.stdout);
     expect(summary).toMatchObject({ ok: true, surfaces: SURFACES.length, frameId: "000001-20261121T085500Z" });

@@ -87,3 +87,27 @@ describe("an archive that is not there", () => {
     expect(runCli(["verify", "--archive", `${dir}/empty.git`]).status).toBe(7);
   });
 });
+
+describe("command-line habits", () => {
+  it("answers -h like --help, shows defaults, suggests the nearest command, and says when it assembles the demo", () => {
+    const h = runCli(["assemble", "-h"]);
+    expect(h.status).toBe(0);
+    expect(h.stdout).toBe(runCli(["assemble", "--help"]).stdout);
+    expect(h.stdout).toContain('["archive.git"]');
+    const typo = runCli(["asemble"]);
+    expect(typo.status).toBe(2);
+    expect(typo.stderr).toContain("Did you mean `assemble`?");
+    const dir = tempDir();
+    const demo = runCli([
+      "assemble",
+      "--site",
+      `${dir}/site`,
+      "--archive",
+      `${dir}/a.git`,
+      "--now",
+      "2026-11-21T10:00:00Z",
+    ]);
+    expect(demo.status, demo.stderr).toBe(0);
+    expect(demo.stderr).toContain("no --publication given: assembling the built-in demo publication");
+  });
+});
