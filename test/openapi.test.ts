@@ -213,7 +213,12 @@ describe("openapi.json contents", () => {
           k === "additionalProperties" &&
           (v === true || (v !== null && typeof v === "object" && Object.keys(v).length === 0)),
       )
-      .map(([, , p]) => p);
+      .map(([, , p]) => p)
+      // The one document that is itself a JSON Schema: its definitions' members are any JSON Schema
+      // keywords (typed as unknown, not as a recursive JSON value client generators cannot type).
+      .filter(
+        (p) => p !== "#/components/schemas/SignalLineSchema/properties/$defs/additionalProperties/additionalProperties",
+      );
     expect(open).toEqual([]);
   });
 

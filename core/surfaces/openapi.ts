@@ -2,7 +2,6 @@ import { z } from "zod";
 import * as C from "../schemas/contract.ts";
 import { defineSurface, type Surface } from "./types.ts";
 import { OPENAPI_VERSION } from "./common.ts";
-import { JsonValue } from "./signal-schema.ts";
 
 /** Structural schema of the OpenAPI document itself; the full check is a real validator in tests. */
 export const OpenApiDocument = z.strictObject({
@@ -12,8 +11,12 @@ export const OpenApiDocument = z.strictObject({
     version: z.literal(OPENAPI_VERSION),
     description: z.string(),
     license: z.strictObject({ name: z.string(), url: z.url() }),
+    contact: z.strictObject({ name: z.string(), url: z.url() }).optional(),
   }),
   servers: z.array(z.strictObject({ url: z.url(), description: z.string() })).length(1),
+  /** No operation needs authentication: declared once, at the root. */
+  security: z.array(z.record(z.string(), z.array(z.string()))).length(0),
+  tags: z.array(z.strictObject({ name: z.string(), description: z.string() })),
   paths: z.record(z.string().startsWith("/"), z.record(z.literal("get"), z.looseObject({}))),
   components: z.strictObject({
     schemas: z.record(z.string(), z.looseObject({})),
@@ -38,11 +41,26 @@ const SHARED_COMPONENTS: Record<string, z.ZodType> = {
   AgentProofPolicy: C.AgentProofPolicy,
   EditorialProtocol: C.EditorialProtocol,
   EditorialChangelogItem: C.EditorialChangelogItem,
-  // The JSON Schema document of the signal lines holds arbitrary JSON.
-  JsonValue,
 };
 
 const SELF = "/openapi.json";
+
+/** The groups of operations, in the order a reader meets them. */
+const TAGS: [string, string][] = [
+  ["signals", "Risk signals per instrument: current values, snapshots, history and its schema"],
+  ["corpus", "The editorial corpus: catalog, claims, evidence graph, sources, search index"],
+  ["audit", "Proof of what was published when: integrity, freshness, changes, risk diff, black box"],
+  ["agents", "Entry points for agents: manifest and text corpora"],
+  ["contract", "This OpenAPI document"],
+];
+
+function tagOf(path: string): string {
+  if (path === SELF) return "contract";
+  if (/^\/api\/v1\/(signals\/|risk\.|debt-risk)/.test(path)) return "signals";
+  if (/^\/api\/v1\/(integrity|freshness|changes|risk-diff|black-box|history)/.test(path)) return "audit";
+  if (/^\/(llms|agents)/.test(path)) return "agents";
+  return "corpus";
+}
 
 export function componentSchemas(surfaces: readonly Surface[]): Record<string, Record<string, unknown>> {
   const registry = z.registry<{ id: string }>();
@@ -78,6 +96,7 @@ export const openapi = defineSurface({ format: "json", schema: OpenApiDocument }
       paths[s.path] = {
         get: {
           ...(s.operationId ? { operationId: s.operationId } : {}),
+          tags: [tagOf(s.path)],
           summary: s.summary,
           description:
             s.format === "ndjson"
@@ -103,8 +122,11 @@ export const openapi = defineSurface({ format: "json", schema: OpenApiDocument }
         description:
           "Read-only, public, static documents regenerated every 15 minutes. No authentication, no tracking, no query parameters. Not investment advice.",
         license: { name: "CC BY 4.0", url: p.config.licenseUrl },
+        ...(p.config.contact ? { contact: { name: p.config.name, url: p.config.contact } } : {}),
       },
       servers: [{ url: p.config.baseUrl, description: "Static publication" }],
+      security: [],
+      tags: TAGS.map(([name, description]) => ({ name, description })),
       paths,
       components: {
         schemas: componentSchemas(registry),

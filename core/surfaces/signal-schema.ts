@@ -3,11 +3,6 @@ import { LevelChangeRow, ObservationRow } from "../signal-history/rows.ts";
 import { HistoryMetaLine } from "./signal-history.ts";
 import { defineSurface } from "./types.ts";
 
-/** Any JSON value; a named component, so that the OpenAPI document references it instead of leaving a schema open. */
-export const JsonValue: z.ZodType<z.core.util.JSONType> = z.lazy(() =>
-  z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(JsonValue), z.record(z.string(), JsonValue)]),
-);
-
 /** The JSON Schema document itself, checked structurally; test/history checks it with a validator. */
 export const SignalLineSchema = z.strictObject({
   $schema: z.literal("https://json-schema.org/draft/2020-12/schema"),
@@ -15,7 +10,9 @@ export const SignalLineSchema = z.strictObject({
   title: z.string(),
   description: z.string(),
   oneOf: z.array(z.strictObject({ $ref: z.string() })).length(3),
-  $defs: z.record(z.string(), z.record(z.string(), JsonValue)),
+  // Each definition is a JSON Schema object; its members are left open (unknown) rather than typed
+  // by a recursive JSON value, which client generators (openapi-typescript) cannot type strictly.
+  $defs: z.record(z.string(), z.record(z.string(), z.unknown())),
 });
 
 const LINES: [string, z.ZodType][] = [
@@ -31,7 +28,9 @@ export function signalLineSchema(id: string): z.input<typeof SignalLineSchema> {
   const out = z.toJSONSchema(registry, { target: "draft-2020-12", io: "output", uri: (name) => `#/$defs/${name}` });
   const defs: Record<string, Record<string, z.core.util.JSONType>> = {};
   for (const [name] of LINES) {
-    const { $schema: _dialect, id: _id, ...rest } = out.schemas[name] as Record<string, unknown>;
+    // Without its own dialect and ids: a subschema's $id may not carry a fragment (JSON Schema
+    // 2020-12's metaschema refuses "#/$defs/..."), and the document's $id names it already.
+    const { $schema: _dialect, id: _id, $id: _subschemaId, ...rest } = out.schemas[name] as Record<string, unknown>;
     defs[name] = rest as Record<string, z.core.util.JSONType>;
   }
   return {

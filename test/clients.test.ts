@@ -1,0 +1,91 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import Ajv2020 from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { describe, expect, it } from "vitest";
+import { ROOT } from "./helpers/cli.ts";
+import { tempDir } from "./helpers/tmp.ts";
+
+const GOLDEN = join(ROOT, "test/golden/demo/site");
+
+describe("the clients publishers' readers run", () => {
+  it("signals/schema.json passes JSON Schema 2020-12's metaschema and compiles in Ajv's strict mode", () => {
+    const schema = JSON.parse(readFileSync(join(GOLDEN, "api/v1/signals/schema.json"), "utf8"));
+    const ajv = new Ajv2020.default({ strict: true, allErrors: true });
+    addFormats.default(ajv);
+    expect(ajv.validateSchema(schema), JSON.stringify(ajv.errors)).toBe(true);
+    const validate = ajv.compile(schema);
+    const lines = readFileSync(join(GOLDEN, "api/v1/signals/history.ndjson"), "utf8").trim().split("\n");
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(validate(JSON.parse(line)), JSON.stringify(validate.errors)).toBe(true);
+    // And it refuses a line that is none of the three.
+    expect(validate({ recordType: "observation" })).toBe(false);
+  });
+
+  it("openapi-typescript's types for openapi.json pass tsc --strict", () => {
+    const dir = tempDir("risk-oat-");
+    mkdirSync(dir, { recursive: true });
+    execFileSync(
+      process.execPath,
+      [
+        join(ROOT, "node_modules/openapi-typescript/bin/cli.js"),
+        join(GOLDEN, "openapi.json"),
+        "-o",
+        join(dir, "api.d.ts"),
+      ],
+      {
+        stdio: "pipe",
+      },
+    );
+    writeFileSync(
+      join(dir, "use.ts"),
+      'import type { components, paths } from "./api.d.ts";\nexport type Risk = paths["/api/v1/risk.json"]["get"]["responses"][200]["content"]["application/json"];\nexport type Lines = components["schemas"]["SignalLineSchema"];\n',
+    );
+    const tsc = join(ROOT, "node_modules/typescript/bin/tsc");
+    execFileSync(
+      process.execPath,
+      [
+        tsc,
+        "--strict",
+        "--noEmit",
+        "--module",
+        "nodenext",
+        "--moduleResolution",
+        "nodenext",
+        "--allowImportingTsExtensions",
+        "--target",
+        "es2022",
+        join(dir, "api.d.ts"),
+        join(dir, "use.ts"),
+      ],
+      { stdio: "pipe" },
+    );
+  }, 60_000);
+});
+
+describe("openapi.json against Redocly's recommended ruleset", () => {
+  it("has no error (warnings: operationIds the contract leaves out, 4XX responses a static host does not describe)", () => {
+    const cli = join(ROOT, "node_modules/@redocly/cli/bin/cli.js");
+    let out = "";
+    try {
+      out = execFileSync(
+        process.execPath,
+        [cli, "lint", join(GOLDEN, "openapi.json"), "--extends=recommended", "--format=json"],
+        {
+          encoding: "utf8",
+          stdio: ["ignore", "pipe", "pipe"],
+        },
+      );
+    } catch (e) {
+      out = (e as { stdout?: string }).stdout ?? "";
+    }
+    const report = JSON.parse(out.slice(out.indexOf("{")));
+    const errors = report.problems
+      .filter((p: { severity: string }) => p.severity === "error")
+      .map((p: { ruleId: string }) => p.ruleId);
+    expect(errors).toEqual([]);
+    const warnings = new Set(report.problems.map((p: { ruleId: string }) => p.ruleId));
+    expect([...warnings].sort()).toEqual(["operation-4xx-response", "operation-operationId"]);
+  }, 60_000);
+});
