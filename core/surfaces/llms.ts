@@ -21,8 +21,16 @@ export const LlmsText = text()
   .refine((s) => /^# .+\n\n> .+/.test(s), { message: "llms.txt starts with an H1 then a blockquote summary" });
 
 /** One Markdown list line of a link; the label's brackets and line breaks are neutralised. */
+const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text);
+
+/** The longest label or note of one line of llms.txt: one document's text can never push the file over its limit. */
+const LINE_TEXT_MAX = 600;
+
 function link(label: string, href: string, note?: string): string {
-  const safe = (s: string) => s.replace(/\s+/g, " ").trim();
+  const safe = (s: string) => {
+    const one = s.replace(/\s+/g, " ").trim();
+    return one.length > LINE_TEXT_MAX ? `${one.slice(0, LINE_TEXT_MAX - 1).trimEnd()}…` : one;
+  };
   const shown = safe(label).replace(/[[\]]/g, (c) => (c === "[" ? "(" : ")"));
   return `- [${shown}](${href})${note ? `: ${safe(note)}` : ""}\n`;
 }
@@ -41,7 +49,7 @@ export function llmsTxt(p: Publication, ctx: Pick<BuildContext, "registry" | "ur
   const en = sortDocs([...p.articles, ...p.guides].filter((d) => d.lang === "en"));
   const head =
     `# ${p.config.name}\n\n` +
-    `> ${p.config.description.fr.replace(/\s+/g, " ")}\n\n` +
+    `> ${clip(p.config.description.fr.replace(/\s+/g, " "), 1000)}\n\n` +
     `Publication bilingue (français, anglais) sur le risque macro-financier : articles, guides, méthodologies, glossaire, sources primaires et signaux de risque par instrument, sans indice global. ` +
     `Tous les documents sont statiques, régénérés toutes les 15 minutes, sous licence ${p.config.license} avec attribution « ${p.config.attribution} ». Ce n’est pas un conseil en investissement. ` +
     `Chaque surface JSON est servie en JSON canonique (RFC 8785) et son SHA-256 figure dans ${url("/api/v1/integrity.json")}.` +

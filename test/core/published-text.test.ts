@@ -51,3 +51,29 @@ describe("one-line fields of the corpus", () => {
     }
   });
 });
+
+describe("llms.txt stays under 64 KB whatever one document holds", () => {
+  it("shortens a 100 KB description to one line of the map instead of failing the assembly", async () => {
+    const { cpSync: cp, readFileSync: read, writeFileSync: write } = await import("node:fs");
+    const pub = join(tempDir("risk-llms-"), "pub");
+    cp(join(ROOT, "demo"), pub, { recursive: true });
+    const file = join(pub, "content/articles/fr/carry-trade-yen-boj.md");
+    write(file, read(file, "utf8").replace(/^description: .*$/m, `description: "${"mot ".repeat(25_000)}"`));
+    const dir = tempDir();
+    const r = runCli([
+      "assemble",
+      "--publication",
+      pub,
+      "--site",
+      `${dir}/site`,
+      "--archive",
+      `${dir}/a.git`,
+      "--now",
+      "2026-11-21T10:00:00Z",
+    ]);
+    expect(r.status, r.stderr).toBe(0);
+    const llms = read(`${dir}/site/llms.txt`);
+    expect(llms.byteLength).toBeLessThan(64 * 1024);
+    expect(llms.toString()).toMatch(/Carry trade sur le yen[^\n]*: 2026-08-18\. (mot ){10}[^\n]*…\n/);
+  });
+});
