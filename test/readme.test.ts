@@ -42,3 +42,19 @@ describe("the README and the docs", () => {
     expect(files).toContain("dist/bin/risk-cli.js");
   });
 });
+
+describe("the README's table of what outside testing tried", () => {
+  it("names, on every row, a test that exists", () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const section = readme.slice(
+      readme.indexOf("## Tried from outside"),
+      readme.indexOf("Not survived, or only in part"),
+    );
+    const rows = [...section.matchAll(/^\| .* \| `(test\/[^`]+)`: (.+) \|$/gm)];
+    expect(rows.length).toBeGreaterThanOrEqual(30);
+    for (const [, file, name] of rows) {
+      const text = readFileSync(join(ROOT, file!), "utf8");
+      expect(text.includes(name!.trim()), `${file} has no test "${name}"`).toBe(true);
+    }
+  });
+});
