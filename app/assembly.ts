@@ -26,7 +26,7 @@ import type { Hasher, Http, Logger, ReadOnlyFs } from "../core/ports.ts";
 import { SURFACES, surfacesFor } from "../core/surfaces/index.ts";
 import type { PreviousState } from "../core/surfaces/types.ts";
 import { VERSION } from "../core/version.ts";
-import { openArchive, type TreeCache } from "../archive/index.ts";
+import { openArchive, type Archive, type TreeCache } from "../archive/index.ts";
 import { allCaches, type Caches } from "./caches.ts";
 import { fileMemo } from "./memo.ts";
 import { cachedConfigPart, cachedWarnings, parsedFiles, saveConfigPart } from "./publication-cache.ts";
@@ -42,6 +42,11 @@ export interface AssemblyRequest {
   archive: string;
   /** The assembly instant, ISO 8601 UTC with a Z, whole seconds. */
   now: string;
+  /**
+   * The site may publish a frame the archive does not hold: after a pull in which the remote won,
+   * the site shows the local frame kept under refs/risk-cli/unpushed/ (app/publish.ts).
+   */
+  siteAheadOfArchive?: boolean;
   /** Every cache and fast path on (default) or off; see app/caches.ts. */
   caches?: boolean | Caches;
   /** Collection limits over the publication's. */
@@ -169,6 +174,8 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
       cache: trees,
       trustedVersion: caches.trustedHead ? VERSION : undefined,
     });
+    if (previous && typeof request.site === "string" && !request.siteAheadOfArchive)
+      await checkSiteInArchive(site, archive, previous);
     steps.end("head");
 
     const upstream = request.upstream
@@ -260,6 +267,38 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
   } finally {
     lock.release();
   }
+}
+
+/**
+ * The site cannot silently move backwards: when the live site publishes a frame (its
+ * integrity.json names it, at its `generated` time) that the archive does not hold at that time
+ * (the branch was rolled back, or rewritten with other frames), the assembly is refused, naming
+ * both, before anything is written.
+ */
+async function checkSiteInArchive(site: SiteWriter, archive: Archive, previous: PreviousState): Promise<void> {
+  const bytes = site.served("/api/v1/integrity.json");
+  if (!bytes) return;
+  let published: { generated?: unknown; frame?: { frameId?: unknown } };
+  try {
+    published = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    return; // Not risk-cli's integrity.json: the site writer's own checks apply.
+  }
+  const frameId = published.frame?.frameId;
+  const at = typeof published.generated === "string" ? Date.parse(published.generated) : Number.NaN;
+  if (typeof frameId !== "string" || Number.isNaN(at) || frameId === previous.frame.frameId) return;
+  let held: string | null = null;
+  try {
+    if (at <= Date.parse(previous.frame.at)) held = (await archive.frameAt(at)).frame.frameId;
+  } catch {
+    held = null;
+  }
+  if (held !== frameId)
+    throw new RiskError(
+      "E_ARCHIVE",
+      `The site ${site.location} publishes frame ${frameId}, which the archive does not hold (its head is frame ${previous.frame.frameId}${held ? `, and at that time it holds ${held}` : ""}): the archive was rolled back or rewritten, or belongs to another publication. Nothing was changed; check --archive, or remove the site folder to publish from this archive.`,
+      { site: site.location, siteFrame: frameId, head: previous.frame.frameId },
+    );
 }
 
 /**

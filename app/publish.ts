@@ -36,7 +36,10 @@ export async function assembleAndPush(
         now = options.clock();
       }
     }
-    const summary = await runAssembly({ ...request, now }, ports);
+    const summary = await runAssembly(
+      { ...request, now, siteAheadOfArchive: pulled.outcome === "replaced" || attempt > 1 },
+      ports,
+    );
     try {
       await archive.push(remote);
       return {

@@ -68,6 +68,8 @@ describe("the frame digest cache", () => {
     git(archive, "update-ref", "refs/heads/main", commits[2]!); // back three frames
     const head = (await headCommit(archive))!;
     expect(cachedBaseline(archive, head, times[1]! + 60_000)).toBeNull();
+    // The live site still publishes a dropped frame: an operator who meant the rollback removes it.
+    rmSync(site, { recursive: true });
     await runAssemble({ site, archive, now: iso(times.at(-1)! + 15 * 60_000), json: true });
     const files = readdirSync(`${archive}/risk-cli-frames`).filter((n) => n.endsWith(".ndjson"));
     const lines = files.flatMap((f) =>

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runAssemble } from "../../cli/commands/assemble.ts";
@@ -87,6 +87,9 @@ describe("the frame log: checkpoints a stranger saves, and proofs", () => {
     const { dir, archive, checkpoints } = await framesWithCheckpoints(8);
     const saved = save(checkpoints[7]!);
     git(archive, "update-ref", "refs/heads/main", "refs/heads/main~3");
+    // The live site still publishes the dropped frame, so assemble would refuse (tested below): a
+    // forger removes it first.
+    rmSync(`${dir}/site`, { recursive: true });
     // Other data (an edited article), assembled with times before the dropped frames'.
     const pub = join(dir, "pub");
     cpSync(join(ROOT, "demo"), pub, { recursive: true });
@@ -163,5 +166,26 @@ describe("the frame log: checkpoints a stranger saves, and proofs", () => {
         expect(served.split(" ")[0], path).toBe(rec.sha256);
       }
     }
+  });
+});
+
+describe("the site cannot silently move backwards", () => {
+  it("refuses to replace a site that publishes a frame the archive no longer holds, naming both", async () => {
+    const { dir, archive } = await framesWithCheckpoints(4);
+    git(archive, "update-ref", "refs/heads/main", "refs/heads/main~2");
+    const r = runCli(["assemble", "--site", `${dir}/site`, "--archive", archive, "--now", at(200)]);
+    expect(r.status, r.stderr).toBe(6);
+    expect(r.stderr).toMatch(/publishes frame 000004-\S+, which the archive does not hold \(its head is frame 000002-/);
+    // A site one frame behind its archive (a run killed after its commit) is fine.
+    const other = await framesWithCheckpoints(2);
+    const { cpSync: cp, rmSync: rm } = await import("node:fs");
+    const stale = `${other.dir}/stale-site`;
+    cp(`${other.dir}/site`, stale, { recursive: true });
+    await runAssemble({ site: `${other.dir}/site`, archive: other.archive, now: at(60), json: true });
+    rm(`${other.dir}/site`, { recursive: true });
+    cp(stale, `${other.dir}/site`, { recursive: true });
+    expect(
+      runCli(["assemble", "--site", `${other.dir}/site`, "--archive", other.archive, "--now", at(75)]).status,
+    ).toBe(0);
   });
 });
