@@ -8,6 +8,8 @@ export interface ReadOnlyFs {
   /** Names of the regular files directly inside `dir`, sorted; [] when `dir` does not exist. */
   listFiles(dir: string): Promise<string[]>;
   exists(path: string): Promise<boolean>;
+  /** The path with every symbolic link resolved; absent where links cannot be seen (in-memory tests). */
+  realPath?(path: string): Promise<string>;
 }
 
 export interface Clock {

@@ -9,6 +9,7 @@ interface DenoFs {
   readDir(path: string): AsyncIterable<{ name: string; isFile: boolean }>;
   stat(path: string): Promise<{ isFile: boolean; size: number }>;
   errors: { NotFound: new (...args: never[]) => Error };
+  realPath(path: string): Promise<string>;
 }
 
 /** Reads the publication through Deno's own file API. */
@@ -31,6 +32,7 @@ export function denoFs(deno: DenoFs): ReadOnlyFs {
       }
       return names.sort();
     },
+    realPath: (path) => deno.realPath(path),
     exists: (path) =>
       deno.stat(path).then(
         () => true,

@@ -28,6 +28,7 @@ export const nodeFs: ReadOnlyFs = {
       throw e;
     }
   },
+  realPath: (path) => fsp.realpath(path),
   exists: (path) =>
     fsp.access(path).then(
       () => true,

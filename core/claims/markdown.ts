@@ -223,6 +223,8 @@ interface Spans {
   close: Int32Array;
   /** For the index where a backtick run starts: the index after the run that closes its code span, or -1. */
   codeEnd: Int32Array;
+  /** For the index of a `(`: the index of the `)` that closes it, or -1 (a destination cannot end there). */
+  parenClose: Int32Array;
 }
 
 let spansOf: { text: string; spans: Spans } | null = null;
@@ -250,6 +252,14 @@ function spans(s: string): Spans {
     if (next !== undefined) codeEnd[start] = next + len;
     nextOfLength.set(len, start);
   }
+  const parenClose = new Int32Array(s.length).fill(-1);
+  const parens: number[] = [];
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === "\\") i++;
+    else if (c === "(") parens.push(i);
+    else if (c === ")" && parens.length > 0) parenClose[parens.pop()!] = i;
+  }
   const stack: number[] = [];
   for (let i = 0; i < s.length; i++) {
     const c = s[i];
@@ -261,7 +271,7 @@ function spans(s: string): Spans {
     } else if (c === "[") stack.push(i);
     else if (c === "]" && stack.length > 0) close[stack.pop()!] = i;
   }
-  const result = { close, codeEnd };
+  const result = { close, codeEnd, parenClose };
   spansOf = { text: s, spans: result };
   return result;
 }
@@ -280,7 +290,10 @@ function _destination(s: string, open: number): { href: string; next: number } |
   let i = open + 1;
   while (s[i] === " " || s[i] === "\n") i++;
   let href = "";
-  const limit = Math.min(s.length, open + MAX_DESTINATION);
+  // Without a `)` that closes this `(`, there is no destination: said at once, not after a scan.
+  const closing = spans(s).parenClose[open]!;
+  if (closing < 0) return null;
+  const limit = Math.min(s.length, open + MAX_DESTINATION, closing + 1);
   if (s[i] === "<") {
     const end = s.indexOf(">", i);
     if (end < 0 || end > limit) return null;

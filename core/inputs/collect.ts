@@ -124,6 +124,13 @@ async function fetchDocument(
 ): Promise<{ text: string; where: string }> {
   if (/^https?:/i.test(source)) return fetchHttp(source, ports, limits);
   const file = localPath(root, source);
+  // A source named inside the publication may not be a link leading out of it.
+  if (!/^file:/i.test(source) && !source.startsWith("/") && ports.fs.realPath) {
+    const realRoot = await ports.fs.realPath(root).catch(() => root);
+    const real = await ports.fs.realPath(file).catch(() => null);
+    if (real !== null && !real.startsWith(`${realRoot}/`))
+      throw new UpstreamError("unreachable", "a symbolic link leading out of the publication; refused");
+  }
   let text: string;
   try {
     text = await ports.fs.readText(file);

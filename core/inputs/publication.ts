@@ -90,6 +90,20 @@ export async function readPublicationFiles(fs: ReadOnlyFs, root: string): Promis
     if (name.endsWith(".yaml")) rels.push(`content/methodologies/${name}`);
   }
   const files = new Map<string, string>();
+  // A symbolic link inside the publication may not lead out of it: its target would be read (and
+  // quoted in messages) as if it were the publisher's file.
+  const realRoot = fs.realPath ? await fs.realPath(root).catch(() => root) : root;
+  const inside = async (file: string, rel: string) => {
+    if (!fs.realPath) return;
+    const real = await fs.realPath(file).catch(() => null);
+    if (real !== null && real !== realRoot && !real.startsWith(`${realRoot}/`))
+      throw inputError(
+        rel,
+        undefined,
+        undefined,
+        "a symbolic link leading out of the publication; copy the file into it instead",
+      );
+  };
   // Read concurrently, but report the first failure in list order: with several files missing
   // (a wrong --publication), the error always names risk.config.yaml, whichever read ended first.
   const results = await Promise.allSettled(
@@ -98,6 +112,7 @@ export async function readPublicationFiles(fs: ReadOnlyFs, root: string): Promis
       if (REGISTRIES.includes(rel) && !(await fs.exists(file))) {
         throw inputError(rel, undefined, undefined, "the file is missing; create it (see docs/inputs.md)");
       }
+      await inside(file, rel);
       files.set(rel, await readInput(fs, file, rel));
     }),
   );

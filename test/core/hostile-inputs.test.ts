@@ -168,3 +168,40 @@ describe("any frontmatter is read or refused with exit 3, never a crash", () => 
     );
   });
 });
+
+describe("symbolic links leading out of the publication", () => {
+  it("are refused for a registry (exit 3, nothing of the target quoted) and for an upstream file (fallback)", async () => {
+    const { symlinkSync, rmSync: rm } = await import("node:fs");
+    const pub = copyDemo();
+    const secret = join(tempDir("risk-secret-"), "secrets.yaml");
+    writeFileSync(secret, "- slug: x\n  name: TOP-SECRET-VALUE\n");
+    rm(join(pub, "content/glossary.yaml"));
+    symlinkSync(secret, join(pub, "content/glossary.yaml"));
+    const r = lint(pub);
+    expect(r.status).toBe(3);
+    expect(r.stderr).toContain("content/glossary.yaml");
+    expect(r.stderr).toContain("symbolic link leading out of the publication");
+    expect(r.stderr).not.toContain("TOP-SECRET-VALUE");
+    const pub2 = copyDemo();
+    const outside = join(tempDir("risk-out-"), "us.json");
+    writeFileSync(outside, readFileSync(join(pub2, "upstream/us.json")));
+    rm(join(pub2, "upstream/us.json"));
+    symlinkSync(outside, join(pub2, "upstream/us.json"));
+    const dir = tempDir();
+    const a = runCli([
+      "assemble",
+      "--publication",
+      pub2,
+      "--site",
+      `${dir}/site`,
+      "--archive",
+      `${dir}/a.git`,
+      "--now",
+      at(0),
+    ]);
+    expect(a.status, a.stderr).toBe(0);
+    expect(readFileSync(`${dir}/site/api/v1/signals/current.json`, "utf8")).toContain(
+      "upstream/us.json: a symbolic link leading out of the publication",
+    );
+  });
+});
