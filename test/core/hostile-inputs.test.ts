@@ -205,3 +205,40 @@ describe("symbolic links leading out of the publication", () => {
     );
   });
 });
+
+describe("any registry is read or refused with exit 3, never a crash", () => {
+  it("over 150 random glossaries and topic lists", async () => {
+    const pub = copyDemo();
+    const base = await readPublicationFiles(nodeFs, pub);
+    const value = fc.oneof(
+      fc.string(),
+      fc.integer(),
+      fc.double(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(fc.string(), { maxLength: 2 }),
+    );
+    const entry = fc.dictionary(
+      fc.constantFrom("slug", "name", "sigle", "definition", "category", "guide", "atlas", "title", "__proto__"),
+      value,
+      { maxKeys: 6 },
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom("content/glossary.yaml", "content/topics.yaml"),
+        fc.oneof(fc.array(entry, { maxLength: 3 }), value),
+        async (rel, doc) => {
+          const files = new Map(base.files);
+          files.set(rel, JSON.stringify(doc));
+          try {
+            parsePublication({ root: pub, files });
+          } catch (e) {
+            expect(isRiskError(e), String(e)).toBe(true);
+            expect((e as { code: string }).code).toBe("E_INPUT");
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});
