@@ -67,6 +67,11 @@ export interface Archive {
   frameAt(instant: number): Promise<FoundFrame>;
   /** Writes every surface of `found` into `outDir`, each checked against the frame's fingerprints. */
   materialise(found: FoundFrame, outDir: string, hash: Hasher): Promise<{ files: number; bytes: number }>;
+  /** The documents the upstreams sent at a frame (or why none), checked against its record. */
+  upstreamDocuments(
+    found: FoundFrame,
+    hash: Hasher,
+  ): Promise<{ instrument: string; bytes?: Uint8Array; reason?: string }[]>;
   /** Checks every frame; names the first that fails. */
   verify(hash: Hasher, onFrame?: (n: number) => void): Promise<VerifyReport>;
   /** What changed between the frames published at two instants (epoch ms). */
@@ -96,6 +101,7 @@ export function openArchive(dir: string): Archive {
     frameAt: async (instant) => (await import("./api/replay.ts")).findFrameAt(gitdir, instant),
     materialise: async (found, outDir, hash) =>
       (await import("./api/replay.ts")).materialise(gitdir, found, outDir, hash),
+    upstreamDocuments: async (found, hash) => (await import("./api/replay.ts")).upstreamDocuments(gitdir, found, hash),
     verify: async (hash, onFrame) => (await import("./api/verify.ts")).verifyArchive(gitdir, hash, onFrame),
     diff: async (from, to) => (await import("./api/diff.ts")).diffFrames(gitdir, from, to),
     checkCheckpoint: async (hash, checkpoint) =>

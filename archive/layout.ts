@@ -9,10 +9,12 @@
  *   history/daily/YYYY/MM.ndjson             the signal history: the last point of each closed UTC day
  *   history/level-changes/YYYY/MM.ndjson     the signal history: every level change
  *   index/YYYY/MM/DD.json                    the replay index: every earlier frame of that UTC day
+ *   upstream/<instrument>                   the exact document the instrument's upstream sent at this frame
  *   tile/<L>/<N>[.p/<W>]                     the frame log's hashes as C2SP tlog-tiles (api/tiles.ts)
  */
 export const FRAME_FILE = "frame.json";
 export const TILE_PREFIX = "tile";
+export const UPSTREAM_PREFIX = "upstream";
 export const README_FILE = "README.md";
 export const LICENSE_FILE = "LICENSE";
 export const OBJECTS_FILE = "objects.json";

@@ -166,6 +166,11 @@ const parser = or(
           description: message`Write the publication as it stood then into DIR, checking every file.`,
         }),
       ),
+      upstream: optional(
+        option("--upstream", string({ metavar: "DIR" }), {
+          description: message`Write the exact documents each upstream sent at that frame into DIR (a new or empty folder), with the reason for each that sent none.`,
+        }),
+      ),
       replace: withDefault(
         flag("--replace", {
           description: message`Replace the content of --out when it is a folder risk-cli wrote (a site or an earlier replay); without it, --out must be new or empty.`,

@@ -48,6 +48,8 @@ export interface Assembly {
   objects: { manifest: ObjectManifest; bytes: Uint8Array; sha256: string } | null;
   /** Milliseconds per phase, when a timer was given. */
   phases: { build: number; validate: number; serialise: number };
+  /** The exact documents the upstreams sent, to store beside the frame (upstream/<instrument>). */
+  upstreamDocuments: { instrument: string; bytes: Uint8Array }[];
 }
 
 export interface AssembleInput extends PlanInput {
@@ -145,8 +147,32 @@ export function assemble(
   }
   const stored = objectsOf();
   const recorded = stored ? { sha256: stored.sha256, count: stored.manifest.length } : previous?.frame.objects;
-  const frame = frameOf({ ...input, signals: ctx.signals }, ctx.frame, files, hash, ctx.indexedAt, recorded);
-  return { files, frame, objects: stored, phases };
+  const documents = upstreamDocuments(input, hash);
+  const frame = frameOf(
+    { ...input, signals: ctx.signals },
+    ctx.frame,
+    files,
+    hash,
+    ctx.indexedAt,
+    recorded,
+    documents.record,
+  );
+  return { files, frame, objects: stored, phases, upstreamDocuments: documents.stored };
+}
+
+/** Each collected instrument's document (hash and bytes), or the reason there is none. */
+function upstreamDocuments(input: AssembleInput, hash: Hasher) {
+  const record: NonNullable<Frame["upstream"]> = {};
+  const stored: { instrument: string; bytes: Uint8Array }[] = [];
+  for (const [key, result] of Object.entries(input.upstream.instruments)) {
+    if (!result) continue;
+    if (result.document !== undefined) {
+      const bytes = encoder.encode(result.document);
+      record[key as keyof typeof record] = { sha256: hash.sha256(bytes), bytes: bytes.byteLength };
+      stored.push({ instrument: key, bytes });
+    } else record[key as keyof typeof record] = { reason: result.ok ? "not kept" : result.error };
+  }
+  return { record, stored };
 }
 
 /**
@@ -180,6 +206,7 @@ function frameOf(
   hash: Hasher,
   indexedAt: string,
   objects: Frame["objects"],
+  upstream: Frame["upstream"],
 ): Frame {
   const before = input.previous?.frame.surfaces ?? {};
   const changes = { added: [] as string[], changed: [] as string[], removed: [] as string[] };
@@ -223,6 +250,7 @@ function frameOf(
     ...journalOf(files),
     log: ref.log,
     clock: ref.clock,
+    ...(upstream && Object.keys(upstream).length > 0 ? { upstream } : {}),
   };
   return { ...body, frameHash: frameHashOf(body, hash) };
 }

@@ -89,6 +89,20 @@ export const Frame = z.strictObject({
    * SOURCE_DATE_EPOCH (reproducible builds and tests). Absent in frames written before it existed.
    */
   clock: z.enum(["system", "pinned"]).optional(),
+  /**
+   * What each instrument's upstream sent at this frame: the SHA-256 and size of the exact
+   * document (stored at upstream/<instrument> in the frame's tree), or why there is none. Absent in
+   * frames written before it existed.
+   */
+  upstream: z
+    .partialRecord(
+      InstrumentKey,
+      z.union([
+        z.strictObject({ sha256: Sha256, bytes: z.int().nonnegative() }),
+        z.strictObject({ reason: z.string() }),
+      ]),
+    )
+    .optional(),
   frameHash: Sha256,
 });
 export type Frame = z.infer<typeof Frame>;

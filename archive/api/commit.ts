@@ -21,7 +21,7 @@ import { OBJECTS_FILE } from "../layout.ts";
 import { frameBytes, readFrame } from "./frames.ts";
 import { allTiles, appendLeafTiles, frameLeafHash } from "./tiles.ts";
 import { createHash } from "node:crypto";
-import { FRAME_FILE, LICENSE_FILE, README_FILE, SITE_PREFIX } from "../layout.ts";
+import { FRAME_FILE, LICENSE_FILE, README_FILE, SITE_PREFIX, UPSTREAM_PREFIX } from "../layout.ts";
 import { journalShard } from "./journal.ts";
 import { signalHistoryShards } from "./signal-history.ts";
 import { recordDigest } from "./digests.ts";
@@ -147,6 +147,19 @@ export async function commitFrame(
   // The day that closes and the level changes found, appended to their shards.
   for (const shard of await signalHistoryShards(gitdir, base, previous, frame, cache))
     await write(shard.path, shard.bytes);
+  // The documents the upstreams sent at this frame, by instrument: one blob each, shared by every
+  // frame in which the upstream sent the same bytes. An instrument that sent none has no file.
+  const sent = new Set<string>();
+  for (const d of assembly.upstreamDocuments) {
+    sent.add(d.instrument);
+    const oid = await writeBlob(gitdir, d.bytes);
+    const path = `${UPSTREAM_PREFIX}/${d.instrument}`;
+    const was = base ? await oidAtPath(gitdir, base, path, cache) : null;
+    edits.set(path, oid);
+    if (was?.oid !== oid) blobsWritten++;
+  }
+  for (const key of Object.keys(previous?.frame.upstream ?? {}))
+    if (!sent.has(key)) edits.set(`${UPSTREAM_PREFIX}/${key}`, null);
   // The frame log's tiles gain the previous frame's leaf (this frame's log holds the frames before it).
   if (previous && frame.log)
     for (const [path, oid] of await logTiles(gitdir, base, previous, frame.log.size, cache)) edits.set(path, oid);

@@ -1,4 +1,4 @@
-import { SITE_MARKER, SITE_MARKER_TEXT } from "../layout.ts";
+import { SITE_MARKER, SITE_MARKER_TEXT, UPSTREAM_PREFIX } from "../layout.ts";
 import * as fs from "node:fs";
 import { dirname } from "node:path";
 import { RiskError } from "../../core/errors.ts";
@@ -141,4 +141,33 @@ export async function materialise(
   }
   await fs.promises.writeFile(`${outDir}/${SITE_MARKER}`, SITE_MARKER_TEXT);
   return { files: files.length, bytes: total };
+}
+
+/**
+ * The documents the upstreams sent at `found`'s frame, by instrument, each checked against the
+ * frame's record; for an instrument whose upstream sent none, the reason.
+ */
+export async function upstreamDocuments(
+  gitdir: string,
+  found: FoundFrame,
+  hash: Hasher,
+): Promise<{ instrument: string; bytes?: Uint8Array; reason?: string }[]> {
+  const out: { instrument: string; bytes?: Uint8Array; reason?: string }[] = [];
+  for (const [instrument, rec] of Object.entries(found.frame.upstream ?? {})) {
+    if (!rec) continue;
+    if (!("sha256" in rec)) {
+      out.push({ instrument, reason: rec.reason });
+      continue;
+    }
+    const entry = await oidAtPath(gitdir, found.tree, `${UPSTREAM_PREFIX}/${instrument}`);
+    const bytes = entry ? await readBlob(gitdir, entry.oid) : null;
+    if (!bytes || hash.sha256(bytes) !== rec.sha256)
+      throw new RiskError(
+        "E_REPLAY_MISMATCH",
+        `Frame ${found.frame.frameId}, ${UPSTREAM_PREFIX}/${instrument}: the stored document does not match the frame's record; run risk-cli verify`,
+        { frame: found.frame.frameId, path: `${UPSTREAM_PREFIX}/${instrument}` },
+      );
+    out.push({ instrument, bytes });
+  }
+  return out;
 }

@@ -8,7 +8,7 @@ import { flattenTree } from "../git/tree-edit.ts";
 import { IndexShard, shardPath } from "../models/date-index.ts";
 import { parseFrameMessage } from "../models/message.ts";
 import { readFrame } from "./frames.ts";
-import { FRAME_FILE, SITE_PREFIX, TILE_PREFIX } from "../layout.ts";
+import { FRAME_FILE, SITE_PREFIX, TILE_PREFIX, UPSTREAM_PREFIX } from "../layout.ts";
 import { EMPTY_LOG, extendLog, frameLeaf, rawSha } from "../../core/log/frames.ts";
 import { toHex } from "../../core/log/merkle.ts";
 import { readLeaves } from "./tiles.ts";
@@ -217,6 +217,16 @@ export async function verifyArchive(
         surfacesChecked++;
       }
       await checkObjects(gitdir, frame, oid, tree, hash, sha256OfBlob);
+      // The upstream documents the frame records are the ones stored beside it.
+      for (const [key, rec] of Object.entries(frame.upstream ?? {})) {
+        if (!rec || !("sha256" in rec)) continue;
+        const path = `${UPSTREAM_PREFIX}/${key}`;
+        const entry = await oidAtPath(gitdir, tree, path);
+        if (!entry) fail(where, oid, path, "the upstream document the frame records is missing");
+        const sha = hash.sha256(await readBlob(gitdir, entry.oid));
+        if (sha !== rec.sha256)
+          fail(where, oid, path, `the upstream document hashes to ${sha}, not the recorded ${rec.sha256}`);
+      }
       previous = { frame, commit: oid, tree };
       onFrame?.(i + 1);
     } catch (e) {

@@ -13,6 +13,8 @@ export interface ReplayOptions {
   out?: string;
   /** Replace the content of --out when it is a folder risk-cli wrote (a site or an earlier replay). */
   replace?: boolean;
+  /** Write the upstream documents of the frame into this new or empty folder. */
+  upstream?: string;
   json: boolean;
 }
 
@@ -91,6 +93,26 @@ export async function runReplay(opts: ReplayOptions) {
       `${written.files} files, ${written.bytes} bytes written to ${resolve(opts.out)}; every file matches the frame's fingerprints`,
     );
   }
+  let upstream: { instrument: string; bytes?: number; reason?: string }[] | null = null;
+  if (opts.upstream) {
+    const dir = resolve(opts.upstream);
+    if (checkOut(dir, false) === "replace") throw new RiskError("E_USAGE", `--upstream ${dir} is not empty`);
+    const docs = await asReplayFailure(`frame ${found.frame.frameId}`, () =>
+      archive.upstreamDocuments(found, nodeHasher),
+    );
+    fs.mkdirSync(dir, { recursive: true });
+    const reasons: Record<string, string> = {};
+    for (const d of docs) {
+      if (d.bytes) fs.writeFileSync(`${dir}/${d.instrument}.json`, d.bytes, { flag: "wx" });
+      else reasons[d.instrument] = d.reason ?? "";
+    }
+    fs.writeFileSync(`${dir}/reasons.json`, `${JSON.stringify(reasons, null, 2)}\n`, { flag: "wx" });
+    upstream = docs.map((d) => ({
+      instrument: d.instrument,
+      ...(d.bytes ? { bytes: d.bytes.byteLength } : { reason: d.reason }),
+    }));
+    log.info(`${docs.filter((d) => d.bytes).length} upstream documents written to ${dir}`);
+  }
   // The frame itself: scores, sources and statuses, models, freshness, hashes, changes.
   if (!opts.json) process.stdout.write(`${renderFrame(frame, found.commit)}\n`);
   return {
@@ -101,5 +123,6 @@ export async function runReplay(opts: ReplayOptions) {
     freshness: frameFreshness(frame),
     out: opts.out ? resolve(opts.out) : null,
     written,
+    upstream,
   };
 }

@@ -82,12 +82,15 @@ export async function collectOne(
   // instrument's source by sourceLabel and the kind of failure, never a credential, a query, a
   // local path or what the document held.
   const label = sourceLabel(root, source);
+  let document: string | undefined;
   try {
-    const { text } = await fetchDocument(root, source, ports, limits);
-    return { ok: true, source, reading: adaptDocument(key, label, text, collectedAt) };
+    ({ text: document } = await fetchDocument(root, source, ports, limits));
+    return { ok: true, source, reading: adaptDocument(key, label, document, collectedAt), document };
   } catch (e) {
-    if (e instanceof UpstreamError) return { ok: false, source, status: e.status, error: `${label}: ${e.message}` };
-    return { ok: false, source, status: "unreachable", error: `${label}: the source could not be read` };
+    const kept = document !== undefined ? { document } : {};
+    if (e instanceof UpstreamError)
+      return { ok: false, source, status: e.status, error: `${label}: ${e.message}`, ...kept };
+    return { ok: false, source, status: "unreachable", error: `${label}: the source could not be read`, ...kept };
   }
 }
 

@@ -43,9 +43,14 @@ export interface Reading {
 
 export type DebtLatest = z.infer<typeof DebtSchema>;
 
+/**
+ * How the collection of one instrument ended. `document` is the exact text the upstream sent,
+ * when it sent one that could be read as UTF-8 (kept in the frame, so that a published value can
+ * be checked against what the upstream said at that time).
+ */
 export type UpstreamResult =
-  | { ok: true; source: string; reading: Reading }
-  | { ok: false; source: string; status: UpstreamErrorStatus; error: string };
+  | { ok: true; source: string; reading: Reading; document?: string }
+  | { ok: false; source: string; status: UpstreamErrorStatus; error: string; document?: string };
 
 export interface UpstreamState {
   /** When collection was attempted (the assembly instant). */

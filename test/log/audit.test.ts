@@ -189,3 +189,24 @@ describe("the site cannot silently move backwards", () => {
     ).toBe(0);
   });
 });
+
+describe("the upstream documents are kept", () => {
+  it("stores each upstream's exact bytes beside the frame, and replay --upstream gives them back", async () => {
+    const { archive, dir } = await framesWithCheckpoints(2);
+    const out = join(dir, "sent");
+    const r = runCli(["replay", "--archive", archive, "--date", "2026-11-21T10:00:00Z", "--upstream", out, "--json"]);
+    expect(r.status, r.stderr).toBe(0);
+    for (const [key, file] of [
+      ["us", "us.json"],
+      ["debt", "debt-latest.json"],
+    ])
+      expect(readFileSync(join(out, `${key}.json`)).equals(readFileSync(join(ROOT, "demo/upstream", file!)))).toBe(
+        true,
+      );
+    const frame = JSON.parse(execFileSync("git", ["--git-dir", archive, "show", "HEAD~1:frame.json"]).toString());
+    expect(frame.upstream.us.sha256).toMatch(/^[0-9a-f]{64}$/);
+    // Two frames with the same upstream bytes share one blob.
+    expect(git(archive, "rev-parse", "HEAD:upstream/us")).toBe(git(archive, "rev-parse", "HEAD~1:upstream/us"));
+    expect(runCli(["verify", "--archive", archive]).status).toBe(0);
+  });
+});
