@@ -62,6 +62,9 @@ async function main(argv: string[]): Promise<number> {
         result = { ok: true, ...key };
         break;
       }
+      case "serve":
+        result = await (await import("./commands/serve.ts")).runServe(args);
+        break;
       case "prove":
         result = await (await import("./commands/prove.ts")).runProve(args);
         break;

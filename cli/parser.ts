@@ -244,6 +244,29 @@ const parser = or(
     },
   ),
   command(
+    "serve",
+    object({
+      command: constant("serve"),
+      site,
+      host: withDefault(
+        option("--host", string({ metavar: "HOST" }), {
+          description: message`The address to listen on; keep 127.0.0.1 and put a reverse proxy in front to serve the public.`,
+        }),
+        "127.0.0.1",
+      ),
+      port: withDefault(
+        option("--port", integer({ min: 0, max: 65535 }), { description: message`The TCP port.` }),
+        8080,
+      ),
+      json,
+    }),
+    {
+      brief: message`Serve the site folder as the contract says (CORS, content types, ETags, ranges, compression).`,
+      description: message`Serves GET and HEAD of the site's files with the contract's media types (charset=utf-8 on text), Access-Control-Allow-Origin: *, nosniff, an ETag that is the file's SHA-256, byte ranges, gzip and brotli, and a Cache-Control per kind of file. Never serves a path outside the site, a dotfile or a symbolic link leading out. Listens on 127.0.0.1 by default.`,
+      footer: examples("risk-cli serve", "risk-cli serve --site ./public --port 9000"),
+    },
+  ),
+  command(
     "verify",
     object({
       command: constant("verify"),

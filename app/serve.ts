@@ -1,0 +1,197 @@
+/**
+ * Serving a site folder as the contract says: GET and HEAD only, the surfaces' own media types
+ * (from the site's integrity.json, with charset=utf-8 on text), `Access-Control-Allow-Origin: *`
+ * and preflight answers, `X-Content-Type-Options: nosniff`, an ETag that is the file's SHA-256
+ * (`If-None-Match` gives 304), single byte ranges, gzip and brotli when asked, and a
+ * Cache-Control per kind of file. Only files of the site are served: no path traversal in any
+ * spelling, no symbolic link out of the site, no dotfile. Meant to run on 127.0.0.1, locally or
+ * behind a reverse proxy.
+ */
+import { createHash } from "node:crypto";
+import * as fs from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { extname, join, sep } from "node:path";
+import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
+
+const ALLOW = "GET, HEAD, OPTIONS";
+
+/** Media types by extension, for files integrity.json does not list (itself, pages). */
+const BY_EXTENSION: Record<string, string> = {
+  ".json": "application/json",
+  ".ndjson": "application/x-ndjson",
+  ".csv": "text/csv; charset=utf-8; header=present",
+  ".txt": "text/plain; charset=utf-8",
+  ".xml": "application/atom+xml; charset=utf-8",
+  ".html": "text/html; charset=utf-8",
+  ".svg": "image/svg+xml",
+};
+
+/** Text types carry their charset: a client that guesses one garbles French. */
+function withCharset(type: string): string {
+  return /^(text\/|application\/(atom\+xml|xml))/.test(type) && !/charset=/i.test(type)
+    ? `${type}; charset=utf-8`
+    : type;
+}
+
+/** How long a client may keep a file: the surfaces change at every assembly (15 minutes). */
+function cacheControl(path: string): string {
+  if (path.endsWith(".html") || path.endsWith("/")) return "no-cache";
+  if (path === "/openapi.json" || path === "/api/v1/signals/schema.json") return "public, max-age=3600";
+  return "public, max-age=300, must-revalidate";
+}
+
+interface Known {
+  mediaType: string;
+  sha256: string;
+}
+
+/**
+ * The site-relative path a request names, or null when it is not one the site may serve:
+ * any `..`, backslash, NUL or control character, a dotfile or dot folder, after percent-decoding
+ * once (a `%` left after decoding, double encoding, is refused too).
+ */
+export function requestPath(rawUrl: string): string | null {
+  const q = rawUrl.indexOf("?");
+  const raw = q >= 0 ? rawUrl.slice(0, q) : rawUrl;
+  if (!raw.startsWith("/") || raw.includes("\\")) return null;
+  let path: string;
+  try {
+    path = decodeURIComponent(raw);
+  } catch {
+    return null;
+  }
+  if (/[\u0000-\u001f\u007f\\%]/.test(path)) return null;
+  const segments = path.split("/").slice(1);
+  if (segments.some((s) => s === ".." || s === "." || s.startsWith("."))) return null;
+  return path;
+}
+
+export function siteServer(siteDir: string): Server {
+  const root = fs.realpathSync(siteDir);
+  let known = new Map<string, Known>();
+  let knownFrom = "";
+  const compressed = new Map<string, Buffer>();
+  // The listing of the current assembly: reread when integrity.json changes.
+  const refresh = () => {
+    let text: string;
+    try {
+      text = fs.readFileSync(join(root, "api/v1/integrity.json"), "utf8");
+    } catch {
+      return;
+    }
+    if (text === knownFrom) return;
+    knownFrom = text;
+    compressed.clear();
+    const next = new Map<string, Known>();
+    try {
+      for (const s of JSON.parse(text).surfaces as { path: string; mediaType: string; sha256: string }[])
+        next.set(s.path, { mediaType: s.mediaType, sha256: s.sha256 });
+    } catch {
+      // Not risk-cli's integrity.json: types come from extensions and hashes from the bytes.
+    }
+    known = next;
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    res.setHeader("Access-Control-Allow-Origin", "*");
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    if (req.method === "OPTIONS") {
+      res.writeHead(204, {
+        "Access-Control-Allow-Methods": ALLOW,
+        "Access-Control-Allow-Headers": req.headers["access-control-request-headers"] ?? "*",
+        "Access-Control-Max-Age": "86400",
+        Allow: ALLOW,
+      });
+      res.end();
+      return;
+    }
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      res.writeHead(405, { Allow: ALLOW, "Content-Type": "text/plain; charset=utf-8" });
+      res.end("Only GET and HEAD are served.\n");
+      return;
+    }
+    const notFound = () => {
+      res.writeHead(404, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-cache" });
+      res.end(req.method === "HEAD" ? undefined : "Not found.\n");
+    };
+    const path = requestPath(req.url ?? "/");
+    if (path === null) return notFound();
+    let file = join(root, path);
+    let real: string;
+    try {
+      real = fs.realpathSync(file);
+      if (real !== root && !real.startsWith(root + sep)) return notFound();
+      if (fs.statSync(real).isDirectory()) {
+        file = join(real, "index.html");
+        real = fs.realpathSync(file);
+        if (!real.startsWith(root + sep)) return notFound();
+      }
+      if (!fs.statSync(real).isFile()) return notFound();
+    } catch {
+      return notFound();
+    }
+    refresh();
+    const body = fs.readFileSync(real);
+    const entry = known.get(path);
+    const sha = entry?.sha256 ?? createHash("sha256").update(body).digest("hex");
+    const type = withCharset(entry?.mediaType ?? BY_EXTENSION[extname(real)] ?? "application/octet-stream");
+    const etag = `"${sha}"`;
+    const headers: Record<string, string> = {
+      "Content-Type": type,
+      ETag: etag,
+      "Cache-Control": cacheControl(path),
+      "Accept-Ranges": "bytes",
+      Vary: "Accept-Encoding",
+    };
+    const inm = req.headers["if-none-match"];
+    if (inm && inm.split(",").some((t) => t.trim() === etag || t.trim() === `W/${etag}` || t.trim() === "*")) {
+      res.writeHead(304, headers);
+      res.end();
+      return;
+    }
+    const range = req.headers.range;
+    if (range) {
+      const m = /^bytes=(\d*)-(\d*)$/.exec(range.trim());
+      let start = m?.[1] ? Number(m[1]) : Number.NaN;
+      let end = m?.[2] ? Number(m[2]) : body.byteLength - 1;
+      if (m && !m[1] && m[2]) {
+        start = Math.max(0, body.byteLength - Number(m[2]));
+        end = body.byteLength - 1;
+      }
+      if (!m || Number.isNaN(start) || start > end || start >= body.byteLength) {
+        res.writeHead(416, { ...headers, "Content-Range": `bytes */${body.byteLength}` });
+        res.end();
+        return;
+      }
+      end = Math.min(end, body.byteLength - 1);
+      const part = body.subarray(start, end + 1);
+      res.writeHead(206, {
+        ...headers,
+        "Content-Range": `bytes ${start}-${end}/${body.byteLength}`,
+        "Content-Length": String(part.byteLength),
+      });
+      res.end(req.method === "HEAD" ? undefined : part);
+      return;
+    }
+    const accept = String(req.headers["accept-encoding"] ?? "");
+    const encoding = /\bbr\b/.test(accept) ? "br" : /\bgzip\b/.test(accept) ? "gzip" : null;
+    let out: Buffer = body;
+    if (encoding && body.byteLength > 256) {
+      const key = `${encoding}:${sha}`;
+      let packed = compressed.get(key);
+      if (!packed) {
+        packed =
+          encoding === "br"
+            ? brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } })
+            : gzipSync(body, { level: 6 });
+        compressed.set(key, packed);
+      }
+      out = packed;
+      headers["Content-Encoding"] = encoding;
+    }
+    headers["Content-Length"] = String(out.byteLength);
+    res.writeHead(200, headers);
+    res.end(req.method === "HEAD" ? undefined : out);
+  };
+  return createServer(handle);
+}
