@@ -41,7 +41,7 @@ export const agents = defineSurface({ format: "json", schema: AgentManifest })({
   schemaName: "AgentManifest",
   operationId: "agentManifest",
   summary: "Discovery manifest for agents: endpoints, capabilities, use policy, counts and proof policy",
-  build({ publication: p, now, url, registry }) {
+  build({ publication: p, now, url, registry, signer }) {
     const endpoints = Object.fromEntries(Object.entries(ENDPOINT_PATHS).map(([k, path]) => [k, url(path)])) as Record<
       keyof typeof ENDPOINT_PATHS,
       string
@@ -66,6 +66,11 @@ export const agents = defineSurface({ format: "json", schema: AgentManifest })({
         ...(p.config.archive
           ? [
               `Prove what was published when from the archive (one Git commit per assembly): git clone --bare --branch ${p.config.archive.branch} ${p.config.archive.url} archive.git, then risk-cli verify --archive archive.git and risk-cli replay --archive archive.git --date <date>.`,
+            ]
+          : []),
+        ...(signer
+          ? [
+              `Checkpoints of the frame log (black-box.json log.checkpoint) are signed C2SP notes; the verifier key is ${signer.verifierKey}. Save one, then risk-cli verify --checkpoint FILE --key '${signer.verifierKey}' proves the archive still extends it.`,
             ]
           : []),
       ],

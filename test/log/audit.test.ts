@@ -210,3 +210,14 @@ describe("the upstream documents are kept", () => {
     expect(runCli(["verify", "--archive", archive]).status).toBe(0);
   });
 });
+
+describe("the checkpoint key is published", () => {
+  it("names the verifier key in agents.json when checkpoints are signed", async () => {
+    const key = generateNoteKey("risques.example.org/risk-cli/frames");
+    const { dir } = await framesWithCheckpoints(1, { key: key.privateKey });
+    const agents = JSON.parse(readFileSync(`${dir}/site/agents.json`, "utf8"));
+    expect(agents.preferredUse.some((u: string) => u.includes(key.verifierKey))).toBe(true);
+    const unsigned = await framesWithCheckpoints(1);
+    expect(readFileSync(`${unsigned.dir}/site/agents.json`, "utf8")).not.toContain("verifier key");
+  });
+});
