@@ -12,6 +12,7 @@ import * as fs from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { extname, join, sep } from "node:path";
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
+import { cacheControlOf, servedType } from "../core/render/headers.ts";
 
 const ALLOW = "GET, HEAD, OPTIONS";
 
@@ -26,19 +27,8 @@ const BY_EXTENSION: Record<string, string> = {
   ".svg": "image/svg+xml",
 };
 
-/** Text types carry their charset: a client that guesses one garbles French. */
-function withCharset(type: string): string {
-  return /^(text\/|application\/(atom\+xml|xml))/.test(type) && !/charset=/i.test(type)
-    ? `${type}; charset=utf-8`
-    : type;
-}
-
-/** How long a client may keep a file: the surfaces change at every assembly (15 minutes). */
-function cacheControl(path: string): string {
-  if (path.endsWith(".html") || path.endsWith("/")) return "no-cache";
-  if (path === "/openapi.json" || path === "/api/v1/signals/schema.json") return "public, max-age=3600";
-  return "public, max-age=300, must-revalidate";
-}
+const withCharset = servedType;
+const cacheControl = cacheControlOf;
 
 interface Known {
   mediaType: string;

@@ -13,6 +13,7 @@ import type { Hasher } from "../core/ports.ts";
 import type { PreviousState } from "../core/surfaces/types.ts";
 import type { Archive } from "../archive/index.ts";
 import { SITE_MARKER, SITE_MARKER_TEXT } from "../archive/layout.ts";
+import { HEADERS_FILE, hostHeaders } from "../core/render/headers.ts";
 import type { Caches } from "./caches.ts";
 import { copyAppendOnly } from "./site-append.ts";
 import { loadSiteStat, saveSiteStat } from "./site-stat.ts";
@@ -147,6 +148,8 @@ export function folderSite(siteDir: string, where: { archive: Archive; hash: Has
         trusted,
       });
       fs.writeFileSync(`${tmp}/${SITE_MARKER}`, SITE_MARKER_TEXT);
+      // The headers static hosts (Netlify, Cloudflare Pages) send for each file.
+      fs.writeFileSync(`${tmp}/${HEADERS_FILE}`, hostHeaders(files));
     },
     swap(files) {
       swapIn(tmp, siteDir);

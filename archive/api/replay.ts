@@ -1,4 +1,5 @@
 import { SITE_MARKER, SITE_MARKER_TEXT, UPSTREAM_PREFIX } from "../layout.ts";
+import { HEADERS_FILE, hostHeaders } from "../../core/render/headers.ts";
 import * as fs from "node:fs";
 import { dirname } from "node:path";
 import { RiskError } from "../../core/errors.ts";
@@ -140,6 +141,10 @@ export async function materialise(
     total += bytes.byteLength;
   }
   await fs.promises.writeFile(`${outDir}/${SITE_MARKER}`, SITE_MARKER_TEXT);
+  await fs.promises.writeFile(
+    `${outDir}/${HEADERS_FILE}`,
+    hostHeaders(Object.entries(frame.surfaces).map(([path, s]) => ({ path, mediaType: s.mediaType }))),
+  );
   return { files: files.length, bytes: total };
 }
 

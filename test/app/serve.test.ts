@@ -116,3 +116,38 @@ describe("risk-cli serve", () => {
     expect(requestPath("/api/v1/risk.json")).toBe("/api/v1/risk.json");
   });
 });
+
+describe("the _headers file static hosts apply", () => {
+  /** The headers a Netlify or Cloudflare Pages host would send for `path`, from the site's _headers. */
+  function hostHeadersFor(text: string, path: string): Record<string, string> {
+    const out: Record<string, string> = {};
+    let applies = false;
+    for (const line of text.split("\n")) {
+      if (!line) continue;
+      if (!line.startsWith(" ")) {
+        applies = line === path || (line.endsWith("/*") && path.startsWith(line.slice(0, -1)));
+        continue;
+      }
+      if (!applies) continue;
+      const i = line.indexOf(":");
+      out[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
+    }
+    return out;
+  }
+
+  it("gives every surface its contract type, CORS and nosniff, and is written by replay too", async () => {
+    const text = readFileSync(`${site}/_headers`, "utf8");
+    const integrity = JSON.parse(readFileSync(`${site}/api/v1/integrity.json`, "utf8"));
+    for (const s of integrity.surfaces as { path: string; mediaType: string }[]) {
+      const h = hostHeadersFor(text, s.path);
+      expect(h["access-control-allow-origin"], s.path).toBe("*");
+      expect(h["x-content-type-options"]).toBe("nosniff");
+      expect(h["content-type"]!.startsWith(s.mediaType)).toBe(true);
+      expect(h["cache-control"]).toMatch(/max-age/);
+      // The same headers as risk-cli serve sends.
+      const r = await get(s.path);
+      expect(r.headers["content-type"]).toBe(h["content-type"]);
+      expect(r.headers["cache-control"]).toBe(h["cache-control"]);
+    }
+  });
+});

@@ -1,0 +1,29 @@
+/**
+ * The headers the contract asks a host to send, as a `_headers` file (the format of Netlify and
+ * Cloudflare Pages): every file readable from any origin, never sniffed, each surface with its
+ * media type (charset=utf-8 on text) and a Cache-Control for its kind. Written beside the site at
+ * every assembly and replay, derived from the frame's surfaces only. docs/hosting.md gives the
+ * nginx and Apache equivalents.
+ */
+export const HEADERS_FILE = "_headers";
+
+/** Text types carry their charset: a client that guesses one garbles French. */
+export function servedType(mediaType: string): string {
+  return /^(text\/|application\/(atom\+xml|xml))/.test(mediaType) && !/charset=/i.test(mediaType)
+    ? `${mediaType}; charset=utf-8`
+    : mediaType;
+}
+
+/** How long a client may keep a file: the surfaces change at every assembly (15 minutes). */
+export function cacheControlOf(path: string): string {
+  if (path.endsWith(".html") || path.endsWith("/")) return "no-cache";
+  if (path === "/openapi.json" || path === "/api/v1/signals/schema.json") return "public, max-age=3600";
+  return "public, max-age=300, must-revalidate";
+}
+
+export function hostHeaders(surfaces: readonly { path: string; mediaType: string }[]): string {
+  const lines = ["/*", "  Access-Control-Allow-Origin: *", "  X-Content-Type-Options: nosniff"];
+  for (const s of [...surfaces].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)))
+    lines.push(s.path, `  Content-Type: ${servedType(s.mediaType)}`, `  Cache-Control: ${cacheControlOf(s.path)}`);
+  return `${lines.join("\n")}\n`;
+}
