@@ -13,6 +13,7 @@ import type { Hasher } from "../core/ports.ts";
 import type { PreviousState } from "../core/surfaces/types.ts";
 import type { Archive } from "../archive/index.ts";
 import { SITE_MARKER, SITE_MARKER_TEXT } from "../archive/layout.ts";
+import { processAlive } from "../archive/lock.ts";
 import { HEADERS_FILE, hostHeaders } from "../core/render/headers.ts";
 import type { Caches } from "./caches.ts";
 import { copyAppendOnly } from "./site-append.ts";
@@ -92,15 +93,6 @@ export function cleanLeftovers(siteDir: string): string[] {
     removed.push(name);
   }
   return removed;
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 /**

@@ -69,13 +69,13 @@ export function acquireLock(dir: string, now: Date, warn: (message: string) => v
     );
   }
   const age = Math.round((now.getTime() - Date.parse(holder.since)) / 1000);
-  if (holder.host !== me.host || alive(holder.pid)) throw locked(file, holder, age);
+  if (holder.host !== me.host || processAlive(holder.pid)) throw locked(file, holder, age);
 
   // The holder is dead: take over, under the takeover file.
   pause("takeover");
   if (!createExclusive(takeover, me)) {
     const other = readHolder(takeover);
-    if (other && other.host === me.host && !alive(other.pid)) fs.rmSync(takeover, { force: true });
+    if (other && other.host === me.host && !processAlive(other.pid)) fs.rmSync(takeover, { force: true });
     throw new RiskError(
       "E_LOCKED",
       `Another risk-cli is taking over the stale lock ${file} at the same time; run again in a moment`,
@@ -126,7 +126,8 @@ function readHolder(file: string): Holder | null {
   }
 }
 
-function alive(pid: number): boolean {
+/** Whether a process of this host is running (EPERM: it is, and belongs to another user). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -4,23 +4,14 @@
 // differs from the sources: run `npm run action:bundle` after changing them.
 import { writeFileSync } from "node:fs";
 import { build } from "esbuild";
-import { englishZodLocales } from "./zod-locales.mjs";
+import { cliBundle } from "./zod-locales.mjs";
 
 export async function actionBundle() {
   const result = await build({
+    ...cliBundle,
     entryPoints: ["cli/main.ts"],
-    bundle: true,
     write: false,
-    format: "esm",
-    platform: "node",
-    target: "node20",
-    banner: {
-      js: 'import { createRequire as __riskCreateRequire } from "node:module"; const require = __riskCreateRequire(import.meta.url);',
-    },
-    plugins: [englishZodLocales],
     legalComments: "eof",
-    minify: true,
-    logLevel: "warning",
   });
   return result.outputFiles[0].contents;
 }

@@ -5,7 +5,7 @@
 // The metafile (what each chunk holds and imports) is kept for the loading test.
 import { chmodSync, rmSync, writeFileSync } from "node:fs";
 import { build } from "esbuild";
-import { englishZodLocales } from "./zod-locales.mjs";
+import { cliBundle } from "./zod-locales.mjs";
 
 const OUT = "dist/bin";
 
@@ -13,25 +13,14 @@ const OUT = "dist/bin";
 rmSync(OUT, { recursive: true, force: true });
 
 const result = await build({
+  ...cliBundle,
   entryPoints: { "risk-cli": "cli/main.ts" },
   outdir: OUT,
-  bundle: true,
   splitting: true,
-  format: "esm",
-  platform: "node",
-  target: "node20",
-  // CommonJS inside dependencies may require Node built-ins, which an ES module bundle can only
-  // do through a require of its own.
-  banner: {
-    js: 'import { createRequire as __riskCreateRequire } from "node:module"; const require = __riskCreateRequire(import.meta.url);',
-  },
-  plugins: [englishZodLocales],
   metafile: true,
   legalComments: "none",
   // Less to parse at every start; the source map gives names back under --enable-source-maps.
-  minify: true,
   sourcemap: "linked",
-  logLevel: "warning",
 });
 
 writeFileSync(`${OUT}/meta.json`, JSON.stringify(result.metafile));

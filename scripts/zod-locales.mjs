@@ -21,3 +21,21 @@ export const englishZodLocales = {
     }));
   },
 };
+
+/**
+ * What both bundles of the CLI share (the published bin and the GitHub Action's one file): an
+ * ES module for Node 20 with English-only zod. CommonJS inside dependencies may require Node
+ * built-ins, which an ES module bundle can only do through a require of its own.
+ */
+export const cliBundle = {
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  banner: {
+    js: 'import { createRequire as __riskCreateRequire } from "node:module"; const require = __riskCreateRequire(import.meta.url);',
+  },
+  plugins: [englishZodLocales],
+  minify: true,
+  logLevel: "warning",
+};
