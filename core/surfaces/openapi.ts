@@ -45,6 +45,36 @@ const SHARED_COMPONENTS: Record<string, z.ZodType> = {
 
 const SELF = "/openapi.json";
 
+/**
+ * The operationId of a surface: the contract's name where it gives one, otherwise one made from
+ * the path (`/api/v1/catalog.ndjson` gives `catalogNdjson`, `/llms-full.txt` gives `llmsFull`), so
+ * that every operation has one and client generators name their functions after it. (The
+ * contract names 15; the issue on outside testing, newer, asks for one on every operation.)
+ */
+export function operationIdOf(s: Pick<Surface, "path" | "operationId">): string {
+  if (s.operationId) return s.operationId;
+  const words = s.path
+    .replace(/^\/api\/v1\//, "")
+    .replace(/\.(json|txt)$/, "")
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean);
+  return words.map((w, i) => (i === 0 ? w : w[0]!.toUpperCase() + w.slice(1))).join("");
+}
+
+/** zod's names for string checks that its `pattern` already carries: not JSON Schema formats, so strict validators refuse them. */
+const ZOD_CHECK_FORMATS = new Set(["starts_with", "ends_with", "includes"]);
+
+function withoutZodFormats<T>(node: T): T {
+  if (Array.isArray(node)) return node.map(withoutZodFormats) as T;
+  if (node === null || typeof node !== "object") return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (k === "format" && typeof v === "string" && ZOD_CHECK_FORMATS.has(v) && "pattern" in node) continue;
+    out[k] = withoutZodFormats(v);
+  }
+  return out as T;
+}
+
 /** The groups of operations, in the order a reader meets them. */
 const TAGS: [string, string][] = [
   ["signals", "Risk signals per instrument: current values, snapshots, history and its schema"],
@@ -75,7 +105,7 @@ export function componentSchemas(surfaces: readonly Surface[]): Record<string, R
   for (const [id, schema] of Object.entries(out.schemas)) {
     // No $id: a fragment-only $id is not allowed by JSON Schema 2020-12, and components are found by their place.
     const { $schema: _dialect, $id: _uri, id: _id, ...rest } = schema as Record<string, unknown>;
-    schemas[id] = rest;
+    schemas[id] = withoutZodFormats(rest);
   }
   return schemas;
 }
@@ -95,7 +125,7 @@ export const openapi = defineSurface({ format: "json", schema: OpenApiDocument }
         : { $ref: `#/components/schemas/${s.schemaName}` };
       paths[s.path] = {
         get: {
-          ...(s.operationId ? { operationId: s.operationId } : {}),
+          operationId: operationIdOf(s),
           tags: [tagOf(s.path)],
           summary: s.summary,
           description:
