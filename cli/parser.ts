@@ -4,10 +4,12 @@
  * than Node's own start-up, which `--version` does not need.
  */
 import { object, or } from "@optique/core/constructs";
-import { lineBreak, message, text, type Message } from "@optique/core/message";
+import { lineBreak, message, optionName, text, type Message } from "@optique/core/message";
 import { optional, withDefault } from "@optique/core/modifiers";
 import { argument, command, constant, flag, option } from "@optique/core/primitives";
 import { choice, integer, string } from "@optique/core/valueparser";
+import { createSuggestionMessage, findSimilar } from "@optique/core/suggestion";
+import type { Usage } from "@optique/core/usage";
 import { run } from "@optique/run";
 import { VERSION } from "../core/version.ts";
 
@@ -50,6 +52,47 @@ const branch = optional(
     description: message`The branch of the remote that holds the frames. Default: RISK_ARCHIVE_BRANCH, else risk-archive.`,
   }),
 );
+
+/**
+ * What a user could have meant at the point where the command line's leading words (`words`)
+ * lead in a usage tree: the options of the command they select (`assemble` gives assemble's,
+ * `archive pull` those of archive pull), and the commands one level further. Optique suggests
+ * from the top level only, where there are commands but no options.
+ */
+export function candidatesAt(usage: Usage, words: readonly string[]): { options: string[]; commands: string[] } {
+  const options: string[] = [];
+  let commands: string[] = [];
+  let rest = [...words];
+  const walk = (terms: Usage): void => {
+    for (const term of terms) {
+      if (term.type === "command") {
+        if (rest[0] !== term.name) return;
+        rest = rest.slice(1);
+      } else if (term.type === "option") {
+        options.push(...term.names);
+      } else if (term.type === "exclusive") {
+        const branches = term.terms.filter((branch) => branch[0]?.type === "command");
+        const chosen = branches.find((branch) => branch[0]?.type === "command" && branch[0].name === rest[0]);
+        if (chosen) walk(chosen);
+        else commands = branches.map((branch) => (branch[0]?.type === "command" ? branch[0].name : ""));
+      } else if (term.type === "optional" || term.type === "multiple") {
+        walk(term.terms);
+      }
+    }
+  };
+  walk(usage);
+  return { options, commands };
+}
+
+/** An unknown option or command's error, suggesting the nearest of the command being run. */
+function unexpectedInput(token: string): Message {
+  const name = token.split("=")[0] ?? token;
+  const words = process.argv.slice(2).filter((w) => !w.startsWith("-") && w !== token);
+  const { options, commands } = candidatesAt(parser.usage, words);
+  const suggestions = createSuggestionMessage(findSimilar(name, name.startsWith("-") ? options : commands));
+  const base = message`Unexpected option or subcommand: ${optionName(token)}.`;
+  return suggestions.length > 0 ? [...base, text("\n\n"), ...suggestions] : base;
+}
 
 const parser = or(
   command(
@@ -333,6 +376,7 @@ const parser = or(
       footer: examples("risk-cli prove --frame 000042-20261121T154500Z --size 100 --json"),
     },
   ),
+  { errors: { unexpectedInput } },
 );
 
 /** Parses the command line; help, completion, usage errors and --version end the process here, as Optique does. */

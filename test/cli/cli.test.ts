@@ -37,6 +37,26 @@ describe("the command line", () => {
     expect(runCli(["publish"]).status).toBe(EXIT.E_USAGE);
   });
 
+  it("suggests the nearest option of the command being run, and the nearest command", () => {
+    const cases: [string[], string][] = [
+      [["assemble", "--sit", "x"], "--site"],
+      [["assemble", "--publicaton", "x"], "--publication"],
+      [["verify", "--archiv=x"], "--archive"],
+      [["replay", "--dte", "2026-11-20"], "--date"],
+      [["archive", "pull", "--remot", "x"], "--remote"],
+      [["archive", "pul"], "pull"],
+      [["asemble"], "assemble"],
+    ];
+    for (const [args, nearest] of cases) {
+      const r = runCli(args);
+      expect(r.status, args.join(" ")).toBe(EXIT.E_USAGE);
+      expect(r.stderr, args.join(" ")).toContain(`Did you mean \`${nearest}\`?`);
+    }
+    // Nothing near: no suggestion, and never an option of another command.
+    expect(runCli(["serve", "--xyzzy"]).stderr).not.toContain("Did you mean");
+    expect(runCli(["serve", "--dat", "x"]).stderr).not.toContain("Did you mean `--date`");
+  });
+
   it("prints its version, the one package.json gives", () => {
     const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, "utf8"));
     expect(VERSION).toBe(pkg.version);
