@@ -173,6 +173,7 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
     const previous = await archive.head(copies, {
       cache: trees,
       trustedVersion: caches.trustedHead ? VERSION : undefined,
+      trustChainList: caches.trustedHead,
     });
     if (previous && typeof request.site === "string" && !request.siteAheadOfArchive)
       await checkSiteInArchive(site, archive, previous);

@@ -42,10 +42,14 @@ export interface Archive {
   readonly gitdir: string;
   /** One writer at a time (see lock.ts). */
   lock(now: Date, warn: (message: string) => void): Lock;
-  /** The head frame with the head copies of `copies`, or null for an empty archive. */
+  /**
+   * The head frame with the head copies of `copies`, or null for an empty archive. Refuses a
+   * chain with a frame commit missing (`trustChainList`: check the commits listed by earlier
+   * assemblies without reading them, archive/api/chain.ts).
+   */
   head(
     copies: readonly CopyRequest[],
-    options?: { cache?: TreeCache; trustedVersion?: string },
+    options?: { cache?: TreeCache; trustedVersion?: string; trustChainList?: boolean },
   ): Promise<PreviousState | null>;
   /** Reads into `previous`, once each, what a plan needs of the archive. */
   load(

@@ -28,7 +28,45 @@ export function report(error: unknown, json: boolean): number {
     process.stderr.write(`risk-cli: ${error.message} [${error.code}]\n`);
     return EXIT[error.code];
   }
+  const io = fileSystemFailure(error);
+  if (io) {
+    if (json)
+      process.stdout.write(
+        `${JSON.stringify({ ok: false, code: "E_IO", message: io, errno: (error as { code: string }).code })}\n`,
+      );
+    process.stderr.write(`risk-cli: ${io} [E_IO]\n`);
+    return EXIT.E_IO;
+  }
   const e = error as Error;
   process.stderr.write(`risk-cli: internal error: ${e?.stack ?? String(error)}\n`);
   return EXIT.INTERNAL;
+}
+
+/** What the system says of a file operation a user's machine can refuse, in words. */
+const SYSTEM_REFUSALS: Record<string, string> = {
+  ENOSPC: "the disk is full",
+  EDQUOT: "the disk quota is exceeded",
+  EFBIG: "the file is over the file system's size limit",
+  EROFS: "the file system is read-only",
+  EACCES: "permission denied",
+  EPERM: "permission denied",
+  EMFILE: "too many open files",
+  ENFILE: "too many open files",
+  EIO: "the disk reported an input/output error",
+  ENOTDIR: "a part of the path is a file, not a folder",
+  EISDIR: "it is a folder, not a file",
+  ELOOP: "too many symbolic links",
+  ENAMETOOLONG: "the path is too long",
+};
+
+/**
+ * A file operation the machine refused (a read-only file system, a full disk, a forbidden
+ * folder) that no command turned into its own error: an I/O error (exit 6) naming the path and
+ * the cause, never an internal error. Undefined for anything else.
+ */
+export function fileSystemFailure(error: unknown): string | undefined {
+  const { code, syscall, path } = (error ?? {}) as { code?: unknown; syscall?: unknown; path?: unknown };
+  if (typeof code !== "string" || typeof syscall !== "string" || !(code in SYSTEM_REFUSALS)) return undefined;
+  const where = typeof path === "string" ? ` ${path}` : "";
+  return `Cannot ${syscall}${where}: ${SYSTEM_REFUSALS[code]} (${code}). Check the folder given on the command line and its permissions, then run again.`;
 }

@@ -16,6 +16,7 @@ import {
 import { editTree, flattenTree } from "../git/tree-edit.ts";
 import { IndexShard, shardPath, type IndexEntry } from "../models/date-index.ts";
 import { frameMessage } from "../models/message.ts";
+import { recordChain } from "./chain.ts";
 import { archiveLicense, archiveReadme, type ArchiveAbout } from "../models/readme.ts";
 import { OBJECTS_FILE } from "../layout.ts";
 import { frameBytes, readFrame } from "./frames.ts";
@@ -175,5 +176,6 @@ export async function commitFrame(
   // Compare-and-swap: the branch moves only if no other writer committed since the head was read.
   await updateBranch(gitdir, commit, previous?.commit ?? null);
   recordDigest(gitdir, previous?.commit ?? null, commit, frame);
+  recordChain(gitdir, previous?.commit ?? null, commit, frame.frameId);
   return { commit, blobsWritten };
 }

@@ -2,7 +2,6 @@
  * The archive's head as an assembly starts from it, and what its plan loads afterwards. Reading
  * single frames and their bytes (what replay and verify need) is frames.ts.
  */
-import { RiskError } from "../../core/errors.ts";
 import { createHash } from "node:crypto";
 import { stamp } from "../../core/canonical/stamp.ts";
 import type { Frame } from "../../core/frame.ts";
@@ -61,26 +60,15 @@ export interface CopyRequest {
 export async function previousState(
   gitdir: string,
   copies: readonly CopyRequest[],
-  options: { cache?: TreeCache; trustedVersion?: string } = {},
+  options: { cache?: TreeCache; trustedVersion?: string; trustChainList?: boolean } = {},
 ): Promise<PreviousState | null> {
   if (!isRepository(gitdir)) return null;
   const commit = await headCommit(gitdir);
   if (!commit) return null;
   const info = await readCommit(gitdir, commit);
   const { frame, tree } = await readFrame(gitdir, commit, { cache: options.cache, read: info });
-  // A frame is never appended to a broken chain: the head's parent must be there and whole
-  // (the full check of every frame is risk-cli verify's).
-  if (info.parents[0]) {
-    try {
-      await readCommit(gitdir, info.parents[0]);
-    } catch (e) {
-      throw new RiskError(
-        "E_ARCHIVE",
-        `The archive's chain is broken below its head frame ${frame.frameId}: the commit before it cannot be read (${(e as Error).message}). Nothing was assembled; run risk-cli verify and restore the archive from a clone.`,
-        { frame: frame.frameId },
-      );
-    }
-  }
+  // A frame is never appended to a broken chain: every frame commit down to the first is there.
+  await (await import("./chain.ts")).checkChain(gitdir, commit, options.trustChainList ?? false);
   const head = { frame, tree };
   const loaded = new Map<string, unknown>();
   for (const { path, schema } of copies) {

@@ -195,6 +195,23 @@ function readObject(gitdir: string, oid: string): GitObject | "fallback" {
   throw damaged(oid, `is missing: it is not a loose object, and none of the archive's ${store.size} pack(s) holds it`);
 }
 
+/**
+ * The first of `oids` that the archive does not hold, loose or packed, or undefined when it
+ * holds them all; no object is read (pack index lookups, then a stat for each one not packed).
+ */
+export function firstMissing(gitdir: string, oids: readonly string[]): string | undefined {
+  const store = packStore(gitdir);
+  const packed = store.holding(oids);
+  for (const oid of oids) {
+    if (packed.has(oid)) continue;
+    const loose = store.objectDirs.some((dir) =>
+      fs.statSync(`${dir}/${oid.slice(0, 2)}/${oid.slice(2)}`, { throwIfNoEntry: false }),
+    );
+    if (!loose) return oid;
+  }
+  return undefined;
+}
+
 /** Reads an object of a known type; a type that differs is an error, as for a loose object. */
 function readTyped(gitdir: string, oid: string, type: GitObject["type"]): Buffer | null {
   const obj = readObject(gitdir, oid);

@@ -196,6 +196,48 @@ export class PackIndex {
     return -1;
   }
 
+  /**
+   * Which of `oids` (hex) this index holds. Reads each first-byte bucket that a query falls in
+   * once, then binary-searches it in memory: checking the 35,040 commits of a year of frames
+   * costs one pass over the index instead of 35,040 small reads.
+   */
+  holds(oids: readonly string[]): Set<string> {
+    const byFirst = new Map<number, Buffer[]>();
+    for (const hex of oids) {
+      const bin = Buffer.from(hex, "hex");
+      const group = byFirst.get(bin[0]!);
+      if (group) group.push(bin);
+      else byFirst.set(bin[0]!, [bin]);
+    }
+    const found = new Set<string>();
+    for (const [first, group] of byFirst) {
+      const lo = first === 0 ? 0 : this.fanout.readUInt32BE((first - 1) * 4);
+      const hi = this.fanout.readUInt32BE(first * 4);
+      if (hi > this.count || lo > hi)
+        throw new PackCorruptError(`pack index ${this.path}: the fan-out table is not sorted`);
+      if (lo === hi) continue;
+      const length = (hi - lo) * this.stride;
+      const bucket = this.src.readInto(Buffer.allocUnsafe(length), this.oids + lo * this.stride, length);
+      if (bucket.length !== length) throw new PackCorruptError(`pack index ${this.path} is truncated`);
+      for (const oid of group) {
+        let a = 0;
+        let b = hi - lo;
+        while (a < b) {
+          const mid = (a + b) >>> 1;
+          const at = mid * this.stride;
+          const c = bucket.compare(oid, 0, 20, at, at + 20);
+          if (c === 0) {
+            found.add(oid.toString("hex"));
+            break;
+          }
+          if (c > 0) b = mid;
+          else a = mid + 1;
+        }
+      }
+    }
+    return found;
+  }
+
   /** The offset of the i-th object in oid order. */
   offsetAt(i: number): number {
     const small = this.src.read(this.offsets + i * (this.version === 2 ? 4 : 24), 4).readUInt32BE(0);
@@ -610,6 +652,24 @@ export class PackStore {
       return loose?.(hex) ?? this.read(hex, loose);
     };
     return hit.pack.objectAt(hit.offset, byOid);
+  }
+
+  /** Which of `oids` (40 hex digits each) some pack holds, from the indexes alone: no object is read. */
+  holding(oids: readonly string[]): Set<string> {
+    this.list();
+    const found = new Set<string>();
+    let rest = oids;
+    for (const [path, pack] of this.packs) {
+      if (rest.length === 0) break;
+      try {
+        for (const oid of pack.index().holds(rest)) found.add(oid);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+        this.packs.delete(path);
+      }
+      rest = rest.filter((oid) => !found.has(oid));
+    }
+    return found;
   }
 
   /** How many packs were found (for error messages). */

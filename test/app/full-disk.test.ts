@@ -47,3 +47,36 @@ describe.runIf(mounted)("a full disk (ENOSPC) while assembling", () => {
     ).toEqual(["filler", "work"]);
   });
 });
+
+/** A second small tmpfs, remounted read-only once an archive is on it. */
+const readOnlyPoint = tempDir("risk-ro-");
+const roMounted = spawnSync("mount", ["-t", "tmpfs", "-o", "size=8m", "tmpfs", readOnlyPoint]).status === 0;
+afterAll(() => {
+  if (roMounted) spawnSync("umount", [readOnlyPoint]);
+});
+
+describe.runIf(roMounted)("a read-only archive (EROFS)", () => {
+  it("is read by verify, replay and diff, and assemble exits 6 naming it without touching the site", () => {
+    const archive = `${readOnlyPoint}/archive.git`;
+    const site = `${tempDir("risk-ro-site-")}/site`;
+    for (const minutes of [0, 15]) {
+      const r = runCli(["assemble", "--site", site, "--archive", archive, "--now", at(minutes)]);
+      expect(r.status, r.stderr).toBe(0);
+    }
+    const before = treeDigest(site);
+    expect(spawnSync("mount", ["-o", "remount,ro", readOnlyPoint]).status).toBe(0);
+    // An auditor's read-only copy: everything that only reads works.
+    const verify = runCli(["verify", "--archive", archive]);
+    expect(verify.status, verify.stderr).toBe(0);
+    const out = `${tempDir("risk-ro-out-")}/replay`;
+    const replay = runCli(["replay", "--date", at(20), "--archive", archive, "--out", out]);
+    expect(replay.status, replay.stderr).toBe(0);
+    expect(runCli(["diff", "--from", at(0), "--to", at(20), "--archive", archive]).status).toBe(0);
+    // Writing a frame cannot work: a documented exit, not an internal error, and the site is kept.
+    const r = runCli(["assemble", "--site", site, "--archive", archive, "--now", at(30)]);
+    expect(r.status, r.stderr).toBe(6);
+    expect(r.stderr).toMatch(/read-only \(EROFS\)/);
+    expect(r.stderr).not.toMatch(/internal error/i);
+    expect(treeDigest(site)).toEqual(before);
+  });
+});

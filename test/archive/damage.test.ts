@@ -1,5 +1,14 @@
 import { execFileSync } from "node:child_process";
-import { readFileSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import { describe, expect, it } from "vitest";
 import { archiveWithFrames, at, git } from "../helpers/archive.ts";
 import { runCli } from "../helpers/cli.ts";
@@ -18,8 +27,51 @@ describe("a damaged archive is named, never a crash", () => {
     const head = git(archive, "rev-parse", "refs/heads/main");
     const a = runCli(["assemble", "--site", site, "--archive", archive, "--now", at(60)]);
     expect(a.status, a.stderr).toBe(6);
-    expect(a.stderr).toMatch(/chain is broken below its head frame/);
+    expect(a.stderr).toMatch(/chain is broken: the commit of frame \S+ \(\w+\) is missing/);
+    expect(a.stderr).toContain(`frame ${summaries[1]!.frameId}`);
     expect(git(archive, "rev-parse", "refs/heads/main")).toBe(head);
+  });
+
+  it("a frame commit deleted deep in the history, loose or packed: assemble refuses to append, with or without its list", async () => {
+    const { archive, site, summaries } = await archiveWithFrames(6);
+    // The list the assemblies kept names every frame, oldest first.
+    const list = readFileSync(`${archive}/risk-cli-chain.txt`, "utf8").trim().split("\n");
+    expect(list.map((line) => line.split(" ")[1])).toEqual(summaries.map((s) => s.frameId));
+    const deep = git(archive, "rev-parse", "refs/heads/main~4");
+    const head = git(archive, "rev-parse", "refs/heads/main");
+    rmSync(looseFile(archive, deep));
+    for (const extra of [[], ["--no-cache"]]) {
+      const a = runCli(["assemble", "--site", site, "--archive", archive, "--now", at(120), ...extra]);
+      expect(a.status, a.stderr).toBe(6);
+      expect(a.stderr).toMatch(/chain is broken/);
+      expect(a.stderr).toContain(deep);
+      expect(git(archive, "rev-parse", "refs/heads/main")).toBe(head);
+    }
+    // Packed: the list is checked against the pack indexes; a pack without that commit is refused.
+    const { archive: packed, site: packedSite } = await archiveWithFrames(4);
+    const gone = git(packed, "rev-parse", "refs/heads/main~2");
+    execFileSync("git", ["--git-dir", packed, "repack", "-a", "-d", "-q"]);
+    execFileSync("git", ["--git-dir", packed, "prune-packed"]);
+    const ok = runCli(["assemble", "--site", packedSite, "--archive", packed, "--now", at(60)]);
+    expect(ok.status, ok.stderr).toBe(0);
+    // A new pack without the commit, as a careless filter would leave it.
+    const objects = git(packed, "rev-list", "--objects", "--all")
+      .split("\n")
+      .map((line) => line.split(" ")[0]!)
+      .filter((oid) => oid !== gone);
+    const packDir = `${packed}/objects/pack`;
+    const staging = `${packed}-new-pack`;
+    mkdirSync(staging);
+    execFileSync("git", ["--git-dir", packed, "pack-objects", "-q", `${staging}/pack`], {
+      input: `${objects.join("\n")}\n`,
+    });
+    for (const name of readdirSync(packDir)) rmSync(`${packDir}/${name}`);
+    for (const name of readdirSync(staging)) renameSync(`${staging}/${name}`, `${packDir}/${name}`);
+    const before = git(packed, "rev-parse", "refs/heads/main");
+    const a = runCli(["assemble", "--site", packedSite, "--archive", packed, "--now", at(75)]);
+    expect(a.status, a.stderr).toBe(6);
+    expect(a.stderr).toContain(gone);
+    expect(git(packed, "rev-parse", "refs/heads/main")).toBe(before);
   });
 
   it("a flipped bit in a commit, and a deleted blob: verify exits 1 naming the frame, replay too", async () => {
