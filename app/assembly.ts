@@ -9,7 +9,8 @@
  */
 import { resolve } from "node:path";
 import { RiskError } from "../core/errors.ts";
-import { assemble, type Assembly } from "../core/assemble.ts";
+import { assemble, type Assembly, type BuiltFile } from "../core/assemble.ts";
+import { BLACK_BOX_PATH, publishedCheckpoint } from "../core/log/site-log.ts";
 import { editorialFindings, formatFinding, lineOf } from "../core/editorial/lint.ts";
 import { collectUpstream, type CollectLimits } from "../core/inputs/collect.ts";
 import {
@@ -226,7 +227,7 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
     steps.end("write");
 
     const host = new URL(base.config.baseUrl).hostname;
-    const { commit, blobsWritten } = await archive.commit(
+    const { commit, blobsWritten, tiles } = await archive.commit(
       assembly,
       previous,
       { name: base.config.name, email: `risk-cli@${host}` },
@@ -240,6 +241,8 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
         remote: base.config.archive ?? null,
       },
     );
+    const checkpoint = checkpointOf(assembly.files);
+    if (checkpoint !== null) await site.stageLog({ checkpoint, tiles, read: (oid) => archive.blob(oid) });
     steps.end("commit");
 
     site.swap(assembly.files);
@@ -300,6 +303,12 @@ async function checkSiteInArchive(site: SiteWriter, archive: Archive, previous: 
       `The site ${site.location} publishes frame ${frameId}, which the archive does not hold (its head is frame ${previous.frame.frameId}${held ? `, and at that time it holds ${held}` : ""}): the archive was rolled back or rewritten, or belongs to another publication. Nothing was changed; check --archive, or remove the site folder to publish from this archive.`,
       { site: site.location, siteFrame: frameId, head: previous.frame.frameId },
     );
+}
+
+/** The frame log's checkpoint that black-box.json publishes, or null when it has none. */
+function checkpointOf(files: readonly BuiltFile[]): string | null {
+  const box = files.find((f) => f.path === BLACK_BOX_PATH);
+  return box ? publishedCheckpoint(box.served) : null;
 }
 
 /**

@@ -13,6 +13,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { extname, join, sep } from "node:path";
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import { cacheControlOf, servedType } from "../core/render/headers.ts";
+import { logFileType } from "../core/log/site-log.ts";
 
 const ALLOW = "GET, HEAD, OPTIONS";
 
@@ -124,7 +125,9 @@ export function siteServer(siteDir: string): Server {
     const body = fs.readFileSync(real);
     const entry = known.get(path);
     const sha = entry?.sha256 ?? createHash("sha256").update(body).digest("hex");
-    const type = withCharset(entry?.mediaType ?? BY_EXTENSION[extname(real)] ?? "application/octet-stream");
+    const type = withCharset(
+      entry?.mediaType ?? logFileType(path) ?? BY_EXTENSION[extname(real)] ?? "application/octet-stream",
+    );
     const etag = `"${sha}"`;
     const headers: Record<string, string> = {
       "Content-Type": type,

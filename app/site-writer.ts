@@ -5,6 +5,7 @@
  * `folderSite` writes a folder atomically; `memorySite` keeps the files in memory (tests, the
  * year-of-frames benchmark).
  */
+import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import { dirname } from "node:path";
 import type { BuiltFile } from "../core/assemble.ts";
@@ -15,6 +16,7 @@ import type { Archive } from "../archive/index.ts";
 import { SITE_MARKER, SITE_MARKER_TEXT } from "../archive/layout.ts";
 import { processAlive } from "../archive/lock.ts";
 import { HEADERS_FILE, hostHeaders } from "../core/render/headers.ts";
+import { LOG_CHECKPOINT_PATH, siteTilePath } from "../core/log/site-log.ts";
 import type { Caches } from "./caches.ts";
 import { copyAppendOnly } from "./site-append.ts";
 import { loadSiteStat, saveSiteStat } from "./site-stat.ts";
@@ -28,10 +30,27 @@ export interface SiteWriter {
   verified(path: string, sha256: string): boolean;
   /** Prepares the new site; what is served does not change yet. */
   stage(files: readonly BuiltFile[], previous: PreviousState | null): Promise<void>;
+  /**
+   * Adds the frame log to the staged site, once the frame is committed: its checkpoint and its
+   * tiles (the C2SP tlog-tiles layout under /log/), each tile the bytes of the archive's blob.
+   */
+  stageLog(log: SiteLog): Promise<void>;
   /** Serves the staged site in place of the current one. */
   swap(files: readonly BuiltFile[]): void;
   /** Drops the staged site; the current one stays exactly as it was. */
   abandon(): void;
+}
+
+/** The frame log as the site serves it: a checkpoint, and tiles read from the archive. */
+export interface SiteLog {
+  checkpoint: string;
+  tiles: readonly { path: string; oid: string }[];
+  read(oid: string): Promise<Uint8Array>;
+}
+
+/** The Git blob id of `bytes`: what a tile file must hash to for its archive blob. */
+function blobId(bytes: Uint8Array): string {
+  return createHash("sha1").update(`blob ${bytes.byteLength}\0`).update(bytes).digest("hex");
 }
 
 /**
@@ -139,9 +158,34 @@ export function folderSite(siteDir: string, where: { archive: Archive; hash: Has
         copy: where.caches.journalCopy,
         trusted,
       });
+      fs.mkdirSync(tmp, { recursive: true });
       fs.writeFileSync(`${tmp}/${SITE_MARKER}`, SITE_MARKER_TEXT);
       // The headers static hosts (Netlify, Cloudflare Pages) send for each file.
       fs.writeFileSync(`${tmp}/${HEADERS_FILE}`, hostHeaders(files));
+    },
+    async stageLog(log) {
+      fs.mkdirSync(dirname(`${tmp}${LOG_CHECKPOINT_PATH}`), { recursive: true });
+      fs.writeFileSync(`${tmp}${LOG_CHECKPOINT_PATH}`, log.checkpoint);
+      for (const { path, oid } of log.tiles) {
+        const target = `${tmp}${siteTilePath(path)}`;
+        fs.mkdirSync(dirname(target), { recursive: true });
+        // A tile the live site already serves is linked when its bytes are still the archive's
+        // blob (checked: never a file edited in place); otherwise it is written from the blob.
+        const kept = `${siteDir}${siteTilePath(path)}`;
+        if (where.caches.hardLinks) {
+          let bytes: Buffer | null = null;
+          try {
+            bytes = fs.readFileSync(kept);
+          } catch {}
+          if (bytes && blobId(bytes) === oid) {
+            try {
+              fs.linkSync(kept, target);
+              continue;
+            } catch {}
+          }
+        }
+        fs.writeFileSync(target, await log.read(oid));
+      }
     },
     swap(files) {
       swapIn(tmp, siteDir);
@@ -173,6 +217,15 @@ export function memorySite(files = new Map<string, Uint8Array>()): SiteWriter & 
           );
         }
         staged.set(f.path, before ? concat(before, f.served) : f.served);
+      }
+    },
+    async stageLog(log) {
+      if (!staged) return;
+      staged.set(LOG_CHECKPOINT_PATH, new TextEncoder().encode(log.checkpoint));
+      for (const { path, oid } of log.tiles) {
+        const at = siteTilePath(path);
+        const kept = files.get(at);
+        staged.set(at, kept && blobId(kept) === oid ? kept : await log.read(oid));
       }
     },
     swap() {

@@ -65,6 +65,8 @@ export interface Archive {
     cache?: TreeCache,
     about?: ArchiveAbout,
   ): Promise<CommitResult>;
+  /** The bytes of a blob of the archive. */
+  blob(oid: string): Promise<Uint8Array>;
   /** The bytes `/api/v1/history.ndjson` had in the frame whose root tree is `tree`. */
   servedJournal(tree: string): Promise<Uint8Array>;
   /** The last frame at or before `instant` (epoch ms). */
@@ -101,6 +103,7 @@ export function openArchive(dir: string): Archive {
       (await import("./api/state.ts")).loadNeeds(gitdir, previous, needs, options),
     commit: async (assembly, previous, identity, cache, about) =>
       (await import("./api/commit.ts")).commitFrame(gitdir, assembly, previous, identity, cache, about),
+    blob: async (oid) => (await import("./git/objects.ts")).readBlob(gitdir, oid),
     servedJournal: async (tree) => (await import("./api/journal.ts")).servedJournal(gitdir, tree),
     frameAt: async (instant) => (await import("./api/replay.ts")).findFrameAt(gitdir, instant),
     materialise: async (found, outDir, hash) =>

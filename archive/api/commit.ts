@@ -20,7 +20,7 @@ import { recordChain } from "./chain.ts";
 import { archiveLicense, archiveReadme, type ArchiveAbout } from "../models/readme.ts";
 import { OBJECTS_FILE } from "../layout.ts";
 import { frameBytes, readFrame } from "./frames.ts";
-import { allTiles, appendLeafTiles, frameLeafHash } from "./tiles.ts";
+import { allTiles, appendLeafTiles, frameLeafHash, logTiles } from "./tiles.ts";
 import { createHash } from "node:crypto";
 import { FRAME_FILE, LICENSE_FILE, README_FILE, SITE_PREFIX, UPSTREAM_PREFIX } from "../layout.ts";
 import { journalShard } from "./journal.ts";
@@ -33,7 +33,7 @@ const sha = (d: Uint8Array) => new Uint8Array(createHash("sha256").update(d).dig
  * The tile edits for a log of `size` frames whose last is the previous frame: one leaf appended,
  * or, for an archive begun before tiles existed, every tile written from the frames' hashes.
  */
-async function logTiles(
+async function tileEdits(
   gitdir: string,
   base: string | null,
   previous: PreviousState,
@@ -61,6 +61,8 @@ export interface CommitResult {
   commit: string;
   /** Blobs this frame had to write (unchanged surfaces keep the previous blob). */
   blobsWritten: number;
+  /** The tiles of the log the frame records, for the site to serve (archive/api/tiles.ts). */
+  tiles: { path: string; oid: string }[];
 }
 
 /**
@@ -163,7 +165,7 @@ export async function commitFrame(
     if (!sent.has(key)) edits.set(`${UPSTREAM_PREFIX}/${key}`, null);
   // The frame log's tiles gain the previous frame's leaf (this frame's log holds the frames before it).
   if (previous && frame.log)
-    for (const [path, oid] of await logTiles(gitdir, base, previous, frame.log.size, cache)) edits.set(path, oid);
+    for (const [path, oid] of await tileEdits(gitdir, base, previous, frame.log.size, cache)) edits.set(path, oid);
   const tree = await editTree(gitdir, base, edits, cache);
   const commit = await writeCommit(gitdir, {
     tree: tree!,
@@ -177,5 +179,6 @@ export async function commitFrame(
   await updateBranch(gitdir, commit, previous?.commit ?? null);
   recordDigest(gitdir, previous?.commit ?? null, commit, frame);
   recordChain(gitdir, previous?.commit ?? null, commit, frame.frameId);
-  return { commit, blobsWritten };
+  const tiles = frame.log ? await logTiles(gitdir, tree!, frame.log.size, cache) : [];
+  return { commit, blobsWritten, tiles };
 }

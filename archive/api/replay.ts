@@ -1,5 +1,7 @@
 import { SITE_MARKER, SITE_MARKER_TEXT, UPSTREAM_PREFIX } from "../layout.ts";
 import { HEADERS_FILE, hostHeaders } from "../../core/render/headers.ts";
+import { BLACK_BOX_PATH, LOG_CHECKPOINT_PATH, publishedCheckpoint, siteTilePath } from "../../core/log/site-log.ts";
+import { logTiles } from "./tiles.ts";
 import * as fs from "node:fs";
 import { dirname } from "node:path";
 import { RiskError } from "../../core/errors.ts";
@@ -139,6 +141,18 @@ export async function materialise(
     await fs.promises.mkdir(dirname(file), { recursive: true });
     await fs.promises.writeFile(file, bytes);
     total += bytes.byteLength;
+  }
+  // The frame log as the site served it: the checkpoint black-box.json published, and the tiles.
+  const box = files.find(([path]) => path === BLACK_BOX_PATH)?.[1];
+  const checkpoint = box ? publishedCheckpoint(box) : null;
+  if (frame.log && checkpoint !== null) {
+    await fs.promises.mkdir(dirname(`${outDir}${LOG_CHECKPOINT_PATH}`), { recursive: true });
+    await fs.promises.writeFile(`${outDir}${LOG_CHECKPOINT_PATH}`, checkpoint);
+    for (const tile of await logTiles(gitdir, tree, frame.log.size)) {
+      const file = `${outDir}${siteTilePath(tile.path)}`;
+      await fs.promises.mkdir(dirname(file), { recursive: true });
+      await fs.promises.writeFile(file, await readBlob(gitdir, tile.oid));
+    }
   }
   await fs.promises.writeFile(`${outDir}/${SITE_MARKER}`, SITE_MARKER_TEXT);
   await fs.promises.writeFile(

@@ -32,6 +32,37 @@ export function tilePath(level: number, index: number, width = TILE_WIDTH): stri
 /** How many hashes level L holds in a tree of `size` leaves. */
 const countAt = (size: number, level: number) => Math.floor(size / TILE_WIDTH ** level);
 
+/** The path of every tile of a log of `size` leaves: each level's full tiles, then its partial one. */
+export function tilePaths(size: number): string[] {
+  const paths: string[] = [];
+  for (let level = 0; countAt(size, level) > 0; level++) {
+    const count = countAt(size, level);
+    const full = Math.floor(count / TILE_WIDTH);
+    for (let i = 0; i < full; i++) paths.push(tilePath(level, i));
+    if (count % TILE_WIDTH > 0) paths.push(tilePath(level, full, count % TILE_WIDTH));
+  }
+  return paths;
+}
+
+/**
+ * The tiles of the log a frame records, as the site serves them beside its checkpoint: the
+ * path in the frame's tree and the blob that holds it. Every path names bytes that never change
+ * (a partial tile's path holds its width), so a site may keep a tile it already served.
+ */
+export async function logTiles(
+  gitdir: string,
+  tree: string,
+  size: number,
+  cache?: TreeCache,
+): Promise<{ path: string; oid: string }[]> {
+  const out: { path: string; oid: string }[] = [];
+  for (const path of tilePaths(size)) {
+    const entry = await oidAtPath(gitdir, tree, path, cache);
+    if (entry) out.push({ path, oid: entry.oid });
+  }
+  return out;
+}
+
 async function readTile(
   gitdir: string,
   tree: string,

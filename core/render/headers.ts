@@ -5,6 +5,8 @@
  * every assembly and replay, derived from the frame's surfaces only. docs/hosting.md gives the
  * nginx and Apache equivalents.
  */
+import { LOG_CHECKPOINT_PATH, LOG_CHECKPOINT_TYPE, LOG_TILE_PREFIX, LOG_TILE_TYPE } from "../log/site-log.ts";
+
 export const HEADERS_FILE = "_headers";
 
 /** Text types carry their charset: a client that guesses one garbles French. */
@@ -16,6 +18,8 @@ export function servedType(mediaType: string): string {
 
 /** How long a client may keep a file: the surfaces change at every assembly (15 minutes). */
 export function cacheControlOf(path: string): string {
+  if (path.startsWith(LOG_TILE_PREFIX)) return "public, max-age=31536000, immutable";
+  if (path === LOG_CHECKPOINT_PATH) return "no-cache";
   if (path.endsWith(".html") || path.endsWith("/")) return "no-cache";
   if (path === "/openapi.json" || path === "/api/v1/signals/schema.json") return "public, max-age=3600";
   return "public, max-age=300, must-revalidate";
@@ -25,5 +29,13 @@ export function hostHeaders(surfaces: readonly { path: string; mediaType: string
   const lines = ["/*", "  Access-Control-Allow-Origin: *", "  X-Content-Type-Options: nosniff"];
   for (const s of [...surfaces].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)))
     lines.push(s.path, `  Content-Type: ${servedType(s.mediaType)}`, `  Cache-Control: ${cacheControlOf(s.path)}`);
+  lines.push(
+    LOG_CHECKPOINT_PATH,
+    `  Content-Type: ${LOG_CHECKPOINT_TYPE}`,
+    `  Cache-Control: ${cacheControlOf(LOG_CHECKPOINT_PATH)}`,
+    `${LOG_TILE_PREFIX}*`,
+    `  Content-Type: ${LOG_TILE_TYPE}`,
+    `  Cache-Control: ${cacheControlOf(LOG_TILE_PREFIX)}`,
+  );
   return `${lines.join("\n")}\n`;
 }

@@ -3,6 +3,7 @@ import { InstrumentKey, IsoDate, IsoDateTime } from "../schemas/primitives.ts";
 import { defineSurface, previousCopy, type BuildContext, type PreviousState } from "./types.ts";
 import { CONTRACT_VERSION } from "./common.ts";
 import { checkpointOf, logOrigin } from "../log/frames.ts";
+import { BLACK_BOX_PATH } from "../log/site-log.ts";
 
 /** How many earlier frames the black box carries; older ones are reached by replay. */
 export const RECENT_FRAMES = 24;
@@ -81,7 +82,7 @@ export const BlackBox = z.strictObject({
 });
 export type BlackBox = z.infer<typeof BlackBox>;
 
-export const BLACK_BOX_PATH = "/api/v1/black-box.json";
+export { BLACK_BOX_PATH };
 
 export const blackBox = defineSurface({ format: "json", schema: BlackBox })({
   path: BLACK_BOX_PATH,

@@ -60,6 +60,11 @@ describe("risk-cli serve", () => {
       if (/^text\//.test(s.mediaType)) expect(r.headers["content-type"]).toMatch(/charset=utf-8/);
     }
     expect((await get("/llms.txt")).headers["content-type"]).toBe("text/plain; charset=utf-8");
+    // The frame log's static files: the checkpoint as text, tiles as bytes that never change.
+    const checkpoint = await get("/log/checkpoint");
+    expect(checkpoint.status).toBe(200);
+    expect(checkpoint.headers["content-type"]).toBe("text/plain; charset=utf-8");
+    expect(checkpoint.headers["cache-control"]).toBe("no-cache");
   });
 
   it("answers If-None-Match with 304, ranges with 206 or 416, and compresses when asked", async () => {
