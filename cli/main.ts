@@ -50,10 +50,14 @@ async function main(argv: string[]): Promise<number> {
         result = await (await import("./commands/diff.ts")).runDiff(args);
         break;
       case "verify":
-        result =
-          args.checkpoint !== undefined
+        result = args.attestations
+          ? await (await import("./commands/verify.ts")).runVerifyAttestations(args)
+          : args.checkpoint !== undefined
             ? await (await import("./commands/verify.ts")).runVerifyCheckpoint({ ...args, checkpoint: args.checkpoint })
             : await (await import("./commands/verify.ts")).runVerify(args);
+        break;
+      case "archive-attest":
+        result = await (await import("./commands/archive.ts")).runArchiveAttest(args);
         break;
       case "log-keygen": {
         const { generateNoteKey } = await import("../app/note-signer.ts");

@@ -150,6 +150,27 @@ const parser = or(
           "RISK_ARCHIVE_TOKEN=... risk-cli archive pull --archive ./archive.git --branch risk-archive --json",
         ),
       }),
+      command(
+        "attest",
+        object({
+          command: constant("archive-attest"),
+          frame: option("--frame", string({ metavar: "FRAME-ID" }), {
+            description: message`The frame the bundle attests, as assemble printed it (000042-20261121T154500Z).`,
+          }),
+          bundle: option("--bundle", string({ metavar: "FILE" }), {
+            description: message`The Sigstore bundle (actions/attest-build-provenance's bundle-path) whose subject is the frame's hash.`,
+          }),
+          archive,
+          json,
+        }),
+        {
+          brief: message`Keep a frame's Sigstore attestation in the archive.`,
+          description: message`Checks that the bundle is a Sigstore bundle whose in-toto subject is the frame's hash, then commits it to the archive's attestations ref (refs/risk-cli/attestations, pushed with the archive to the branch <branch>-attestations). The frames themselves never change. risk-cli verify --attestations checks every bundle.`,
+          footer: examples(
+            "risk-cli archive attest --frame 000042-20261121T154500Z --bundle attestation.jsonl --archive ./archive.git",
+          ),
+        },
+      ),
       command("push", object({ command: constant("archive-push"), archive, remote, branch, json }), {
         brief: message`Push the local archive's frames to the remote branch (fast-forward only).`,
         description: message`Pushes the local branch to the remote branch over Git's smart HTTP protocol. Never forced: when the remote has frames the local archive lacks, exits 10 (pull, assemble on top, push again).`,
@@ -322,6 +343,28 @@ const parser = or(
       key: optional(
         option("--key", string({ metavar: "VERIFIER-KEY" }), {
           description: message`The publisher's checkpoint verifier key (black-box.json log.verifierKey, or the archive's README): the checkpoint's signature must verify with it.`,
+        }),
+      ),
+      attestations: withDefault(
+        flag("--attestations", {
+          description: message`Check instead every frame's Sigstore attestation, offline: signature against the pinned trusted root, subject equal to the frame's hash, transparency log time within --window after the frame's time. Reports attested, unattested and failing frames.`,
+        }),
+        false,
+      ),
+      window: withDefault(
+        option("--window", integer({ min: 1, max: 10080, metavar: "MINUTES" }), {
+          description: message`How long after a frame's time its attestation may be logged.`,
+        }),
+        60,
+      ),
+      identity: optional(
+        option("--identity", string({ metavar: "URI-PREFIX" }), {
+          description: message`The signing workflow the certificates must name, as a prefix: https://github.com/OWNER/REPO/.github/workflows/`,
+        }),
+      ),
+      trustedRoot: optional(
+        option("--trusted-root", string({ metavar: "FILE" }), {
+          description: message`A Sigstore trusted root (JSON) instead of the pinned public-good one (for GitHub's own instance, or a newer root).`,
         }),
       ),
       json,

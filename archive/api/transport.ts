@@ -16,6 +16,7 @@
 import * as fs from "node:fs";
 import { RiskError } from "../../core/errors.ts";
 import { BRANCH, headCommit, initRepository, isRepository, updateBranch } from "../git/objects.ts";
+import { ATTESTATIONS_REF, attestationsHead, setAttestationsHead } from "./attestation-ref.ts";
 
 export interface Remote {
   /** An http(s) URL of a Git repository. */
@@ -37,13 +38,19 @@ export interface PullResult {
   keptAs?: string;
   /** Bytes of pack data received. */
   bytesReceived: number;
+  /** What happened to the attestations ref: the remote's is taken unless the local one is ahead. */
+  attestations?: "none" | "up-to-date" | "fast-forward" | "local-ahead" | "replaced";
 }
 
 export interface PushResult {
   outcome: "pushed" | "up-to-date" | "nothing-to-push";
   head: string | null;
+  /** The attestations ref (archive/api/attestations.ts), pushed after the frames when there is one. */
+  attestations?: "pushed" | "none";
 }
 
+/** The remote branch that holds the frames' Sigstore attestations, beside the frames' branch. */
+export const attestationsBranch = (branch: string) => `${branch}-attestations`;
 /** The remote as it may be printed: scheme, host and path, never credentials or a query. */
 export function remoteName(url: string): string {
   try {
@@ -210,6 +217,53 @@ async function isAncestor(
  * archive folder that does not exist yet is created empty first.
  */
 export async function pullArchive(gitdir: string, remote: Remote): Promise<PullResult> {
+  const result = await pullFrames(gitdir, remote);
+  if (result.outcome === "empty-remote") return result;
+  return { ...result, attestations: await pullAttestations(gitdir, remote) };
+}
+
+/**
+ * Fetches the remote's attestations branch, when it has one, into the local attestations ref:
+ * fast-forwarded, or kept when the local one is ahead (attestations not pushed yet). When both
+ * moved, the remote's is taken and the local one kept under refs/risk-cli/unpushed/.
+ */
+async function pullAttestations(gitdir: string, remote: Remote): Promise<NonNullable<PullResult["attestations"]>> {
+  const { git, http } = await loadGit();
+  const branch = attestationsBranch(remote.branch);
+  let fetched: string | null;
+  try {
+    const result = await git.fetch({
+      fs,
+      gitdir,
+      http: withRemoteHead(http, branch),
+      url: remote.url,
+      ref: branch,
+      remoteRef: branch,
+      remote: REMOTE_NAME,
+      singleBranch: true,
+      tags: false,
+      ...auth(remote),
+    });
+    fetched = result.fetchHead ?? null;
+  } catch (e) {
+    if ((e as { code?: string }).code !== "NotFoundError") throw remoteError(e, remote, "pull");
+    return "none";
+  }
+  if (fetched === null) return "none";
+  const local = attestationsHead(gitdir);
+  if (local === fetched) return "up-to-date";
+  if (local === null || (await isAncestor(git, gitdir, local, fetched))) {
+    setAttestationsHead(gitdir, fetched);
+    return "fast-forward";
+  }
+  if (await isAncestor(git, gitdir, fetched, local)) return "local-ahead";
+  fs.mkdirSync(`${gitdir}/${UNPUSHED_PREFIX}`, { recursive: true });
+  fs.writeFileSync(`${gitdir}/${UNPUSHED_PREFIX}${local}`, `${local}\n`);
+  setAttestationsHead(gitdir, fetched);
+  return "replaced";
+}
+
+async function pullFrames(gitdir: string, remote: Remote): Promise<PullResult> {
   checkRemote(remote);
   if (!isRepository(gitdir)) await initRepository(gitdir);
   const { git, http } = await loadGit();
@@ -286,7 +340,23 @@ export async function pushArchive(gitdir: string, remote: Remote): Promise<PushR
     const status = result.refs?.[`refs/heads/${remote.branch}`];
     if (result.ok === false || (status && status.ok === false))
       throw movedOrRefused(remote, status?.error ?? result.error ?? "refused");
-    return { outcome: "pushed", head };
+    if (attestationsHead(gitdir) === null) return { outcome: "pushed", head, attestations: "none" };
+    const branch = attestationsBranch(remote.branch);
+    const pushed = await git.push({
+      fs,
+      http,
+      gitdir,
+      url: remote.url,
+      ref: ATTESTATIONS_REF,
+      remoteRef: `refs/heads/${branch}`,
+      remote: REMOTE_NAME,
+      force: false,
+      ...auth(remote),
+    });
+    const attested = pushed.refs?.[`refs/heads/${branch}`];
+    if (pushed.ok === false || (attested && attested.ok === false))
+      throw movedOrRefused({ ...remote, branch }, attested?.error ?? pushed.error ?? "refused");
+    return { outcome: "pushed", head, attestations: "pushed" };
   } catch (e) {
     const code = (e as { code?: string; data?: { reason?: string } }).code;
     if (code === "PushRejectedError") throw movedOrRefused(remote, (e as { data?: { reason?: string } }).data?.reason);

@@ -1,5 +1,7 @@
+import { readFileSync } from "node:fs";
 import { remoteName } from "../../archive/api/transport.ts";
 import { openArchive } from "../../archive/index.ts";
+import { RiskError } from "../../core/errors.ts";
 import { resolveRemote } from "../remote.ts";
 import { stderrLogger } from "../runtime/node.ts";
 
@@ -30,4 +32,25 @@ export async function runArchivePush(opts: ArchiveTransportOptions) {
     `pushed to ${remoteName(remote.url)} branch ${remote.branch}: ${result.outcome}; head ${result.head ?? "(none)"}`,
   );
   return { ok: true as const, remote: remoteName(remote.url), branch: remote.branch, ...result };
+}
+
+/** `risk-cli archive attest`: keeps a frame's Sigstore bundle in the archive, after checking its subject. */
+export async function runArchiveAttest(opts: { archive: string; frame: string; bundle: string; json: boolean }) {
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(opts.bundle);
+  } catch (e) {
+    throw new RiskError("E_IO", `Cannot read the bundle ${opts.bundle} (${(e as NodeJS.ErrnoException).code})`, {
+      file: opts.bundle,
+    });
+  }
+  const archive = openArchive(opts.archive);
+  const { storeAttestation } = await import("../../archive/api/attestations.ts");
+  const result = await storeAttestation(archive.gitdir, opts.frame, bytes, opts.bundle);
+  stderrLogger(opts.json).info(
+    result.stored
+      ? `kept the attestation of frame ${result.frameId} at ${result.path} (commit ${result.commit.slice(0, 12)})`
+      : `frame ${result.frameId} already has this attestation`,
+  );
+  return { ok: true as const, ...result };
 }

@@ -58,3 +58,47 @@ export async function runVerifyCheckpoint(opts: { archive: string; checkpoint: s
   );
   return { ok: true as const, signature, ...check, seconds: Math.round(seconds * 1000) / 1000 };
 }
+
+/** `risk-cli verify --attestations`: every frame's Sigstore bundle, checked offline. */
+export async function runVerifyAttestations(opts: {
+  archive: string;
+  window: number;
+  identity?: string;
+  trustedRoot?: string;
+  json: boolean;
+}) {
+  const log = stderrLogger(opts.json);
+  let trustedRoot: unknown;
+  if (opts.trustedRoot !== undefined) {
+    try {
+      trustedRoot = JSON.parse(readFileSync(opts.trustedRoot, "utf8"));
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      throw new RiskError(
+        code ? "E_IO" : "E_INPUT",
+        `Cannot read the trusted root ${opts.trustedRoot}: ${code ?? "it is not JSON"}`,
+        { file: opts.trustedRoot },
+      );
+    }
+  }
+  const { requireArchive } = await import("../../archive/git/objects.ts");
+  const archive = openArchive(opts.archive);
+  requireArchive(archive.gitdir);
+  const { verifyAttestations } = await import("../../archive/api/attestations.ts");
+  const report = await verifyAttestations(archive.gitdir, {
+    trustedRoot,
+    windowSeconds: opts.window * 60,
+    identity: opts.identity,
+  });
+  log.info(
+    `attestations: ${report.attested} of ${report.frames} frames attested and witnessed within ${opts.window} min, ${report.unattested} unattested, ${report.failing.length} failing`,
+  );
+  for (const f of report.failing) log.warn(`frame ${f.frameId}: ${f.reason}`);
+  if (!report.ok)
+    throw new RiskError(
+      "E_VERIFY",
+      `Attestation check failed for ${report.failing.length} frame(s), first ${report.failing[0]!.frameId}: ${report.failing[0]!.reason}`,
+      { frame: report.failing[0]!.frameId, failing: report.failing },
+    );
+  return { ...report, ok: true as const };
+}
