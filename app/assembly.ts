@@ -239,6 +239,7 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
         licenseUrl: base.config.licenseUrl,
         attribution: base.config.attribution,
         remote: base.config.archive ?? null,
+        verifierKey: request.signer?.verifierKey ?? null,
       },
     );
     const checkpoint = checkpointOf(assembly.files);

@@ -12,6 +12,8 @@ export interface ArchiveAbout {
   attribution: string;
   /** Where the archive is published, when known. */
   remote?: { url: string; branch: string } | null;
+  /** The key that signs the frame log's checkpoints (C2SP verifier key), when one is configured. */
+  verifierKey?: string | null;
 }
 
 export function archiveReadme(a: ArchiveAbout): string {
@@ -31,7 +33,9 @@ A frame's tree holds:
 - \`site/<path>\`: each surface as stored (a served JSON surface less its stamped \`generated\`);
 - \`journal/\`, \`history/\`: the operational journal and the signal history, one file per day or month;
 - \`index/YYYY/MM/DD.json\`: every earlier frame of that UTC day with its commit, for replay by date;
-- \`objects.json\`: the manifest of the publication's objects (articles, claims, methodologies).
+- \`objects.json\`: the manifest of the publication's objects (articles, claims, methodologies);
+- \`tile/\`: the frame log (a Merkle tree over the frame hashes) as C2SP tlog-tiles;
+- \`upstream/<instrument>\`: the exact document each upstream sent at that frame.
 
 ## Check a frame with git and sha256sum only
 
@@ -57,6 +61,21 @@ risk-cli replay --archive archive.git --date 2026-11-21 --out ./as-of-2026-11-21
 \`verify\` checks the chain of frame hashes, frame order and times, and every stored surface
 against its fingerprint, and names the first frame that fails. \`replay\` writes the publication
 as it stood at a date, byte for byte, after checking every file.
+
+## Checkpoints and attestations
+
+Save the checkpoint that black-box.json publishes (\`log.checkpoint\`); later,
+\`risk-cli verify --archive archive.git --checkpoint saved.txt\` proves that the archive still
+extends it (no frame removed or rewritten since). ${
+    a.verifierKey
+      ? `Checkpoints are signed; the publisher's verifier key is:
+
+    ${a.verifierKey}
+
+Give it with \`--key\` to check the signature too.`
+      : "Checkpoints are not signed by this publisher."
+  } Frames attested through Sigstore have their bundles on the
+branch \`<this branch>-attestations\`: \`risk-cli verify --attestations\` checks them offline.
 
 ## Licence
 

@@ -212,12 +212,14 @@ describe("the upstream documents are kept", () => {
 });
 
 describe("the checkpoint key is published", () => {
-  it("names the verifier key in agents.json when checkpoints are signed", async () => {
+  it("names the verifier key in agents.json and the archive's README when checkpoints are signed", async () => {
     const key = generateNoteKey("risques.example.org/risk-cli/frames");
-    const { dir } = await framesWithCheckpoints(1, { key: key.privateKey });
+    const { dir, archive } = await framesWithCheckpoints(1, { key: key.privateKey });
     const agents = JSON.parse(readFileSync(`${dir}/site/agents.json`, "utf8"));
     expect(agents.preferredUse.some((u: string) => u.includes(key.verifierKey))).toBe(true);
+    expect(git(archive, "show", "refs/heads/main:README.md")).toContain(`    ${key.verifierKey}\n`);
     const unsigned = await framesWithCheckpoints(1);
     expect(readFileSync(`${unsigned.dir}/site/agents.json`, "utf8")).not.toContain("verifier key");
+    expect(git(unsigned.archive, "show", "refs/heads/main:README.md")).toContain("not signed by this publisher");
   });
 });
