@@ -34,13 +34,24 @@ function split(n: number): number {
   return k;
 }
 
+/**
+ * The roots of subtrees already computed, by their [from, to) range: a check that takes the root
+ * of a tree, of a prefix of it and a proof between them shares one, so each node is hashed once.
+ */
+export type RootMemo = Map<number, Hash>;
+
 /** The root over `leaves` (leaf hashes); SHA-256 of nothing for the empty tree. */
-export function rootOf(sha: Sha256, leaves: readonly Hash[], from = 0, to = leaves.length): Hash {
+export function rootOf(sha: Sha256, leaves: readonly Hash[], from = 0, to = leaves.length, memo?: RootMemo): Hash {
   const n = to - from;
   if (n === 0) return sha(new Uint8Array(0));
   if (n === 1) return leaves[from]!;
+  const key = from * 2 ** 26 + to; // ranges of up to 2^26 leaves, a thousand years of frames
+  const known = memo?.get(key);
+  if (known) return known;
   const k = split(n);
-  return nodeHash(sha, rootOf(sha, leaves, from, from + k), rootOf(sha, leaves, from + k, to));
+  const root = nodeHash(sha, rootOf(sha, leaves, from, from + k, memo), rootOf(sha, leaves, from + k, to, memo));
+  memo?.set(key, root);
+  return root;
 }
 
 /** The audit path of leaf `index` in the tree of `leaves` (RFC 9162, section 2.1.3.1). */
@@ -65,7 +76,7 @@ export function inclusionProof(sha: Sha256, index: number, leaves: readonly Hash
 }
 
 /** The consistency proof from the tree of the first `m` leaves to the tree of all (RFC 9162, 2.1.4.1). */
-export function consistencyProof(sha: Sha256, m: number, leaves: readonly Hash[]): Hash[] {
+export function consistencyProof(sha: Sha256, m: number, leaves: readonly Hash[], memo?: RootMemo): Hash[] {
   const n = leaves.length;
   if (!(m >= 0 && m <= n)) throw new RangeError(`a tree of ${m} is not a prefix of a tree of ${n}`);
   if (m === 0 || m === n) return [];
@@ -73,16 +84,16 @@ export function consistencyProof(sha: Sha256, m: number, leaves: readonly Hash[]
   const sub = (m: number, from: number, to: number, complete: boolean) => {
     const n = to - from;
     if (m === n) {
-      if (!complete) proof.push(rootOf(sha, leaves, from, to));
+      if (!complete) proof.push(rootOf(sha, leaves, from, to, memo));
       return;
     }
     const k = split(n);
     if (m <= k) {
       sub(m, from, from + k, complete);
-      proof.push(rootOf(sha, leaves, from + k, to));
+      proof.push(rootOf(sha, leaves, from + k, to, memo));
     } else {
       sub(m - k, from + k, to, false);
-      proof.push(rootOf(sha, leaves, from, from + k));
+      proof.push(rootOf(sha, leaves, from, from + k, memo));
     }
   };
   sub(m, 0, n, true);
