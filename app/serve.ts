@@ -10,7 +10,10 @@
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { extname, join, sep } from "node:path";
+import { extname, join, resolve, sep } from "node:path";
+import type { MementoIndex } from "../archive/api/memento.ts";
+import { gitdirOf } from "../archive/git/objects.ts";
+import { MEMENTO_PREFIX, mementoUri, TIMEMAP_PREFIX } from "../archive/models/memento-paths.ts";
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import { cacheControlOf, servedType } from "../core/render/headers.ts";
 import { logFileType } from "../core/log/site-log.ts";
@@ -57,8 +60,9 @@ export function requestPath(rawUrl: string): string | null {
   return path;
 }
 
-export function siteServer(siteDir: string): Server {
+export function siteServer(siteDir: string, options: { archive?: string } = {}): Server {
   const root = fs.realpathSync(siteDir);
+  const timeTravel = options.archive ? mementoAnswerer(options.archive) : null;
   let known = new Map<string, Known>();
   let knownFrom = "";
   const compressed = new Map<string, Buffer>();
@@ -107,6 +111,13 @@ export function siteServer(siteDir: string): Server {
     };
     const path = requestPath(req.url ?? "/");
     if (path === null) return notFound();
+    if (timeTravel?.takes(path, req)) {
+      timeTravel.answer(path, req, res).catch(() => {
+        if (!res.headersSent) res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" });
+        res.end("The archive could not be read.\n");
+      });
+      return;
+    }
     let file = join(root, path);
     let real: string;
     try {
@@ -136,6 +147,11 @@ export function siteServer(siteDir: string): Server {
       "Accept-Ranges": "bytes",
       Vary: "Accept-Encoding",
     };
+    // Each surface is a Memento original resource and its own TimeGate.
+    if (timeTravel && entry) {
+      headers.Link = `<${path}>; rel="original timegate", <${TIMEMAP_PREFIX}${path}>; rel="timemap"; type="application/link-format"`;
+      headers.Vary = "Accept-Encoding, Accept-Datetime";
+    }
     const inm = req.headers["if-none-match"];
     if (inm && inm.split(",").some((t) => t.trim() === etag || t.trim() === `W/${etag}` || t.trim() === "*")) {
       res.writeHead(304, headers);
@@ -187,4 +203,84 @@ export function siteServer(siteDir: string): Server {
     res.end(req.method === "HEAD" ? undefined : out);
   };
   return createServer(handle);
+}
+
+/**
+ * Memento (RFC 7089) over the archive: a surface asked for with Accept-Datetime is redirected
+ * (302) to the memento of the version published then; /memento/<frame-id><path> gives that
+ * version byte for byte as its frame served it, with Memento-Datetime; /timemap<path> lists the
+ * versions (the frames at which the surface's content changed) in application/link-format, a
+ * thousand a page.
+ */
+function mementoAnswerer(archive: string) {
+  let index: Promise<MementoIndex> | null = null;
+  const ready = async () => {
+    index ??= (async () => new (await import("../archive/api/memento.ts")).MementoIndex(gitdirOf(resolve(archive))))();
+    const i = await index;
+    await i.refresh();
+    return i;
+  };
+  const text = (res: ServerResponse, status: number, body: string, extra: Record<string, string> = {}) => {
+    res.writeHead(status, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-cache", ...extra });
+    res.end(body);
+  };
+  return {
+    takes(path: string, req: IncomingMessage): boolean {
+      return (
+        path.startsWith(`${TIMEMAP_PREFIX}/`) ||
+        path.startsWith(`${MEMENTO_PREFIX}/`) ||
+        (req.headers["accept-datetime"] !== undefined && path.startsWith("/") && !path.endsWith("/"))
+      );
+    },
+    async answer(path: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+      const m = await import("../archive/api/memento.ts");
+      const i = await ready();
+      const head = req.method === "HEAD";
+      if (path.startsWith(`${TIMEMAP_PREFIX}/`)) {
+        const original = path.slice(TIMEMAP_PREFIX.length);
+        const page = Number(new URL(req.url ?? "/", "http://x").searchParams.get("page") ?? "1");
+        const body = m.timemap(original, i.list(original), page);
+        if (body === null) return text(res, 404, `No versions of ${original} on that page.\n`);
+        res.writeHead(200, { "Content-Type": "application/link-format; charset=utf-8", "Cache-Control": "no-cache" });
+        res.end(head ? undefined : body);
+        return;
+      }
+      if (path.startsWith(`${MEMENTO_PREFIX}/`)) {
+        const rest = path.slice(MEMENTO_PREFIX.length + 1);
+        const slash = rest.indexOf("/");
+        const frameId = rest.slice(0, Math.max(0, slash));
+        const original = rest.slice(slash);
+        const version = slash > 0 ? i.byFrame(original, frameId) : null;
+        if (!version) return text(res, 404, "No such memento: see the surface's TimeMap.\n");
+        const bytes = await i.bytes(original, version);
+        res.writeHead(200, {
+          "Content-Type": servedType(version.mediaType),
+          "Content-Length": String(bytes.byteLength),
+          ETag: `"${createHash("sha256").update(bytes).digest("hex")}"`,
+          "Cache-Control": "public, max-age=31536000, immutable",
+          "Memento-Datetime": m.httpDate(version.at),
+          Link: m.mementoLinks(original, i.list(original)),
+        });
+        res.end(head ? undefined : bytes);
+        return;
+      }
+      // A TimeGate: the original resource asked for with Accept-Datetime.
+      const list = i.list(path);
+      if (list.length === 0) return text(res, 404, `The archive never published ${path}.\n`);
+      const instant = m.parseHttpDate(String(req.headers["accept-datetime"]));
+      if (Number.isNaN(instant))
+        return text(res, 400, "Accept-Datetime must be an HTTP-date, as Tue, 21 Nov 2026 10:00:00 GMT.\n", {
+          Vary: "Accept-Datetime",
+        });
+      const version = i.at(path, instant)!;
+      res.writeHead(302, {
+        Location: mementoUri(path, version.frameId),
+        Vary: "Accept-Datetime",
+        Link: m.mementoLinks(path, list),
+        "Content-Length": "0",
+        "Cache-Control": "no-cache",
+      });
+      res.end();
+    },
+  };
 }

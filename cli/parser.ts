@@ -312,6 +312,11 @@ const parser = or(
     object({
       command: constant("serve"),
       site,
+      archive: optional(
+        option("--archive", string({ metavar: "DIR" }), {
+          description: message`Also answer Memento (RFC 7089) from this archive: Accept-Datetime on a surface redirects to the version published then, /memento/<frame-id>/<path> serves it byte for byte, /timemap/<path> lists the versions.`,
+        }),
+      ),
       host: withDefault(
         option("--host", string({ metavar: "HOST" }), {
           description: message`The address to listen on; keep 127.0.0.1 and put a reverse proxy in front to serve the public.`,
@@ -327,7 +332,11 @@ const parser = or(
     {
       brief: message`Serve the site folder as the contract says (CORS, content types, ETags, ranges, compression).`,
       description: message`Serves GET and HEAD of the site's files with the contract's media types (charset=utf-8 on text), Access-Control-Allow-Origin: *, nosniff, an ETag that is the file's SHA-256, byte ranges, gzip and brotli, and a Cache-Control per kind of file. Never serves a path outside the site, a dotfile or a symbolic link leading out. Listens on 127.0.0.1 by default.`,
-      footer: examples("risk-cli serve", "risk-cli serve --site ./public --port 9000"),
+      footer: examples(
+        "risk-cli serve",
+        "risk-cli serve --site ./public --port 9000",
+        "risk-cli serve --archive archive.git   # then: curl -I -H 'Accept-Datetime: Sat, 21 Nov 2026 10:00:00 GMT' http://127.0.0.1:8080/api/v1/risk.json",
+      ),
     },
   ),
   command(

@@ -3,11 +3,15 @@ import { siteServer } from "../../app/serve.ts";
 import { RiskError } from "../../core/errors.ts";
 
 /** `risk-cli serve`: serves the site folder until stopped (Ctrl-C). */
-export async function runServe(opts: { site: string; host: string; port: number; json: boolean }) {
+export async function runServe(opts: { site: string; archive?: string; host: string; port: number; json: boolean }) {
   const site = resolve(opts.site);
+  if (opts.archive !== undefined) {
+    const { gitdirOf, requireArchive } = await import("../../archive/git/objects.ts");
+    requireArchive(gitdirOf(resolve(opts.archive)));
+  }
   let server: ReturnType<typeof siteServer>;
   try {
-    server = siteServer(site);
+    server = siteServer(site, { archive: opts.archive });
   } catch {
     throw new RiskError("E_IO", `The site ${site} does not exist: run risk-cli assemble first, or give --site`);
   }

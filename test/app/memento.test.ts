@@ -1,0 +1,149 @@
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { request } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { siteServer } from "../../app/serve.ts";
+import { archiveWithFrames, at, git } from "../helpers/archive.ts";
+import { runCli } from "../helpers/cli.ts";
+import { tempDir } from "../helpers/tmp.ts";
+
+let base = "";
+let close: (() => void) | undefined;
+let archive = "";
+let frames: { frameId: string; at: string; commit: string }[] = [];
+
+beforeAll(async () => {
+  const made = await archiveWithFrames(4);
+  archive = made.archive;
+  frames = made.summaries.map((s, i) => ({ frameId: s.frameId, at: at(15 * i), commit: s.commit }));
+  const server = siteServer(made.site, { archive });
+  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  close = () => server.close();
+});
+afterAll(() => close?.());
+
+function get(path: string, headers: Record<string, string> = {}, method = "GET") {
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>(
+    (ok, fail) => {
+      const url = new URL(base);
+      const req = request({ host: url.hostname, port: url.port, path, method, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => ok({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+      });
+      req.on("error", fail);
+      req.end();
+    },
+  );
+}
+
+/** The frames at which a surface's stored content changed, read with git from every frame.json. */
+function changes(path: string): string[] {
+  const out: string[] = [];
+  let last = "";
+  for (const f of frames) {
+    const frame = JSON.parse(git(archive, "show", `${f.commit}:frame.json`));
+    const stored = frame.surfaces[path]?.storedSha256;
+    if (stored && stored !== last) out.push(f.frameId);
+    last = stored ?? last;
+  }
+  return out;
+}
+
+const httpDate = (iso: string, plusMinutes = 0) => new Date(Date.parse(iso) + plusMinutes * 60_000).toUTCString();
+
+describe("Memento (RFC 7089) through serve --archive", () => {
+  it("lists in a TimeMap the frames at which a surface's content changed, not every frame", async () => {
+    for (const path of ["/api/v1/black-box.json", "/api/v1/catalog.json", "/api/v1/risk.json"]) {
+      const r = await get(`/timemap${path}`);
+      expect(r.status, path).toBe(200);
+      expect(r.headers["content-type"]).toBe("application/link-format; charset=utf-8");
+      const text = r.body.toString();
+      expect(text).toContain(`<${path}>; rel="original"`);
+      expect(text).toContain(`<${path}>; rel="timegate"`);
+      expect(text).toMatch(new RegExp(`<${"/timemap"}${path}>; rel="self"; type="application/link-format"; from="`));
+      const listed = [...text.matchAll(/<\/memento\/([^/]+)\/[^>]+>; rel="[^"]*memento"; datetime="([^"]+)"/g)];
+      expect(
+        listed.map((m) => m[1]),
+        path,
+      ).toEqual(changes(path));
+      for (const m of listed) {
+        const frame = frames.find((f) => f.frameId === m[1])!;
+        expect(m[2]).toBe(httpDate(frame.at));
+      }
+    }
+    // black-box.json changes at every frame; the catalog never does in this archive.
+    expect(changes("/api/v1/black-box.json")).toHaveLength(4);
+    expect(changes("/api/v1/catalog.json")).toHaveLength(1);
+  });
+
+  it("redirects Accept-Datetime to the version published then, and serves it byte for byte as replay does", async () => {
+    const path = "/api/v1/black-box.json";
+    const r = await get(path, { "Accept-Datetime": httpDate(frames[2]!.at, 7) });
+    expect(r.status).toBe(302);
+    expect(r.headers.location).toBe(`/memento/${frames[2]!.frameId}${path}`);
+    expect(r.headers.vary).toBe("Accept-Datetime");
+    const link = String(r.headers.link);
+    expect(link).toContain(`<${path}>; rel="original timegate"`);
+    expect(link).toContain(`</timemap${path}>; rel="timemap"; type="application/link-format"`);
+    expect(link).toContain(
+      `</memento/${frames[0]!.frameId}${path}>; rel="first memento"; datetime="${httpDate(frames[0]!.at)}"`,
+    );
+    expect(link).toContain(`</memento/${frames[3]!.frameId}${path}>; rel="last memento"`);
+    const memento = await get(String(r.headers.location));
+    expect(memento.status).toBe(200);
+    expect(memento.headers["memento-datetime"]).toBe(httpDate(frames[2]!.at));
+    expect(memento.headers["content-type"]).toBe("application/json");
+    const out = `${tempDir("risk-memento-")}/replay`;
+    const replay = runCli([
+      "replay",
+      "--archive",
+      archive,
+      "--date",
+      new Date(Date.parse(frames[2]!.at) + 7 * 60_000).toISOString(),
+      "--out",
+      out,
+    ]);
+    expect(replay.status, replay.stderr).toBe(0);
+    expect(memento.body.equals(readFileSync(`${out}${path}`))).toBe(true);
+    // A surface unchanged since the first frame: the first frame's version, whatever the instant.
+    const catalog = await get("/api/v1/catalog.json", { "Accept-Datetime": httpDate(frames[3]!.at, 60) });
+    expect(catalog.headers.location).toBe(`/memento/${frames[0]!.frameId}/api/v1/catalog.json`);
+    expect(String(catalog.headers.link)).toContain('rel="first last memento"');
+  });
+
+  it("answers before the first frame with the first version, a bad date with 400, an unknown memento with 404", async () => {
+    const path = "/api/v1/risk.json";
+    const early = await get(path, { "Accept-Datetime": "Thu, 01 Jan 2015 00:00:00 GMT" });
+    expect(early.status).toBe(302);
+    expect(early.headers.location).toBe(`/memento/${frames[0]!.frameId}${path}`);
+    expect((await get(path, { "Accept-Datetime": "2026-11-21" })).status).toBe(400);
+    expect((await get(`/memento/000099-20991231T000000Z${path}`)).status).toBe(404);
+    expect((await get("/timemap/api/v1/nothing.json")).status).toBe(404);
+    // Without Accept-Datetime: today's file, naming its TimeGate and TimeMap.
+    const now = await get(path);
+    expect(now.status).toBe(200);
+    expect(String(now.headers.link)).toBe(
+      `<${path}>; rel="original timegate", </timemap${path}>; rel="timemap"; type="application/link-format"`,
+    );
+    expect(String(now.headers.vary)).toContain("Accept-Datetime");
+    // HEAD of a memento: its headers, no body.
+    const head = await get(`/memento/${frames[1]!.frameId}/api/v1/black-box.json`, {}, "HEAD");
+    expect(head.status).toBe(200);
+    expect(head.body.byteLength).toBe(0);
+    expect(head.headers["memento-datetime"]).toBe(httpDate(frames[1]!.at));
+  });
+
+  it("follows the archive: a frame assembled while serving is a new memento", async () => {
+    const site = `${tempDir("risk-memento-site-")}/site`;
+    execFileSync(
+      process.execPath,
+      [`${process.cwd()}/dist/bin/risk-cli.js`, "assemble", "--site", site, "--archive", archive, "--now", at(60)],
+      { env: { ...process.env, SOURCE_DATE_EPOCH: "" }, stdio: "ignore" },
+    );
+    const r = await get("/timemap/api/v1/black-box.json");
+    expect(r.body.toString()).toContain(`datetime="${httpDate(at(60))}"`);
+  });
+});
