@@ -98,6 +98,11 @@ export const Config = z.strictObject({
         .default("risk-archive"),
     })
     .optional(),
+  /**
+   * Where an MCP server answers for this publication, when the publisher runs one: agents.json
+   * advertises an MCP endpoint only then (a client's first connection must not fail).
+   */
+  mcp: z.strictObject({ url: Uri, documentation: Uri.optional() }).optional(),
   riskBandScaleCaveat: RiskBandScaleCaveat,
   instruments: z
     .strictObject({

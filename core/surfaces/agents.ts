@@ -28,8 +28,6 @@ export const ENDPOINT_PATHS = {
   signalSchema: "/api/v1/signals/schema.json",
   llms: "/llms.txt",
   llmsFull: "/llms-full.txt",
-  mcpEndpoint: "/mcp",
-  mcpDocumentation: "/donnees/agents/#mcp",
   docs: "/donnees/agents/",
 } as const;
 
@@ -42,10 +40,16 @@ export const agents = defineSurface({ format: "json", schema: AgentManifest })({
   operationId: "agentManifest",
   summary: "Discovery manifest for agents: endpoints, capabilities, use policy, counts and proof policy",
   build({ publication: p, now, url, registry, signer }) {
-    const endpoints = Object.fromEntries(Object.entries(ENDPOINT_PATHS).map(([k, path]) => [k, url(path)])) as Record<
-      keyof typeof ENDPOINT_PATHS,
-      string
-    >;
+    const endpoints = {
+      ...(Object.fromEntries(Object.entries(ENDPOINT_PATHS).map(([k, path]) => [k, url(path)])) as Record<
+        keyof typeof ENDPOINT_PATHS,
+        string
+      >),
+      // An MCP endpoint only where the publisher says one answers.
+      ...(p.config.mcp
+        ? { mcpEndpoint: p.config.mcp.url, mcpDocumentation: p.config.mcp.documentation ?? url("/donnees/agents/") }
+        : {}),
+    };
     return {
       schema: url("/openapi.json#/components/schemas/AgentManifest"),
       version: CONTRACT_VERSION,

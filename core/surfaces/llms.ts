@@ -56,6 +56,9 @@ export function llmsTxt(p: Publication, ctx: Pick<BuildContext, "registry" | "ur
     (p.config.archive
       ? ` Chaque assemblage est un commit de l’archive Git ${p.config.archive.url} (branche ${p.config.archive.branch}) : git clone --bare --branch ${p.config.archive.branch} ${p.config.archive.url} archive.git && risk-cli verify --archive archive.git.`
       : "") +
+    (p.config.mcp
+      ? ` Un serveur MCP (Model Context Protocol, transport Streamable HTTP) répond à ${p.config.mcp.url} : recherche, surfaces, séries, signaux, relecture et différences à une date passée, sans anticipation.`
+      : "") +
     "\n\n";
   const machine = [...registry]
     .filter((s) => s.path !== "/llms.txt")
