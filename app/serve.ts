@@ -60,7 +60,13 @@ export function requestPath(rawUrl: string): string | null {
   return path;
 }
 
-export function siteServer(siteDir: string, options: { archive?: string } = {}): Server {
+/** Answers the MCP endpoint (app/mcp.ts), given only by `serve --mcp`. */
+export type McpHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+/** Where `serve --mcp` answers MCP clients. */
+export const MCP_PATH = "/mcp";
+
+export function siteServer(siteDir: string, options: { archive?: string; mcp?: McpHandler } = {}): Server {
   const root = fs.realpathSync(siteDir);
   const timeTravel = options.archive ? mementoAnswerer(options.archive) : null;
   let known = new Map<string, Known>();
@@ -88,6 +94,13 @@ export function siteServer(siteDir: string, options: { archive?: string } = {}):
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
+    if (options.mcp && (req.url ?? "").split("?")[0] === MCP_PATH) {
+      options.mcp(req, res).catch(() => {
+        if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/json" });
+        res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32603, message: "Internal error" }, id: null }));
+      });
+      return;
+    }
     res.setHeader("Access-Control-Allow-Origin", "*");
     res.setHeader("X-Content-Type-Options", "nosniff");
     if (req.method === "OPTIONS") {

@@ -69,6 +69,14 @@ async function main(argv: string[]): Promise<number> {
       case "serve":
         result = await (await import("./commands/serve.ts")).runServe(args);
         break;
+      case "mcp":
+        // Standard output belongs to the protocol: nothing else is printed there.
+        await (await import("../app/mcp.ts")).serveStdio({
+          site: args.site,
+          archive: args.archive,
+          log: (line) => process.stderr.write(`${line}\n`),
+        });
+        return 0;
       case "prove":
         result = await (await import("./commands/prove.ts")).runProve(args);
         break;

@@ -5,7 +5,7 @@
  */
 import { object, or } from "@optique/core/constructs";
 import { lineBreak, message, optionName, text, type Message } from "@optique/core/message";
-import { optional, withDefault } from "@optique/core/modifiers";
+import { multiple, optional, withDefault } from "@optique/core/modifiers";
 import { argument, command, constant, flag, option } from "@optique/core/primitives";
 import { choice, integer, string } from "@optique/core/valueparser";
 import { createSuggestionMessage, findSimilar } from "@optique/core/suggestion";
@@ -327,6 +327,17 @@ const parser = or(
         option("--port", integer({ min: 0, max: 65535 }), { description: message`The TCP port.` }),
         8080,
       ),
+      mcp: withDefault(
+        flag("--mcp", {
+          description: message`Also answer MCP clients (Streamable HTTP, stateless) at /mcp: the tools of risk-cli mcp over HTTP.`,
+        }),
+        false,
+      ),
+      mcpOrigins: multiple(
+        option("--mcp-origin", string({ metavar: "ORIGIN" }), {
+          description: message`An Origin allowed to call /mcp besides loopback pages (repeatable), as https://agents.example.org; any other Origin is refused with 403.`,
+        }),
+      ),
       json,
     }),
     {
@@ -336,6 +347,28 @@ const parser = or(
         "risk-cli serve",
         "risk-cli serve --site ./public --port 9000",
         "risk-cli serve --archive archive.git   # then: curl -I -H 'Accept-Datetime: Sat, 21 Nov 2026 10:00:00 GMT' http://127.0.0.1:8080/api/v1/risk.json",
+        "risk-cli serve --archive archive.git --mcp   # MCP clients connect to http://127.0.0.1:8080/mcp",
+      ),
+    },
+  ),
+  command(
+    "mcp",
+    object({
+      command: constant("mcp"),
+      site,
+      archive: optional(
+        option("--archive", string({ metavar: "DIR" }), {
+          description: message`Answer from this archive: every tool's asOf finds the frame published then, and replay_summary, diff and verify need it.`,
+        }),
+      ),
+      json,
+    }),
+    {
+      brief: message`Answer an MCP client over standard input and output.`,
+      description: message`An MCP server (Model Context Protocol) for agents: tools to search the corpus, get a surface, a series' observations or the signals, summarise a past frame, diff two instants and verify the archive, each taking an optional asOf instant and answering only with what was published at or before it; every surface as a resource; prompts for what changed since an instant and the state at a date. Without --archive it reads the site's current assembly only.`,
+      footer: examples(
+        "risk-cli mcp --archive archive.git",
+        '{"mcpServers": {"risk": {"command": "risk-cli", "args": ["mcp", "--archive", "/path/to/archive.git", "--site", "/path/to/site"]}}}',
       ),
     },
   ),

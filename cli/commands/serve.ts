@@ -3,15 +3,33 @@ import { siteServer } from "../../app/serve.ts";
 import { RiskError } from "../../core/errors.ts";
 
 /** `risk-cli serve`: serves the site folder until stopped (Ctrl-C). */
-export async function runServe(opts: { site: string; archive?: string; host: string; port: number; json: boolean }) {
+export async function runServe(opts: {
+  site: string;
+  archive?: string;
+  host: string;
+  port: number;
+  mcp: boolean;
+  mcpOrigins: readonly string[];
+  json: boolean;
+}) {
   const site = resolve(opts.site);
   if (opts.archive !== undefined) {
     const { gitdirOf, requireArchive } = await import("../../archive/git/objects.ts");
     requireArchive(gitdirOf(resolve(opts.archive)));
   }
+  for (const origin of opts.mcpOrigins) checkOrigin(origin);
+  // The MCP SDK is loaded only when the endpoint is asked for.
+  const mcp = opts.mcp
+    ? (await import("../../app/mcp.ts")).mcpHttpHandler({
+        site,
+        archive: opts.archive,
+        allowedOrigins: opts.mcpOrigins,
+        log: (line) => process.stderr.write(`${line}\n`),
+      })
+    : undefined;
   let server: ReturnType<typeof siteServer>;
   try {
-    server = siteServer(site, { archive: opts.archive });
+    server = siteServer(site, { archive: opts.archive, mcp });
   } catch {
     throw new RiskError("E_IO", `The site ${site} does not exist: run risk-cli assemble first, or give --site`);
   }
@@ -28,12 +46,26 @@ export async function runServe(opts: { site: string; archive?: string; host: str
   });
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : opts.port;
-  process.stderr.write(
-    `serving ${site} at http://${opts.host.includes(":") ? `[${opts.host}]` : opts.host}:${port}/ (Ctrl-C stops)\n`,
-  );
+  const origin = `http://${opts.host.includes(":") ? `[${opts.host}]` : opts.host}:${port}`;
+  process.stderr.write(`serving ${site} at ${origin}/${mcp ? `, MCP at ${origin}/mcp` : ""} (Ctrl-C stops)\n`);
   await new Promise<void>((ok) => {
     process.once("SIGINT", () => server.close(() => ok()));
     process.once("SIGTERM", () => server.close(() => ok()));
   });
   return { ok: true as const, site, host: opts.host, port };
+}
+
+/** An origin allowed to call the MCP endpoint: scheme, host and optional port, nothing else. */
+function checkOrigin(origin: string): void {
+  let url: URL | null = null;
+  try {
+    url = new URL(origin);
+  } catch {
+    // refused below
+  }
+  if (!url || (url.protocol !== "https:" && url.protocol !== "http:") || url.origin !== origin)
+    throw new RiskError(
+      "E_USAGE",
+      `--mcp-origin ${origin.slice(0, 80)} is not an origin: give a scheme, a host and an optional port, as https://agents.example.org`,
+    );
 }

@@ -1,0 +1,468 @@
+/**
+ * The MCP server (Model Context Protocol), built on the official TypeScript SDK and loaded only by
+ * `risk-cli mcp` and `risk-cli serve --mcp`. Every tool takes an optional `asOf` instant and answers
+ * only with what was published at or before it (the frame found as replay finds it), so that an
+ * agent backtesting a reading never sees the future. Resources are the surfaces of the latest
+ * assembly; two prompts start the common tasks. A tool's failure is an MCP tool error whose text
+ * says what to do; no stack trace and no local path reaches the client.
+ */
+import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { z } from "zod";
+import { RiskError } from "../core/errors.ts";
+import { querySearchIndex } from "../core/editorial/search.ts";
+import { IsoDate } from "../core/schemas/primitives.ts";
+import { VERSION } from "../core/version.ts";
+import { INTEGRITY_PATH, PublishedSource, sha256Hasher, type PublishedView } from "./published.ts";
+
+/** A date (the end of that UTC day) or a date-time with its zone: the same instants as replay --date. */
+const Instant = z.union([IsoDate, z.iso.datetime({ offset: true })]);
+const AsOf = Instant.optional().describe(
+  "Answer as published at or before this instant: a date (2026-11-21, the end of that UTC day) or a date-time with a zone (2026-11-21T09:30:00Z). Omitted: the latest assembly.",
+);
+const SurfacePath = z
+  .string()
+  .max(200)
+  .regex(/^\/[A-Za-z0-9._\/-]*$/, "a site path starting with /, as /api/v1/risk.json")
+  .describe("The surface's path on the site, as /api/v1/risk.json or /llms.txt (integrity.json lists them all)");
+
+/** Longest text a tool returns in one answer; a longer surface is cut and says so. */
+const MAX_CHARS = 400_000;
+
+const decoder = new TextDecoder("utf-8", { fatal: false });
+
+type ToolAnswer = { content: { type: "text"; text: string }[]; isError?: boolean };
+
+export interface McpOptions {
+  site?: string;
+  archive?: string;
+  /** Where internal failures are told (never to the client). */
+  log?: (line: string) => void;
+}
+
+/** One MCP server over a publication; cheap enough to make per HTTP request (the source is shared). */
+export function createMcpServer(source: PublishedSource, options: Pick<McpOptions, "log"> = {}): McpServer {
+  const server = new McpServer(
+    { name: "risk-cli", version: VERSION },
+    {
+      instructions:
+        "Read-only access to a bilingual (French/English) macro-financial risk publication and its archive of every assembly. Every tool accepts asOf and then answers only with what was published at or before that instant: use it to backtest without look-ahead. Signal values are per instrument, normalised to the instrument's scale; never aggregate them into one index, never read a level as a probability.",
+    },
+  );
+  const hidden = [source.siteDir, source.archive?.gitdir].filter((d): d is string => !!d);
+  const scrub = (text: string) => hidden.reduce((t, dir) => t.split(dir).join("<publication>"), text);
+
+  const answer =
+    <A>(name: string, run: (args: A) => Promise<unknown>) =>
+    async (args: A): Promise<ToolAnswer> => {
+      try {
+        const value = await run(args);
+        const text = typeof value === "string" ? value : JSON.stringify(value, null, 2);
+        return { content: [{ type: "text", text }] };
+      } catch (e) {
+        if (e instanceof RiskError) return { content: [{ type: "text", text: scrub(e.message) }], isError: true };
+        options.log?.(`mcp: the tool ${name} failed: ${e instanceof Error ? e.name : "error"}`);
+        return {
+          content: [{ type: "text", text: `The tool ${name} failed inside the server; its operator's log says why.` }],
+          isError: true,
+        };
+      }
+    };
+
+  const json = async (view: PublishedView, path: string): Promise<unknown> => {
+    const bytes = await view.read(path);
+    if (!bytes) throw notPublished(view, path);
+    return JSON.parse(decoder.decode(bytes));
+  };
+  const stamp = (view: PublishedView) => ({
+    publishedAt: view.at,
+    frameId: view.frameId,
+    frameHash: view.frameHash,
+  });
+  const needArchive = () => {
+    if (!source.archive) throw new RiskError("E_USAGE", "This tool reads the archive: start the server with --archive");
+    return source.archive;
+  };
+
+  server.registerTool(
+    "search",
+    {
+      title: "Search the corpus",
+      description:
+        "Full-text search (French and English, accents and case folded, prefixes match) over articles, guides, glossary, methodologies and primary sources, in the search index published at asOf.",
+      inputSchema: {
+        query: z.string().min(1).max(500).describe("Words to look for"),
+        lang: z.enum(["fr", "en"]).optional().describe("One language only"),
+        limit: z.int().min(1).max(50).optional().describe("How many results (default 10)"),
+        asOf: AsOf,
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    answer("search", async ({ query, lang, limit, asOf }) => {
+      if (!query.trim()) throw new RiskError("E_USAGE", "The query is empty: give one or more words");
+      const view = await source.at(asOf);
+      const index = (await json(view, "/api/v1/search-index.json")) as {
+        index: string;
+        documents: { id: string; type: string; lang: string; title: string; url: string; date: string | null }[];
+      };
+      const documents = new Map(index.documents.map((d) => [d.id, d]));
+      const hits = querySearchIndex(index.index, query, { lang, limit: limit ?? 10 }).map((h) => {
+        const d = documents.get(h.id);
+        return { id: h.id, score: Math.round(h.score * 100) / 100, ...(d ?? {}), terms: h.terms };
+      });
+      return { ...stamp(view), query, hits };
+    }),
+  );
+
+  server.registerTool(
+    "get_surface",
+    {
+      title: "Get a published surface",
+      description:
+        "The text of one surface (JSON, NDJSON, CSV, Atom or text) exactly as it was served at asOf, with its SHA-256 as recorded in integrity.json.",
+      inputSchema: { path: SurfacePath, asOf: AsOf },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    answer("get_surface", async ({ path, asOf }) => {
+      const view = await source.at(asOf);
+      const bytes = await view.read(path);
+      if (!bytes) throw notPublished(view, path);
+      const text = decoder.decode(bytes);
+      const known = view.surfaces.get(path)!;
+      const header = `${path} · ${known.mediaType} · ${bytes.byteLength} bytes · sha256 ${sha256Hasher.sha256(bytes)} · published ${view.at}${view.frameId ? ` in frame ${view.frameId}` : ""}`;
+      return text.length > MAX_CHARS
+        ? `${header}\n(cut at ${MAX_CHARS} of ${text.length} characters: fetch the file itself for the rest)\n\n${text.slice(0, MAX_CHARS)}`
+        : `${header}\n\n${text}`;
+    }),
+  );
+
+  server.registerTool(
+    "get_series",
+    {
+      title: "Get a series' observations",
+      description:
+        "The daily observations (the last point of each closed UTC day, indexed by seriesDate) of one signal series, from the fused history published at asOf, with the level changes.",
+      inputSchema: {
+        seriesId: z
+          .string()
+          .regex(/^[a-z0-9-]{1,80}$/)
+          .describe("The series, as us-financial-stress (get_signals lists them)"),
+        from: IsoDate.optional().describe("First seriesDate to include"),
+        to: IsoDate.optional().describe("Last seriesDate to include"),
+        asOf: AsOf,
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    answer("get_series", async ({ seriesId, from, to, asOf }) => {
+      const view = await source.at(asOf);
+      const history = (await json(view, "/api/v1/signals/history.json")) as {
+        observations: { seriesId: string; seriesDate: string }[];
+        levelChanges: { seriesId: string; seriesDate?: string }[];
+        coverage: { series?: unknown };
+      };
+      const inRange = (d: string | undefined) => !d || ((!from || d >= from) && (!to || d <= to));
+      const observations = history.observations.filter((o) => o.seriesId === seriesId && inRange(o.seriesDate));
+      const levelChanges = history.levelChanges.filter((c) => c.seriesId === seriesId && inRange(c.seriesDate));
+      const known = new Set(history.observations.map((o) => o.seriesId));
+      const current = (await json(view, "/api/v1/signals/current.json")) as { signals?: { seriesId?: string }[] };
+      for (const s of current.signals ?? []) if (s.seriesId) known.add(s.seriesId);
+      if (!known.has(seriesId))
+        throw new RiskError(
+          "E_USAGE",
+          `No series ${seriesId} was published at ${view.at}; the series then were: ${[...known].sort().join(", ") || "none"}`,
+        );
+      return { ...stamp(view), seriesId, observations, levelChanges };
+    }),
+  );
+
+  server.registerTool(
+    "get_signals",
+    {
+      title: "Get the signals",
+      description:
+        "The current signal of every instrument as published at asOf: value on the instrument's own scale, level, source status, whether a value was retained after an upstream failure (fallbackUsed), and its dates.",
+      inputSchema: { asOf: AsOf },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    answer("get_signals", async ({ asOf }) => {
+      const view = await source.at(asOf);
+      return { ...stamp(view), current: await json(view, "/api/v1/signals/current.json") };
+    }),
+  );
+
+  server.registerTool(
+    "replay_summary",
+    {
+      title: "Summarise the frame published at an instant",
+      description:
+        "The archive's frame at or before asOf: its identifier, hash, commit and time, the signals it recorded, and the surfaces it added, changed and removed.",
+      inputSchema: { asOf: AsOf },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    answer("replay_summary", async ({ asOf }) => {
+      needArchive();
+      const view = await source.at(asOf);
+      const frame = view.found!.frame;
+      return {
+        ...stamp(view),
+        commit: view.commit,
+        seq: frame.seq,
+        previousFrameId: frame.previousFrameId,
+        surfaces: Object.keys(frame.surfaces).length,
+        changes: frame.changes,
+        signals: frame.signals,
+        models: frame.models,
+      };
+    }),
+  );
+
+  server.registerTool(
+    "diff",
+    {
+      title: "What changed between two instants",
+      description:
+        "Between the frames published at two instants: the surfaces whose content changed, every instrument's value and level moves, methodology versions, and the objects (articles, claims…) added, modified or removed.",
+      inputSchema: {
+        from: Instant.describe("The earlier instant (date or date-time with zone)"),
+        to: Instant.optional().describe("The later instant; omitted: the latest frame"),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    answer("diff", async ({ from, to }) => {
+      const archive = needArchive();
+      const { parseInstant } = await import("../archive/models/instant.ts");
+      return archive.diff(parseInstant(from), to === undefined ? 8.64e15 : parseInstant(to));
+    }),
+  );
+
+  server.registerTool(
+    "verify",
+    {
+      title: "Verify the archive",
+      description:
+        "Checks every frame of the archive from the first to the head: the hash chain, each stored surface against its fingerprint, integrity.json against its frame, the times. Names the first frame that fails.",
+      inputSchema: {},
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    answer("verify", async () => {
+      const archive = needArchive();
+      try {
+        return { ok: true, ...(await archive.verify(sha256Hasher)) };
+      } catch (e) {
+        if (e instanceof RiskError && (e.code === "E_VERIFY" || e.code === "E_ARCHIVE"))
+          return { ok: false, problem: scrub(e.message) };
+        throw e;
+      }
+    }),
+  );
+
+  registerResources(server, source, scrub);
+
+  server.registerPrompt(
+    "what_changed_since",
+    {
+      title: "What changed since",
+      description:
+        "Asks for the changes of the publication since an instant: signal moves, level changes, new and corrected articles.",
+      argsSchema: { since: z.string().describe("An instant: 2026-11-20 or 2026-11-20T09:00:00Z") },
+    },
+    ({ since }) => ({
+      messages: [
+        {
+          role: "user",
+          content: {
+            type: "text",
+            text: `Using the risk-cli tools, tell me what changed in this publication since ${since}: call diff with from "${since}", then get_signals. List each instrument whose level changed, with its value on its own scale and its methodology, and each article added or corrected. Do not aggregate instruments into one index and do not read a level as a probability.`,
+          },
+        },
+      ],
+    }),
+  );
+
+  server.registerPrompt(
+    "state_at",
+    {
+      title: "The publication at a date",
+      description: "Asks for the state of the publication as it was published at an instant, without look-ahead.",
+      argsSchema: { date: z.string().describe("An instant: 2026-11-20 or 2026-11-20T09:00:00Z") },
+    },
+    ({ date }) => ({
+      messages: [
+        {
+          role: "user",
+          content: {
+            type: "text",
+            text: `Using the risk-cli tools with asOf "${date}", describe the publication as it stood then: replay_summary for the frame, get_signals for each instrument's value and level (say which values were retained after an upstream failure). Use nothing published after ${date}.`,
+          },
+        },
+      ],
+    }),
+  );
+  return server;
+}
+
+function notPublished(view: PublishedView, path: string): RiskError {
+  return new RiskError(
+    "E_USAGE",
+    `${path} was not published in the assembly of ${view.at}; ${INTEGRITY_PATH} lists the surfaces it published`,
+    { path },
+  );
+}
+
+/**
+ * Each surface of the latest assembly is a resource whose URI is its public address; reading one
+ * gives the bytes the latest assembly served.
+ */
+function registerResources(server: McpServer, source: PublishedSource, scrub: (t: string) => string): void {
+  let listing: Promise<{ base: string; view: PublishedView }> | null = null;
+  const latest = () => {
+    listing ??= (async () => {
+      const view = await source.at();
+      let base = "https://publication.invalid";
+      try {
+        const agents = JSON.parse(decoder.decode((await view.read("/agents.json")) ?? new Uint8Array()));
+        if (typeof agents.url === "string") base = agents.url.replace(/\/+$/, "");
+      } catch {
+        // No manifest: the surfaces keep a placeholder origin.
+      }
+      return { base, view };
+    })();
+    return listing;
+  };
+  server.registerResource(
+    "surface",
+    new ResourceTemplate("{+url}", {
+      list: async () => {
+        const { base, view } = await latest();
+        return {
+          resources: [...view.surfaces].map(([path, s]) => ({
+            uri: `${base}${path}`,
+            name: path,
+            mimeType: s.mediaType,
+            size: s.bytes,
+          })),
+        };
+      },
+    }),
+    { description: "A surface of the latest assembly, as served", mimeType: "application/json" },
+    async (uri) => {
+      const { base, view } = await latest();
+      const href = uri.href;
+      const path = href.startsWith(`${base}/`) ? href.slice(base.length) : null;
+      const bytes = path ? await view.read(path) : null;
+      if (!path || !bytes)
+        throw new Error(scrub(`No surface at ${href}: list the resources for the surfaces of the latest assembly`));
+      return {
+        contents: [{ uri: href, mimeType: view.surfaces.get(path)!.mediaType, text: decoder.decode(bytes) }],
+      };
+    },
+  );
+}
+
+export { PublishedSource };
+
+/** `risk-cli mcp`: one server over standard input and output until the client closes them. */
+export async function serveStdio(options: McpOptions): Promise<void> {
+  const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
+  const server = createMcpServer(new PublishedSource(options), options);
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((done) => {
+    transport.onclose = () => done();
+    process.stdin.once("end", () => done());
+  });
+  await server.connect(transport);
+  await closed;
+  await server.close();
+}
+
+/** Largest JSON-RPC request body `serve --mcp` reads. */
+const MAX_REQUEST_BYTES = 1_000_000;
+
+/** Loopback origins (a page served by this machine) are always allowed; others only when named. */
+function originAllowed(origin: string, allowed: readonly string[]): boolean {
+  if (allowed.includes(origin)) return true;
+  try {
+    const { protocol, hostname } = new URL(origin);
+    return (
+      (protocol === "http:" || protocol === "https:") &&
+      (hostname === "localhost" || hostname === "127.0.0.1" || hostname === "[::1]")
+    );
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The Streamable HTTP endpoint of `serve --mcp`, stateless: each POST gets a fresh server and
+ * transport over the shared source, answered as JSON. A request whose Origin is neither a
+ * loopback origin nor one of `allowedOrigins` is refused (403) before anything is read, which
+ * keeps a web page from driving a local server (DNS rebinding).
+ */
+export function mcpHttpHandler(options: McpOptions & { allowedOrigins?: readonly string[] }) {
+  const source = new PublishedSource(options);
+  const allowed = options.allowedOrigins ?? [];
+  const transportModule = import("@modelcontextprotocol/sdk/server/streamableHttp.js");
+  const rpcError = (res: ServerResponse, status: number, message: string, extra: Record<string, string> = {}) => {
+    res.writeHead(status, { "Content-Type": "application/json", "Cache-Control": "no-store", ...extra });
+    res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
+  };
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const origin = req.headers.origin;
+    if (origin !== undefined && !originAllowed(origin, allowed)) return rpcError(res, 403, "Forbidden origin");
+    if (origin !== undefined) {
+      res.setHeader("Access-Control-Allow-Origin", origin);
+      res.setHeader("Vary", "Origin");
+      res.setHeader("Access-Control-Expose-Headers", "Mcp-Session-Id, Mcp-Protocol-Version");
+    }
+    if (req.method === "OPTIONS") {
+      res.writeHead(204, {
+        "Access-Control-Allow-Methods": "POST, OPTIONS",
+        "Access-Control-Allow-Headers":
+          "Content-Type, Accept, Authorization, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID",
+        "Access-Control-Max-Age": "86400",
+        Allow: "POST, OPTIONS",
+      });
+      res.end();
+      return;
+    }
+    if (req.method !== "POST")
+      return rpcError(res, 405, "This MCP endpoint is stateless: POST JSON-RPC requests", { Allow: "POST, OPTIONS" });
+    if (Number(req.headers["content-length"] ?? 0) > MAX_REQUEST_BYTES)
+      return rpcError(res, 413, "The request is too large");
+    let body: unknown;
+    try {
+      body = JSON.parse(await readBody(req));
+    } catch (e) {
+      return e instanceof TooLarge
+        ? rpcError(res, 413, "The request is too large")
+        : rpcError(res, 400, "The request body is not JSON");
+    }
+    const { StreamableHTTPServerTransport } = await transportModule;
+    const server = createMcpServer(source, options);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on("close", () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  };
+}
+
+class TooLarge extends Error {}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((done, fail) => {
+    const parts: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > MAX_REQUEST_BYTES) {
+        fail(new TooLarge());
+        req.destroy();
+      } else parts.push(chunk);
+    });
+    req.on("end", () => done(Buffer.concat(parts).toString("utf8")));
+    req.on("error", fail);
+  });
+}
