@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requestPath, siteServer } from "../../app/serve.ts";
 import { runAssemble } from "../../cli/commands/assemble.ts";
 import { at } from "../helpers/archive.ts";
+import { hostHeadersFor } from "../helpers/host-headers.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
 let base: string;
@@ -123,23 +124,6 @@ describe("risk-cli serve", () => {
 });
 
 describe("the _headers file static hosts apply", () => {
-  /** The headers a Netlify or Cloudflare Pages host would send for `path`, from the site's _headers. */
-  function hostHeadersFor(text: string, path: string): Record<string, string> {
-    const out: Record<string, string> = {};
-    let applies = false;
-    for (const line of text.split("\n")) {
-      if (!line) continue;
-      if (!line.startsWith(" ")) {
-        applies = line === path || (line.endsWith("/*") && path.startsWith(line.slice(0, -1)));
-        continue;
-      }
-      if (!applies) continue;
-      const i = line.indexOf(":");
-      out[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
-    }
-    return out;
-  }
-
   it("gives every surface its contract type, CORS and nosniff, and is written by replay too", async () => {
     const text = readFileSync(`${site}/_headers`, "utf8");
     const integrity = JSON.parse(readFileSync(`${site}/api/v1/integrity.json`, "utf8"));
