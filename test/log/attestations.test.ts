@@ -23,6 +23,16 @@ describe("Sigstore attestations of frames (time witnessed from outside)", () => 
     const { toTrustMaterial } = await import("@sigstore/verify");
     const root = TrustedRoot.fromJSON(PUBLIC_GOOD_TRUSTED_ROOT);
     expect(root.tlogs.map((t) => t.baseUrl)).toContain("https://rekor.sigstore.dev");
+    // Rekor's log ID is the SHA-256 of its public key; this is the value every public-good
+    // transparency-log entry names, so a root with another key would be someone else's log.
+    const rekor = root.tlogs.find((t) => t.baseUrl === "https://rekor.sigstore.dev")!;
+    const { createHash } = await import("node:crypto");
+    expect(Buffer.from(rekor.logId!.keyId).toString("hex")).toBe(
+      "c0d23d6ad406973f9559f3ba2d1ca01f84147d8ffc5b8445c224f98b9591801d",
+    );
+    expect(createHash("sha256").update(rekor.publicKey!.rawBytes!).digest("hex")).toBe(
+      "c0d23d6ad406973f9559f3ba2d1ca01f84147d8ffc5b8445c224f98b9591801d",
+    );
     expect(root.certificateAuthorities.map((c) => c.uri)).toContain("https://fulcio.sigstore.dev");
     const material = toTrustMaterial(root);
     expect(material.certificateAuthorities.length).toBeGreaterThan(0);
