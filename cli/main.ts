@@ -41,7 +41,9 @@ async function main(argv: string[]): Promise<number> {
         result = await (await import("./commands/collect.ts")).runCollect(args);
         break;
       case "init":
-        result = (await import("./commands/init.ts")).runInit(args);
+        result = args.detect
+          ? await (await import("./commands/init.ts")).runInitDetect(args)
+          : (await import("./commands/init.ts")).runInit(args);
         break;
       case "replay":
         result = await (await import("./commands/replay.ts")).runReplay(args);

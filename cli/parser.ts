@@ -209,13 +209,24 @@ const parser = or(
     "init",
     object({
       command: constant("init"),
-      dir: argument(string({ metavar: "DIR" }), { description: message`A new or empty folder.` }),
+      dir: argument(string({ metavar: "DIR" }), {
+        description: message`A new or empty folder; with --detect, the root of an existing site.`,
+      }),
+      detect: withDefault(
+        flag("--detect", {
+          description: message`Read an existing site (Astro, Hugo, Jekyll, Eleventy, Markdown) where it lives: write only risk.config.yaml and the registries it lacks.`,
+        }),
+        false,
+      ),
       json,
     }),
     {
-      brief: message`Copy the demo publication into a folder as a starting point.`,
-      description: message`Copies the built-in demo publication (configuration, corpus, upstream readings) into DIR. Never overwrites anything.`,
-      footer: examples("risk-cli init ./my-publication && risk-cli assemble --publication ./my-publication"),
+      brief: message`Start a publication: copy the demo, or map an existing site with --detect.`,
+      description: message`Copies the built-in demo publication (configuration, corpus, upstream readings) into DIR. With --detect, looks at the site in DIR instead and writes a risk.config.yaml whose content and urls blocks read its articles and guides where they are (globs, slugs, translations, frontmatter keys mapped or declared), listing what it could not map. Never overwrites anything.`,
+      footer: examples(
+        "risk-cli init ./my-publication && risk-cli assemble --publication ./my-publication",
+        "risk-cli init --detect . && risk-cli lint",
+      ),
     },
   ),
   command(

@@ -7,6 +7,8 @@ export interface ReadOnlyFs {
   readText(path: string): Promise<string>;
   /** Names of the regular files directly inside `dir`, sorted; [] when `dir` does not exist. */
   listFiles(dir: string): Promise<string[]>;
+  /** Names of the folders directly inside `dir` (symbolic links not followed), sorted; [] when `dir` does not exist. */
+  listDirs(dir: string): Promise<string[]>;
   exists(path: string): Promise<boolean>;
   /** The path with every symbolic link resolved; absent where links cannot be seen (in-memory tests). */
   realPath?(path: string): Promise<string>;

@@ -6,10 +6,26 @@ import { decodeInput, inputReadError, MAX_INPUT_BYTES } from "../../core/inputs/
 /** The part of the Deno namespace this adapter uses (typed here so that tsc needs no Deno types). */
 interface DenoFs {
   readFile(path: string): Promise<Uint8Array>;
-  readDir(path: string): AsyncIterable<{ name: string; isFile: boolean }>;
+  readDir(path: string): AsyncIterable<{ name: string; isFile: boolean; isDirectory: boolean }>;
   stat(path: string): Promise<{ isFile: boolean; size: number }>;
   errors: { NotFound: new (...args: never[]) => Error };
   realPath(path: string): Promise<string>;
+}
+
+/** The sorted names of the entries of `dir` that `keep` accepts; [] when `dir` does not exist. */
+async function namesIn(
+  deno: DenoFs,
+  dir: string,
+  keep: (e: { isFile: boolean; isDirectory: boolean }) => boolean,
+): Promise<string[]> {
+  const names: string[] = [];
+  try {
+    for await (const e of deno.readDir(dir)) if (keep(e)) names.push(e.name);
+  } catch (e) {
+    if (e instanceof deno.errors.NotFound) return [];
+    throw e;
+  }
+  return names.sort();
 }
 
 /** Reads the publication through Deno's own file API. */
@@ -22,16 +38,8 @@ export function denoFs(deno: DenoFs): ReadOnlyFs {
         throw inputReadError(path, `it is over the ${MAX_INPUT_BYTES}-byte limit of an input file; split it`);
       return decodeInput(path, await deno.readFile(path));
     },
-    async listFiles(dir) {
-      const names: string[] = [];
-      try {
-        for await (const e of deno.readDir(dir)) if (e.isFile) names.push(e.name);
-      } catch (e) {
-        if (e instanceof deno.errors.NotFound) return [];
-        throw e;
-      }
-      return names.sort();
-    },
+    listFiles: (dir) => namesIn(deno, dir, (e) => e.isFile),
+    listDirs: (dir) => namesIn(deno, dir, (e) => e.isDirectory),
     realPath: (path) => deno.realPath(path),
     exists: (path) =>
       deno.stat(path).then(

@@ -7,6 +7,19 @@ import { fetchHttp } from "./http.ts";
 import { lookup } from "node:dns/promises";
 import { isPrivateAddress } from "../../core/inputs/addresses.ts";
 
+/** The sorted names of the entries of `dir` that `keep` accepts; [] when `dir` does not exist. */
+async function namesIn(dir: string, keep: (e: import("node:fs").Dirent) => boolean): Promise<string[]> {
+  try {
+    return (await fsp.readdir(dir, { withFileTypes: true }))
+      .filter(keep)
+      .map((e) => e.name)
+      .sort();
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw e;
+  }
+}
+
 export const nodeFs: ReadOnlyFs = {
   // Synchronous reads: 450 small files read in ~7 ms, against ~35 ms through concurrent promises.
   async readText(path) {
@@ -16,18 +29,8 @@ export const nodeFs: ReadOnlyFs = {
       throw inputReadError(path, `it is over the ${MAX_INPUT_BYTES}-byte limit of an input file; split it`);
     return decodeInput(path, readFileSync(path));
   },
-  async listFiles(dir) {
-    try {
-      const entries = await fsp.readdir(dir, { withFileTypes: true });
-      return entries
-        .filter((e) => e.isFile())
-        .map((e) => e.name)
-        .sort();
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === "ENOENT") return [];
-      throw e;
-    }
-  },
+  listFiles: (dir) => namesIn(dir, (e) => e.isFile()),
+  listDirs: (dir) => namesIn(dir, (e) => e.isDirectory()),
   realPath: (path) => fsp.realpath(path),
   exists: (path) =>
     fsp.access(path).then(

@@ -6,13 +6,14 @@
  * which only meaning counts (whitespace collapsed, Unicode NFC). Diffing two manifests is then
  * O(objects) and never reads an old catalog.
  */
+import { pageOf } from "../inputs/pages.ts";
 import { z } from "zod";
 import { canonicalJson } from "../canonical/jcs.ts";
 import { editorialOf } from "../editorial/analysis.ts";
 import type { Doc, Publication } from "../inputs/publication.ts";
 import { instrumentsOf } from "../inputs/publication.ts";
 import { noMemo, type Hasher, type Memo } from "../ports.ts";
-import { byCodeUnits, changelogUrl, docPath, protocolUrl, type UrlOf } from "../surfaces/common.ts";
+import { byCodeUnits, docPath, type UrlOf } from "../surfaces/common.ts";
 
 const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 
@@ -115,21 +116,21 @@ export function objectManifest(
     const { file: _file, ...content } = m;
     add(`methodology/${m.slug}`, "methodology", content, {
       title: m.title,
-      url: url(`/methodologies/${m.slug}/`),
+      url: url(pageOf(p.pages.methodology, m.slug)),
       language: "fr",
       version: m.version,
     });
   }
   add("protocol", "protocol", p.protocol, {
     title: "Protocole éditorial",
-    url: protocolUrl(url),
+    url: url(p.pages.protocol),
     language: "fr",
     version: (p.protocol as { updated?: string }).updated ?? null,
   });
   for (const c of p.changelog)
     add(`changelog/${c.id}`, "changelog", c, {
       title: c.title,
-      url: `${changelogUrl(url)}#${c.id}`,
+      url: `${url(p.pages.changelog)}#${c.id}`,
       language: "fr",
       version: c.date,
     });
@@ -163,11 +164,15 @@ export function objectManifest(
     });
   }
   for (const g of p.glossary)
-    add(`glossary/${g.slug}`, "glossary", g, { title: g.name, url: url(`/glossaire/${g.slug}/`), language: "fr" });
+    add(`glossary/${g.slug}`, "glossary", g, {
+      title: g.name,
+      url: url(pageOf(p.pages.glossaryEntry, g.slug)),
+      language: "fr",
+    });
   for (const s of p.primarySources)
     add(`primary-source/${s.slug}`, "primary-source", s, {
       title: s.name,
-      url: url(`/sources/${s.slug}/`),
+      url: url(pageOf(p.pages.source, s.slug)),
       language: "fr",
     });
   for (const t of p.topics) add(`topic/${t.slug}`, "topic", t, { title: t.label, language: "fr" });

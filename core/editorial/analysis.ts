@@ -4,6 +4,7 @@
  * Several surfaces read it (catalog, claims, evidence graph, sources, search, llms), so it is
  * computed once per publication and assembly instant.
  */
+import { pageOf } from "../inputs/pages.ts";
 import { extractArticleEvidence, type ArticleEvidence, type ClaimRecord } from "../claims/extract.ts";
 import { applyReviews, type OrphanReview } from "../claims/reviews.ts";
 import { primaryHostsOf, type PrimaryHost } from "../claims/references.ts";
@@ -112,7 +113,13 @@ function analyse(p: Publication, now: string, url: UrlOf, kept: Memo): Editorial
   const depthLevels = new Map(p.protocol.proofDepthLevels.map((l) => [l.id, l]));
   const articles = extracted.map(({ doc, url: pageUrl, evidence }) => {
     const claims = claimsBySlug.get(doc.slug) ?? [];
-    return { doc, url: pageUrl, evidence, claims, summary: summaryOf(evidence, claims, { sources, depthLevels, url }) };
+    return {
+      doc,
+      url: pageUrl,
+      evidence,
+      claims,
+      summary: summaryOf(evidence, claims, { sources, depthLevels, url, pages: p.pages }),
+    };
   });
   return {
     articles,
@@ -138,6 +145,7 @@ interface SummaryContext {
   sources: Map<string, Publication["primarySources"][number]>;
   depthLevels: Map<string, Publication["protocol"]["proofDepthLevels"][number]>;
   url: UrlOf;
+  pages: Publication["pages"];
 }
 
 const DEPTH_SCORES = { mention: 1, reference: 2, "linked-source": 3, "direct-proof": 4, reproduction: 5 } as const;
@@ -238,7 +246,9 @@ function summaryOf(evidence: ArticleEvidence, claims: ClaimRecord[], ctx: Summar
     badges,
     primarySources: evidence.primarySourceSlugs.flatMap((slug) => {
       const s = ctx.sources.get(slug);
-      return s ? [{ slug, name: s.name, url: ctx.url(`/sources/${slug}/`), reason: "source-liée" as const }] : [];
+      return s
+        ? [{ slug, name: s.name, url: ctx.url(pageOf(ctx.pages.source, slug)), reason: "source-liée" as const }]
+        : [];
     }),
     counts: {
       externalLinks: evidence.counts.externalLinks,
@@ -278,7 +288,9 @@ function translationsOf(p: Publication, url: UrlOf): (doc: Doc) => TranslationLi
     let status: TranslationStatus = "missing-source";
     if (original) {
       const sourceDate = original.meta.updated ?? original.meta.date;
-      status = doc.meta.translatedFrom && doc.meta.translatedFrom >= sourceDate ? "current" : "stale";
+      // Without translatedFrom, a translation revised on or after its original's last revision follows it.
+      const follows = doc.meta.translatedFrom ?? doc.meta.updated ?? doc.meta.date;
+      status = follows >= sourceDate ? "current" : "stale";
     }
     return {
       language: "en",

@@ -10,7 +10,7 @@ import { editorialOf } from "./analysis.ts";
 
 export interface Finding {
   severity: "error" | "warning" | "note";
-  code: "orphan-review" | "missing-source" | "stale-translation" | "no-claim" | ExtractWarningCode;
+  code: "orphan-review" | "missing-source" | "stale-translation" | "no-claim" | "dropped-markup" | ExtractWarningCode;
   /** The file, relative to the publication folder. */
   file: string;
   field: string;
@@ -55,8 +55,23 @@ export function editorialFindings(p: Publication, now: string, url: UrlOf): Find
         code: "stale-translation",
         file: rel(doc.file),
         field: "translatedFrom",
-        message: `translated from the ${doc.meta.translatedFrom} version, but the French original was updated since; update the translation, then translatedFrom`,
+        message: doc.meta.translatedFrom
+          ? `translated from the ${doc.meta.translatedFrom} version, but the French original was updated since; update the translation, then translatedFrom`
+          : `last revised ${doc.meta.updated ?? doc.meta.date}, before the French original's last revision; update the translation, then its updated date (or translatedFrom)`,
         needle: "translatedFrom:",
+      });
+    }
+  }
+  for (const doc of [...p.articles, ...p.guides]) {
+    for (const d of doc.dropped) {
+      findings.push({
+        severity: "warning",
+        code: "dropped-markup",
+        file: rel(doc.file),
+        field: "(body)",
+        message: `the component <${d.component}> carries no text (no title, caption, alt, source or label) and is left out of every published text; give it one of those props if it says something a reader needs`,
+        needle: "",
+        line: d.line,
       });
     }
   }

@@ -92,7 +92,7 @@ function explainWithoutInput(issue: z.core.$ZodIssue): string {
   }
 }
 
-function explain(issue: z.core.$ZodIssue): string {
+export function explain(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
     case "unrecognized_keys":
       return `unknown key ${issue.keys

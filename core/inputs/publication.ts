@@ -2,11 +2,15 @@ import { RiskError } from "../errors.ts";
 import type { Hasher, ReadOnlyFs } from "../ports.ts";
 import { inputError } from "../errors.ts";
 import { INSTRUMENT_KEYS, type InstrumentKey } from "../schemas/primitives.ts";
-import { parseWithSchema, splitFrontmatter } from "./locate.ts";
+import { parseWithSchema } from "./locate.ts";
+import { docLocations, globRoots, locate, readFrontmatter, slugOf, splitDocument } from "./documents.ts";
+import { readableBody, type DroppedMarkup } from "../editorial/markup.ts";
+import { pageOf, pagesOf, type Pages } from "./pages.ts";
 import {
   ChangelogFile,
   ClaimReviewsFile,
   Config,
+  ContentConfig,
   Frontmatter,
   GlossaryFile,
   MethodologyFile,
@@ -15,7 +19,7 @@ import {
   TopicsFile,
   type InstrumentConfig,
 } from "./schemas.ts";
-import type { z } from "zod";
+import { z } from "zod";
 
 export type Lang = "fr" | "en";
 
@@ -25,8 +29,15 @@ export interface Doc {
   slug: string;
   file: string;
   meta: Frontmatter;
+  /** The readable body: Markdown, with MDX and HTML markup reduced to its text (editorial/markup.ts). */
   body: string;
   bodyLine: number;
+  /** The page's path on the publisher's site (`urls:` in the config). */
+  path: string;
+  /** The publication instant, when the frontmatter's date was a date-time (UTC). */
+  publishedAt: string | null;
+  /** MDX components and HTML elements left out of the text, for lint to name. */
+  dropped: DroppedMarkup[];
 }
 
 export interface Methodology extends MethodologyFile {
@@ -37,6 +48,8 @@ export interface Methodology extends MethodologyFile {
 export interface Publication {
   root: string;
   config: Config;
+  /** Where the publisher's pages are. */
+  pages: Pages;
   articles: Doc[];
   guides: Doc[];
   methodologies: Methodology[];
@@ -54,41 +67,51 @@ export interface InputFiles {
   files: Map<string, string>;
 }
 
+const CONFIG_FILE = "risk.config.yaml";
+
+/** The registries of a publication, each as YAML or, when no YAML file is there, JSON. */
 const REGISTRIES = [
-  "risk.config.yaml",
-  "content/topics.yaml",
-  "content/glossary.yaml",
-  "content/primary-sources.yaml",
-  "content/editorial/protocol.yaml",
-  "content/editorial/changelog.yaml",
-  "content/claim-reviews.yaml",
+  "content/topics",
+  "content/glossary",
+  "content/primary-sources",
+  "content/editorial/protocol",
+  "content/editorial/changelog",
+  "content/claim-reviews",
 ];
+
+/** Folders never searched for documents: tools' and dependencies' own files. */
+const SKIPPED_FOLDERS = new Set(["node_modules", "dist", "public", "_site", "resources"]);
+/** At most this many files are looked at when listing the corpus: a glob at a disk's root stops. */
+const MAX_LISTED = 100_000;
+
+/** The part of the config that says where the corpus is, read before the files it names. */
+const WhereContent = z.looseObject({ content: ContentConfig.optional() });
 
 /** Reads every input file of the publication at `root` (not the upstream readings). */
 export async function readPublicationFiles(fs: ReadOnlyFs, root: string): Promise<InputFiles> {
-  const rels = [...REGISTRIES];
+  const failure = (dir: string, e: unknown) => {
+    const code = (e as { code?: unknown }).code;
+    return inputError(
+      dir || ".",
+      undefined,
+      undefined,
+      `the folder cannot be listed${typeof code === "string" && /^E[A-Z]+$/.test(code) ? ` (${code})` : ""}; make it readable by the user running risk-cli`,
+    );
+  };
   const list = async (dir: string) => {
     try {
-      return await fs.listFiles(`${root}/${dir}`);
+      return await fs.listFiles(dir ? `${root}/${dir}` : root);
     } catch (e) {
-      const code = (e as { code?: unknown }).code;
-      throw inputError(
-        dir,
-        undefined,
-        undefined,
-        `the folder cannot be listed${typeof code === "string" && /^E[A-Z]+$/.test(code) ? ` (${code})` : ""}; make it readable by the user running risk-cli`,
-      );
+      throw failure(dir, e);
     }
   };
-  for (const folder of ["articles", "guides"]) {
-    for (const lang of ["fr", "en"]) {
-      const dir = `content/${folder}/${lang}`;
-      for (const name of await list(dir)) if (name.endsWith(".md")) rels.push(`${dir}/${name}`);
+  const subfolders = async (dir: string) => {
+    try {
+      return await fs.listDirs(dir ? `${root}/${dir}` : root);
+    } catch (e) {
+      throw failure(dir, e);
     }
-  }
-  for (const name of await list("content/methodologies")) {
-    if (name.endsWith(".yaml")) rels.push(`content/methodologies/${name}`);
-  }
+  };
   const files = new Map<string, string>();
   // A symbolic link inside the publication may not lead out of it: its target would be read (and
   // quoted in messages) as if it were the publisher's file.
@@ -104,18 +127,51 @@ export async function readPublicationFiles(fs: ReadOnlyFs, root: string): Promis
         "a symbolic link leading out of the publication; copy the file into it instead",
       );
   };
-  // Read concurrently, but report the first failure in list order: with several files missing
-  // (a wrong --publication), the error always names risk.config.yaml, whichever read ended first.
-  const results = await Promise.allSettled(
-    rels.map(async (rel) => {
-      const file = `${root}/${rel}`;
-      if (REGISTRIES.includes(rel) && !(await fs.exists(file))) {
-        throw inputError(rel, undefined, undefined, "the file is missing; create it (see docs/inputs.md)");
-      }
-      await inside(file, rel);
-      files.set(rel, await readInput(fs, file, rel));
-    }),
-  );
+  const read = async (rel: string) => {
+    const file = `${root}/${rel}`;
+    await inside(file, rel);
+    files.set(rel, await readInput(fs, file, rel));
+  };
+  if (!(await fs.exists(`${root}/${CONFIG_FILE}`)))
+    throw inputError(CONFIG_FILE, undefined, undefined, "the file is missing; create it (see docs/inputs.md)");
+  await read(CONFIG_FILE);
+  const { content } = parseWithSchema(CONFIG_FILE, files.get(CONFIG_FILE)!, WhereContent);
+  const rels: string[] = [];
+  for (const base of REGISTRIES) {
+    const yaml = `${base}.yaml`;
+    if (await fs.exists(`${root}/${yaml}`)) rels.push(yaml);
+    else if (await fs.exists(`${root}/${base}.json`)) rels.push(`${base}.json`);
+    else
+      throw inputError(
+        yaml,
+        undefined,
+        undefined,
+        "the file is missing; create it, as YAML or JSON (see docs/inputs.md)",
+      );
+  }
+  const locations = docLocations(content);
+  let listed = 0;
+  const walk = async (dir: string): Promise<void> => {
+    for (const name of await list(dir)) {
+      if (++listed > MAX_LISTED)
+        throw inputError(
+          CONFIG_FILE,
+          undefined,
+          "content",
+          `the corpus globs reach over ${MAX_LISTED} files; narrow them to the folders that hold the articles and guides`,
+        );
+      const rel = dir ? `${dir}/${name}` : name;
+      if (locate(rel, locations)) rels.push(rel);
+    }
+    for (const name of await subfolders(dir))
+      if (!name.startsWith(".") && !SKIPPED_FOLDERS.has(name)) await walk(dir ? `${dir}/${name}` : name);
+  };
+  for (const start of globRoots(locations)) await walk(start);
+  for (const name of await list("content/methodologies")) {
+    if (/\.(yaml|json)$/.test(name)) rels.push(`content/methodologies/${name}`);
+  }
+  // Read concurrently, but report the first failure in list order.
+  const results = await Promise.allSettled([...new Set(rels)].map(read));
   const failed = results.find((r) => r.status === "rejected");
   if (failed) throw failed.reason;
   return { root, files: new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) };
@@ -179,67 +235,105 @@ function remembered<T>(parsed: ParsedFiles | undefined, rel: string, text: strin
 export function parsePublication(input: InputFiles, options: { parsed?: ParsedFiles } = {}): Publication {
   const { root, files } = input;
   const { parsed } = options;
-  const yamlOf = <S extends z.ZodType>(rel: string, schema: S): z.infer<S> =>
-    remembered(parsed, rel, files.get(rel)!, () => parseWithSchema(rel, files.get(rel)!, schema));
+  // A registry is YAML, or JSON when the publisher keeps it so.
+  const yamlOf = <S extends z.ZodType>(base: string, schema: S): z.infer<S> => {
+    const rel = files.has(`${base}.yaml`) || !files.has(`${base}.json`) ? `${base}.yaml` : `${base}.json`;
+    const json = rel.endsWith(".json");
+    return remembered(parsed, rel, files.get(rel)!, () => parseWithSchema(rel, files.get(rel)!, schema, { json }));
+  };
+  const config = yamlOf("risk.config", Config);
+  const pages = pagesOf(config.urls);
+  const docs = parseDocs(input, config, pages, parsed);
   const publication: Publication = {
     root,
-    config: yamlOf("risk.config.yaml", Config),
-    articles: parseDocs(input, "articles", "article", parsed),
-    guides: parseDocs(input, "guides", "guide", parsed),
+    config,
+    pages,
+    articles: docs.filter((d) => d.kind === "article"),
+    guides: docs.filter((d) => d.kind === "guide"),
     methodologies: parseMethodologies(input, parsed),
-    topics: yamlOf("content/topics.yaml", TopicsFile),
-    glossary: yamlOf("content/glossary.yaml", GlossaryFile),
-    primarySources: yamlOf("content/primary-sources.yaml", PrimarySourcesFile),
-    protocol: yamlOf("content/editorial/protocol.yaml", ProtocolFile),
-    changelog: yamlOf("content/editorial/changelog.yaml", ChangelogFile),
-    claimReviews: yamlOf("content/claim-reviews.yaml", ClaimReviewsFile),
+    topics: yamlOf("content/topics", TopicsFile),
+    glossary: yamlOf("content/glossary", GlossaryFile),
+    primarySources: yamlOf("content/primary-sources", PrimarySourcesFile),
+    protocol: yamlOf("content/editorial/protocol", ProtocolFile),
+    changelog: yamlOf("content/editorial/changelog", ChangelogFile),
+    claimReviews: yamlOf("content/claim-reviews", ClaimReviewsFile),
   };
   checkReferences(publication);
   return publication;
 }
 
-function parseDocs(input: InputFiles, folder: string, kind: Doc["kind"], parsed?: ParsedFiles): Doc[] {
+function parseDocs(input: InputFiles, config: Config, pages: Pages, parsed?: ParsedFiles): Doc[] {
+  const content = config.content;
+  const locations = docLocations(content);
+  // What a document's parse depends on besides its text: the config's reading rules.
+  const rules = JSON.stringify(content ?? null);
   const docs: Doc[] = [];
-  for (const lang of ["fr", "en"] as const) {
-    const prefix = `content/${folder}/${lang}/`;
-    for (const [rel, text] of input.files) {
-      if (!rel.startsWith(prefix)) continue;
-      // Messages name a file by its path inside the publication, never where it sits on this machine.
-      const file = rel;
-      const slug = rel.slice(prefix.length, -3);
-      if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slug)) {
-        throw inputError(
-          file,
-          undefined,
-          undefined,
-          "the file name is the slug: use lowercase ASCII letters, digits and hyphens",
-        );
-      }
-      const { meta, body, bodyLine } = remembered(parsed, rel, text, () => {
-        const { yaml, body, bodyLine } = splitFrontmatter(file, text);
-        return { meta: parseWithSchema(file, yaml, Frontmatter, { lineOffset: 1 }), body, bodyLine };
-      });
-      if (lang === "fr" && (meta.translationOf || meta.translatedFrom)) {
-        throw inputError(
-          file,
-          undefined,
-          "translationOf",
-          "a French original has no translationOf or translatedFrom; remove them",
-        );
-      }
-      if (lang === "en" && (!meta.translationOf || !meta.translatedFrom)) {
-        throw inputError(
-          file,
-          undefined,
-          meta.translationOf ? "translatedFrom" : "translationOf",
-          "an English translation names its French original (translationOf) and the French revision it follows (translatedFrom)",
-        );
-      }
-      if (meta.updated && meta.updated < meta.date) {
-        throw inputError(file, undefined, "updated", `updated (${meta.updated}) is before date (${meta.date})`);
-      }
-      docs.push({ kind, lang, slug, file, meta, body, bodyLine });
+  const seen = new Map<string, string>();
+  for (const [rel, text] of input.files) {
+    const where = locate(rel, locations);
+    if (!where) continue;
+    const { kind, lang } = where;
+    // Messages name a file by its path inside the publication, never where it sits on this machine.
+    const file = rel;
+    const read = remembered(parsed, rel, `${rules}\0${text}`, () => {
+      const { format, head, body, bodyLine } = splitDocument(file, text);
+      const fm = readFrontmatter(file, format, head, content);
+      const readable = readableBody(body, { mdx: rel.endsWith(".mdx") });
+      return {
+        ...fm,
+        body: readable.text,
+        dropped: readable.dropped.map((d) => ({ ...d, line: d.line + bodyLine - 1 })),
+        bodyLine,
+      };
+    });
+    if (read.draft) continue;
+    const slug = slugOf(rel, content, read.slugValue);
+    if (!slug || !/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slug)) {
+      throw inputError(
+        file,
+        undefined,
+        typeof content?.slug === "object" ? content.slug.key : undefined,
+        `the slug${slug ? ` "${slug.slice(0, 80)}"` : ""} must be lowercase ASCII letters, digits and single hyphens; rename the ${typeof content?.slug === "object" ? "key's value" : "file"}`,
+      );
     }
+    const key = `${kind}/${lang}/${slug}`;
+    const other = seen.get(key);
+    if (other)
+      throw inputError(file, undefined, undefined, `${other} has the same slug "${slug}"; each ${kind} needs its own`);
+    seen.set(key, file);
+    const meta = { ...read.meta };
+    if (lang === "en" && !meta.translationOf && content?.translations === "same-slug") meta.translationOf = slug;
+    if (lang === "fr" && (meta.translationOf || meta.translatedFrom)) {
+      throw inputError(
+        file,
+        undefined,
+        "translationOf",
+        "a French original has no translationOf or translatedFrom; remove them",
+      );
+    }
+    if (lang === "en" && !meta.translationOf) {
+      throw inputError(
+        file,
+        undefined,
+        "translationOf",
+        "an English translation names its French original (translationOf, or a key mapped to it; or content.translations: same-slug in risk.config.yaml)",
+      );
+    }
+    if (meta.updated && meta.updated < meta.date) {
+      throw inputError(file, undefined, "updated", `updated (${meta.updated}) is before date (${meta.date})`);
+    }
+    docs.push({
+      kind,
+      lang,
+      slug,
+      file,
+      meta,
+      body: read.body,
+      bodyLine: read.bodyLine,
+      path: pageOf(pages[kind][lang], slug),
+      publishedAt: read.publishedAt,
+      dropped: read.dropped,
+    });
   }
   return docs;
 }
@@ -252,8 +346,10 @@ function parseMethodologies(input: InputFiles, parsed?: ParsedFiles): Methodolog
       // Messages name a file by its path inside the publication, never where it sits on this machine.
       const file = rel;
       return {
-        ...remembered(parsed, rel, text, () => parseWithSchema(file, text, MethodologyFile)),
-        slug: rel.slice(prefix.length, -5),
+        ...remembered(parsed, rel, text, () =>
+          parseWithSchema(file, text, MethodologyFile, { json: rel.endsWith(".json") }),
+        ),
+        slug: rel.slice(prefix.length).replace(/\.(yaml|json)$/, ""),
         file,
       };
     });

@@ -70,6 +70,63 @@ export const InstrumentConfig = z.strictObject({
 });
 export type InstrumentConfig = z.infer<typeof InstrumentConfig>;
 
+/** A page path on the publisher's site: starts with /, no spaces, quotes or angle brackets. */
+const PagePath = z.string().regex(/^\/[^\s"'<>\\]*$/, "a path on the site starting with /, as /posts/");
+/** A page path with a {slug} placeholder, as /posts/{slug}/. */
+const SlugPagePath = PagePath.refine((s) => s.includes("{slug}"), {
+  message: "a pattern with {slug} where the page's slug goes, as /posts/{slug}/",
+});
+const LangPatterns = z.strictObject({ fr: SlugPagePath.optional(), en: SlugPagePath.optional() });
+
+/** A glob relative to the publication's root, as src/content/posts/**\/*.{md,mdx}. */
+const Glob = z
+  .string()
+  .min(1)
+  .refine((g) => !g.startsWith("/") && !g.split("/").includes(".."), {
+    message: "a pattern inside the publication: relative, without ..",
+  });
+const LangGlobs = z.strictObject({ fr: z.array(Glob).min(1), en: z.array(Glob).default([]) });
+
+/** The frontmatter keys risk-cli reads, which a publisher's own keys may be mapped to. */
+export const FRONTMATTER_KEYS = [
+  "title",
+  "description",
+  "summary",
+  "date",
+  "updated",
+  "tags",
+  "topics",
+  "translationOf",
+  "translatedFrom",
+] as const;
+
+export const ContentConfig = z.strictObject({
+  /** Where the articles and guides of each language are, as globs (default: content/<kind>/<lang>/*.md). */
+  articles: LangGlobs.optional(),
+  guides: LangGlobs.optional(),
+  /**
+   * How a document's slug is made: `file` (the file name, or the folder's for index.md),
+   * `jekyll` (the file name without its YYYY-MM-DD- prefix), or a frontmatter key.
+   */
+  slug: z.union([z.enum(["file", "jekyll"]), z.strictObject({ key: z.string().min(1) })]).default("file"),
+  /**
+   * How a translation names its original: the frontmatter key translationOf (after mapping), or
+   * `same-slug` (an English document translates the French one with its slug).
+   */
+  translations: z.enum(["translationOf", "same-slug"]).default("translationOf"),
+  frontmatter: z
+    .strictObject({
+      /** The publisher's keys renamed to risk-cli's: { pubDate: date, updatedDate: updated }. */
+      map: z.record(z.string(), z.enum(FRONTMATTER_KEYS)).default({}),
+      /** A key whose true value leaves the document out (drafts). */
+      draft: z.string().optional(),
+      /** The publisher's other keys, declared once and then ignored. */
+      ignore: z.array(z.string()).default([]),
+    })
+    .default({ map: {}, ignore: [] }),
+});
+export type ContentConfig = z.infer<typeof ContentConfig>;
+
 export const Config = z.strictObject({
   name: Line.min(1),
   baseUrl: Uri.refine((u) => !u.endsWith("/"), { message: "no trailing slash" }),
@@ -103,6 +160,24 @@ export const Config = z.strictObject({
    * advertises an MCP endpoint only then (a client's first connection must not fail).
    */
   mcp: z.strictObject({ url: Uri, documentation: Uri.optional() }).optional(),
+  /** Where the corpus lives and how its frontmatter reads (docs/inputs.md, "Bring your own site"). */
+  content: ContentConfig.optional(),
+  /** The patterns of the publisher's page addresses; the defaults are the demo's (core/inputs/pages.ts). */
+  urls: z
+    .strictObject({
+      article: LangPatterns.optional(),
+      guide: LangPatterns.optional(),
+      methodology: SlugPagePath.optional(),
+      glossary: PagePath.optional(),
+      glossaryEntry: SlugPagePath.optional(),
+      sources: PagePath.optional(),
+      source: SlugPagePath.optional(),
+      protocol: PagePath.optional(),
+      changelog: PagePath.optional(),
+      agents: PagePath.optional(),
+      home: PagePath.optional(),
+    })
+    .optional(),
   riskBandScaleCaveat: RiskBandScaleCaveat,
   instruments: z
     .strictObject({

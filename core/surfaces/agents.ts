@@ -1,7 +1,7 @@
 import { AgentManifest } from "../schemas/contract.ts";
 import { CLAIM_KINDS } from "../schemas/primitives.ts";
 import { defineSurface } from "./types.ts";
-import { CONTRACT_VERSION, changelogUrl, protocolUrl } from "./common.ts";
+import { CONTRACT_VERSION } from "./common.ts";
 
 /** Contract paths of every machine endpoint, by the AgentEndpointMap key. */
 export const ENDPOINT_PATHS = {
@@ -45,9 +45,10 @@ export const agents = defineSurface({ format: "json", schema: AgentManifest })({
         keyof typeof ENDPOINT_PATHS,
         string
       >),
+      docs: url(p.pages.agents),
       // An MCP endpoint only where the publisher says one answers.
       ...(p.config.mcp
-        ? { mcpEndpoint: p.config.mcp.url, mcpDocumentation: p.config.mcp.documentation ?? url("/donnees/agents/") }
+        ? { mcpEndpoint: p.config.mcp.url, mcpDocumentation: p.config.mcp.documentation ?? url(p.pages.agents) }
         : {}),
     };
     return {
@@ -59,7 +60,7 @@ export const agents = defineSurface({ format: "json", schema: AgentManifest })({
       license: p.config.license,
       attribution: p.config.attribution,
       language: p.config.language,
-      url: url("/"),
+      url: url(p.pages.home),
       capabilities: registry.map((s) => s.path).sort(),
       endpoints,
       preferredUse: [
@@ -95,8 +96,8 @@ export const agents = defineSurface({ format: "json", schema: AgentManifest })({
         claimKinds: [...CLAIM_KINDS],
         depthScale: p.protocol.proofDepthLevels,
         precisionGuard: p.protocol.precisionGuard,
-        correctionPolicy: `${protocolUrl(url)}#corrections`,
-        changelog: changelogUrl(url),
+        correctionPolicy: `${url(p.pages.protocol)}#corrections`,
+        changelog: url(p.pages.changelog),
         riskBandScaleCaveat: p.config.riskBandScaleCaveat,
       },
     };

@@ -32,8 +32,14 @@ export const catalogNdjson = defineSurface({ format: "ndjson", schema: CatalogLi
   build({ publication: p, indexedAt, url, memo }) {
     const editorial = editorialOf(p, indexedAt, url, memo);
     return [
-      ...sortDocs(p.articles).map((d) => ({ recordType: "article" as const, ...contentSummary(d, url, editorial) })),
-      ...sortDocs(p.guides).map((d) => ({ recordType: "guide" as const, ...contentSummary(d, url, editorial) })),
+      ...sortDocs(p.articles).map((d) => ({
+        recordType: "article" as const,
+        ...contentSummary(d, url, editorial, p.pages),
+      })),
+      ...sortDocs(p.guides).map((d) => ({
+        recordType: "guide" as const,
+        ...contentSummary(d, url, editorial, p.pages),
+      })),
       ...methodologySummaries(p, url).map((m) => ({ recordType: "methodology" as const, ...m })),
       ...glossaryEntries(p, url).map((g) => ({ recordType: "glossary" as const, ...g })),
       ...primarySources(p, url).map((s) => ({ recordType: "primary-source" as const, ...s })),

@@ -3,7 +3,7 @@ import { editorialOf } from "../editorial/analysis.ts";
 import { Claim, ClaimReference, ClaimsSurface, type ClaimRecord } from "../schemas/contract.ts";
 import { CLAIM_KINDS } from "../schemas/primitives.ts";
 import { defineSurface, type BuildContext } from "./types.ts";
-import { CONTRACT_VERSION, byCodeUnits, protocolUrl } from "./common.ts";
+import { CONTRACT_VERSION, byCodeUnits } from "./common.ts";
 
 /** The flat list of a claim's references, as the claims surface publishes it. */
 export function claimReferences(claims: readonly ClaimRecord[]): z.input<typeof ClaimReference>[] {
@@ -74,7 +74,7 @@ export const claims = defineSurface({ format: "json", schema: ClaimsSurface })({
           "Le comité éditorial revoit les affirmations marquées d’un identifiant claim-id : nature confirmée ou corrigée, valeur localisée dans la source (evidenceLocator), artefact de reproduction le cas échéant. Une revue dont l’affirmation a disparu est signalée à l’assemblage, jamais supprimée en silence.",
         dateModel:
           "claimDate est la date de publication de l’article ; observationDate la date de l’observation citée par la phrase (jour, mois, trimestre, année ou intervalle observationStart–observationEnd), null si la phrase n’en donne pas. Une année dans une URL n’est jamais une date. indexedAt est l’instant de l’assemblage qui a indexé le corpus.",
-        correctionPolicy: `${protocolUrl(url)}#corrections`,
+        correctionPolicy: `${url(p.pages.protocol)}#corrections`,
       },
       reviewRegistry: {
         version: p.claimReviews.version,

@@ -11,17 +11,9 @@ export type UrlOf = (path: string) => string;
 /** Compares strings by UTF-16 code units, the order of canonical JSON keys: locale-independent. */
 export const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-export function docPath(doc: Pick<Doc, "kind" | "lang" | "slug">): string {
-  const folder = doc.kind === "article" ? "articles" : "guides";
-  return doc.lang === "fr" ? `/${folder}/${doc.slug}/` : `/en/${folder}/${doc.slug}/`;
-}
-
-export function protocolUrl(url: UrlOf): string {
-  return url("/protocole-editorial/");
-}
-
-export function changelogUrl(url: UrlOf): string {
-  return url("/journal-editorial/");
+/** The page of an article or guide on the publisher's site (the config's `urls:`). */
+export function docPath(doc: Pick<Doc, "path">): string {
+  return doc.path;
 }
 
 /** Resolves a site-relative href (`/x/`) against the base URL; absolute URIs pass through. */
@@ -30,9 +22,14 @@ export function resolveHref(href: string, url: UrlOf): string {
 }
 
 /** Newest first, then French before English, then slug: a total order, so output is stable. */
+/** Newest first: by date, then by the instant when the frontmatter gave a time of day, then by language and slug. */
 export function sortDocs(docs: Doc[]): Doc[] {
   return [...docs].sort(
-    (a, b) => byCodeUnits(b.meta.date, a.meta.date) || byCodeUnits(a.lang, b.lang) || byCodeUnits(a.slug, b.slug),
+    (a, b) =>
+      byCodeUnits(b.meta.date, a.meta.date) ||
+      byCodeUnits(b.publishedAt ?? "", a.publishedAt ?? "") ||
+      byCodeUnits(a.lang, b.lang) ||
+      byCodeUnits(a.slug, b.slug),
   );
 }
 

@@ -1,3 +1,4 @@
+import { pageOf } from "../inputs/pages.ts";
 import { z } from "zod";
 import { DebtLatest } from "../inputs/schemas.ts";
 import type { PresentSignal } from "../signals.ts";
@@ -98,7 +99,7 @@ export const debtRisk = defineSurface({ format: "json", schema: DebtRiskSnapshot
         excludesBudgetOfficeProjections: true,
         rule: "The current stress excludes the federal budget office's projections and stabilises missing families by neutral imputation; provenance.coverage gives the coverage observed before imputation.",
       },
-      methodology: m ? { slug: m.slug, version: m.version, url: url(`/methodologies/${m.slug}/`) } : null,
+      methodology: m ? { slug: m.slug, version: m.version, url: url(pageOf(p.pages.methodology, m.slug)) } : null,
       ...detail,
       license: p.config.license,
       attribution: p.config.attribution,

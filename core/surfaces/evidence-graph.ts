@@ -1,3 +1,4 @@
+import { pageOf } from "../inputs/pages.ts";
 import { z } from "zod";
 import { primarySourceOf } from "../claims/references.ts";
 import { editorialOf, type Editorial } from "../editorial/analysis.ts";
@@ -106,7 +107,7 @@ export function evidenceGraph(p: Publication, editorial: Editorial, url: UrlOf):
       id: `primary-source:${s.slug}`,
       type: "primary-source",
       label: s.shortName ?? s.name,
-      url: url(`/sources/${s.slug}/`),
+      url: url(pageOf(p.pages.source, s.slug)),
       kind: null,
       date: null,
     });

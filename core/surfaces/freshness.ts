@@ -101,7 +101,7 @@ export const freshness = defineSurface({ format: "json", schema: FreshnessSurfac
       kind: "editorial-corpus",
       instrument: null,
       label: "Corpus éditorial (articles et guides)",
-      source: url("/"),
+      source: url(p.pages.home),
       staleAfter: editorialStale,
       updatedAt: corpus.editorial.updatedAt,
       expiresAt: expires,

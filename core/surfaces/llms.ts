@@ -1,3 +1,4 @@
+import { pageOf } from "../inputs/pages.ts";
 import { withoutComments } from "../render/text.ts";
 /**
  * Plain-text surfaces for agents: `/llms.txt` (the llmstxt.org map: H1, blockquote summary, H2
@@ -70,7 +71,7 @@ export function llmsTxt(p: Publication, ctx: Pick<BuildContext, "registry" | "ur
       title: "Méthodologies",
       lines: [...p.methodologies]
         .sort((a, b) => byCodeUnits(a.slug, b.slug))
-        .map((m) => link(m.title, url(`/methodologies/${m.slug}/`), m.description)),
+        .map((m) => link(m.title, url(pageOf(p.pages.methodology, m.slug)), m.description)),
     },
     {
       title: "Articles",
@@ -106,12 +107,12 @@ export function llmsTxt(p: Publication, ctx: Pick<BuildContext, "registry" | "ur
       url("/llms-full-en.txt"),
       "English translations only, kept apart from the French context",
     ) +
-    link("Glossaire", url("/glossaire/"), `${p.glossary.length} entrées`) +
-    link("Sources primaires", url("/sources/"), `${p.primarySources.length} institutions répertoriées`) +
-    link("Protocole éditorial", url("/protocole-editorial/"), "principes, niveaux de preuve, politique de correction") +
+    link("Glossaire", url(p.pages.glossary), `${p.glossary.length} entrées`) +
+    link("Sources primaires", url(p.pages.sources), `${p.primarySources.length} institutions répertoriées`) +
+    link("Protocole éditorial", url(p.pages.protocol), "principes, niveaux de preuve, politique de correction") +
     link(
       "Description du contrat pour les agents",
-      url("/donnees/agents/"),
+      url(p.pages.agents),
       "fraîcheur, séries, règles de citation, garde-fous",
     );
   // Every section keeps its heading and first line; the rest fills what the budget leaves.
@@ -200,7 +201,7 @@ export function llmsFullFr(p: Publication, { url, indexedAt }: Pick<BuildContext
       .sort((a, b) => byCodeUnits(a.slug, b.slug))
       .map(
         (m) =>
-          `### ${m.title}\n\nURL : ${url(`/methodologies/${m.slug}/`)}\nVersion : ${m.version} (mise à jour le ${m.updated})\nQuestion : ${m.question}\n\n${m.description}\n\n`,
+          `### ${m.title}\n\nURL : ${url(pageOf(p.pages.methodology, m.slug))}\nVersion : ${m.version} (mise à jour le ${m.updated})\nQuestion : ${m.question}\n\n${m.description}\n\n`,
       )
       .join("");
   out +=
@@ -209,7 +210,7 @@ export function llmsFullFr(p: Publication, { url, indexedAt }: Pick<BuildContext
       .sort((a, b) => byCodeUnits(a.slug, b.slug))
       .map(
         (g) =>
-          `- **${g.name}${g.sigle ? ` (${g.sigle})` : ""}** (${g.category}) : ${g.definition.replace(/\s+/g, " ")} ${url(`/glossaire/${g.slug}/`)}\n`,
+          `- **${g.name}${g.sigle ? ` (${g.sigle})` : ""}** (${g.category}) : ${g.definition.replace(/\s+/g, " ")} ${url(pageOf(p.pages.glossaryEntry, g.slug))}\n`,
       )
       .join("");
   out +=
@@ -218,7 +219,7 @@ export function llmsFullFr(p: Publication, { url, indexedAt }: Pick<BuildContext
       .sort((a, b) => byCodeUnits(a.slug, b.slug))
       .map(
         (s) =>
-          `### ${s.name}\n\nURL : ${url(`/sources/${s.slug}/`)}\nSite officiel : ${s.officialUrl}\nCatégorie : ${s.category}\n\n${s.description.replace(/\s+/g, " ")}\n\n` +
+          `### ${s.name}\n\nURL : ${url(pageOf(p.pages.source, s.slug))}\nSite officiel : ${s.officialUrl}\nCatégorie : ${s.category}\n\n${s.description.replace(/\s+/g, " ")}\n\n` +
           (s.datasets ?? []).map((d) => `- ${d.name} (${d.role}) : ${d.url}\n`).join("") +
           "\n",
       )

@@ -1,14 +1,20 @@
 /** The contract's records of the corpus, shared by the catalog, its NDJSON twin, the sources and the agent manifest. */
+import { pageOf } from "../inputs/pages.ts";
 import type { Doc, Publication } from "../inputs/publication.ts";
 import type { Editorial } from "../editorial/analysis.ts";
 import type { ContentSummary, GlossaryEntry, MethodologySummary, PrimarySource } from "../schemas/contract.ts";
-import { byCodeUnits, changelogUrl, docPath, protocolUrl, resolveHref, type UrlOf } from "./common.ts";
+import { byCodeUnits, docPath, resolveHref, type UrlOf } from "./common.ts";
 
 /**
  * The catalog record of an article or guide. French articles carry their evidence (claims,
  * depth, badges); English translations carry none of their own and point to their original.
  */
-export function contentSummary(doc: Doc, url: UrlOf, editorial: Editorial): ContentSummary {
+export function contentSummary(
+  doc: Doc,
+  url: UrlOf,
+  editorial: Editorial,
+  pages: Publication["pages"],
+): ContentSummary {
   const m = doc.meta;
   const evidence = doc.kind === "article" && doc.lang === "fr" ? editorial.bySlug.get(doc.slug)?.summary : undefined;
   const t = editorial.translation(doc);
@@ -25,8 +31,8 @@ export function contentSummary(doc: Doc, url: UrlOf, editorial: Editorial): Cont
     revisions: {
       published: m.date,
       updated: m.updated ?? null,
-      policy: `${protocolUrl(url)}#corrections`,
-      changelog: changelogUrl(url),
+      policy: `${url(pages.protocol)}#corrections`,
+      changelog: url(pages.changelog),
     },
     ...(evidence ? { evidence } : {}),
     language: t.language,
@@ -41,7 +47,7 @@ export function methodologySummaries(p: Publication, url: UrlOf): MethodologySum
     .sort((a, b) => byCodeUnits(a.slug, b.slug))
     .map((m) => ({
       slug: m.slug,
-      url: url(`/methodologies/${m.slug}/`),
+      url: url(pageOf(p.pages.methodology, m.slug)),
       title: m.title,
       label: m.label,
       description: m.description,
@@ -59,7 +65,7 @@ export function glossaryEntries(p: Publication, url: UrlOf): GlossaryEntry[] {
     .sort((a, b) => byCodeUnits(a.slug, b.slug))
     .map((g) => ({
       slug: g.slug,
-      url: url(`/glossaire/${g.slug}/`),
+      url: url(pageOf(p.pages.glossaryEntry, g.slug)),
       sigle: g.sigle ?? null,
       name: g.name,
       definition: g.definition,
@@ -84,11 +90,11 @@ export function glossaryEntries(p: Publication, url: UrlOf): GlossaryEntry[] {
 export function primarySources(p: Publication, url: UrlOf): PrimarySource[] {
   return [...p.primarySources]
     .sort((a, b) => byCodeUnits(a.slug, b.slug))
-    .map((s) => ({ ...s, url: url(`/sources/${s.slug}/`) }));
+    .map((s) => ({ ...s, url: url(pageOf(p.pages.source, s.slug)) }));
 }
 
 export function editorialProtocol(p: Publication, url: UrlOf) {
-  return { url: protocolUrl(url), ...p.protocol };
+  return { url: url(p.pages.protocol), ...p.protocol };
 }
 
 export function editorialChangelog(p: Publication, url: UrlOf) {
@@ -100,6 +106,6 @@ export function editorialChangelog(p: Publication, url: UrlOf) {
       kind: c.kind,
       summary: c.summary,
       links: c.links.map((l) => ({ label: l.label, href: resolveHref(l.href, url) })),
-      url: `${changelogUrl(url)}#${c.id}`,
+      url: `${url(p.pages.changelog)}#${c.id}`,
     }));
 }

@@ -1,3 +1,4 @@
+import { pageOf } from "../inputs/pages.ts";
 import { z } from "zod";
 import { markdownToPlain } from "../editorial/plain.ts";
 import { noMemo, type Memo } from "../ports.ts";
@@ -87,7 +88,7 @@ export function searchDocuments(p: Publication, url: UrlOf, kept: Memo = noMemo)
       lang: "fr",
       slug: g.slug,
       title: g.sigle ? `${g.name} (${g.sigle})` : g.name,
-      url: url(`/glossaire/${g.slug}/`),
+      url: url(pageOf(p.pages.glossaryEntry, g.slug)),
       description: g.definition,
       date: null,
       text: g.atlas ? [g.atlas.intuition, g.atlas.formula, g.atlas.whyNow].filter(Boolean).join(" ") : "",
@@ -101,7 +102,7 @@ export function searchDocuments(p: Publication, url: UrlOf, kept: Memo = noMemo)
       lang: "fr",
       slug: m.slug,
       title: m.title,
-      url: url(`/methodologies/${m.slug}/`),
+      url: url(pageOf(p.pages.methodology, m.slug)),
       description: m.description,
       date: m.updated,
       text: `${m.question} ${(m.sources ?? []).map((s) => `${s.name} ${s.role}`).join(" ")}`,
@@ -115,7 +116,7 @@ export function searchDocuments(p: Publication, url: UrlOf, kept: Memo = noMemo)
       lang: "fr",
       slug: s.slug,
       title: s.name,
-      url: url(`/sources/${s.slug}/`),
+      url: url(pageOf(p.pages.source, s.slug)),
       description: s.description,
       date: null,
       text: (s.datasets ?? []).map((d) => `${d.name} ${d.role}`).join(" "),

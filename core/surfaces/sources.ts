@@ -4,7 +4,7 @@ import { editorialOf } from "../editorial/analysis.ts";
 import { PrimarySource } from "../schemas/contract.ts";
 import { IsoDate, IsoDateTime, Uri } from "../schemas/primitives.ts";
 import { defineSurface } from "./types.ts";
-import { CONTRACT_VERSION, byCodeUnits, protocolUrl } from "./common.ts";
+import { CONTRACT_VERSION, byCodeUnits } from "./common.ts";
 import { primarySources } from "./records.ts";
 
 const ReferenceKind = z.enum(["primary-source", "secondary-source", "internal"]);
@@ -99,7 +99,7 @@ export const sources = defineSurface({ format: "json", schema: SourcesSurface })
       generated: now,
       registry: {
         title: "Registre des sources primaires",
-        url: url("/sources/"),
+        url: url(p.pages.sources),
         updated: p.protocol.updated,
         matchRule:
           "Un lien est une source primaire quand son hôte est celui d’une source du registre ou d’un de ses jeux de données, sous-domaines compris (www.boj.or.jp relève de boj.or.jp ; notboj.or.jp non).",
@@ -122,7 +122,7 @@ export const sources = defineSurface({ format: "json", schema: SourcesSurface })
           "Les hôtes secondaires sont recensés tels que cités, sans jugement de fiabilité.",
           "Les liens internes renvoient au contexte de la publication et ne sont pas des preuves.",
         ],
-        correctionPolicy: `${protocolUrl(url)}#corrections`,
+        correctionPolicy: `${url(p.pages.protocol)}#corrections`,
       },
       primarySources: registry.map((s) => ({
         ...s,

@@ -83,6 +83,7 @@ describe("loadPublication", () => {
     const slowFs = {
       readText: async () => "",
       listFiles: async () => [],
+      listDirs: async () => [],
       exists: (path: string) =>
         new Promise<boolean>((done) => setTimeout(() => done(false), path.endsWith("risk.config.yaml") ? 30 : 0)),
     };

@@ -1,0 +1,258 @@
+/**
+ * A publisher's articles and guides read where they live: the folders or globs the config names
+ * for each kind and language, Markdown or MDX, YAML (`---`) or TOML (`+++`) frontmatter whose keys
+ * the config maps to risk-cli's, drafts left out, the publisher's other keys declared once and
+ * then ignored. An undeclared key is still an error, and its message says how to map or declare it.
+ */
+import picomatch from "picomatch";
+import { parse as parseToml, TomlError } from "smol-toml";
+import { z } from "zod";
+import { inputError } from "../errors.ts";
+import { explain, parseWithSchema } from "./locate.ts";
+import { FRONTMATTER_KEYS, Frontmatter, type ContentConfig } from "./schemas.ts";
+
+export type DocKind = "article" | "guide";
+export type DocLang = "fr" | "en";
+
+/** Where each kind and language is read from when the config says nothing: the demo's layout. */
+const DEFAULT_GLOBS: Record<DocKind, Record<DocLang, string[]>> = {
+  article: { fr: ["content/articles/fr/*.md"], en: ["content/articles/en/*.md"] },
+  guide: { fr: ["content/guides/fr/*.md"], en: ["content/guides/en/*.md"] },
+};
+
+/** Markdown and MDX files; anything else a glob matches is not a document. */
+const DOCUMENT_FILE = /\.(md|mdx|markdown)$/;
+
+export interface DocLocation {
+  kind: DocKind;
+  lang: DocLang;
+  globs: string[];
+  match: (rel: string) => boolean;
+}
+
+export function docLocations(content: ContentConfig | undefined): DocLocation[] {
+  const out: DocLocation[] = [];
+  for (const kind of ["article", "guide"] as const) {
+    const configured = content?.[kind === "article" ? "articles" : "guides"];
+    for (const lang of ["fr", "en"] as const) {
+      const globs = configured ? configured[lang] : DEFAULT_GLOBS[kind][lang];
+      const test = picomatch(globs.length ? globs : ["\0none"], { dot: false });
+      out.push({ kind, lang, globs, match: (rel) => DOCUMENT_FILE.test(rel) && test(rel) });
+    }
+  }
+  return out;
+}
+
+/** The first folder of each glob that holds no pattern: where to start listing files. */
+export function globRoots(locations: readonly DocLocation[]): string[] {
+  const roots = new Set<string>();
+  for (const l of locations)
+    for (const g of l.globs) {
+      const parts = g.split("/");
+      const fixed: string[] = [];
+      for (const part of parts.slice(0, -1)) {
+        if (/[*?{}[\]!()]/.test(part)) break;
+        fixed.push(part);
+      }
+      roots.add(fixed.join("/"));
+    }
+  // A root inside another is listed with it.
+  return [...roots].sort().filter((r, i, all) => !all.slice(0, i).some((o) => o === "" || r.startsWith(`${o}/`)));
+}
+
+/** Where a document is, once classified. */
+export function locate(rel: string, locations: readonly DocLocation[]): { kind: DocKind; lang: DocLang } | null {
+  const hit = locations.find((l) => l.match(rel));
+  return hit ? { kind: hit.kind, lang: hit.lang } : null;
+}
+
+/** The frontmatter block and the body of a Markdown or MDX file. */
+export function splitDocument(
+  file: string,
+  text: string,
+): { format: "yaml" | "toml"; head: string; body: string; bodyLine: number } {
+  const normalised = text.replace(/^\uFEFF/, "").replace(/\r\n/g, "\n");
+  const fence = normalised.startsWith("---\n") ? "---" : normalised.startsWith("+++\n") ? "+++" : null;
+  if (!fence)
+    throw inputError(
+      file,
+      1,
+      undefined,
+      "a document must start with frontmatter: YAML between two `---` lines, or TOML between two `+++` lines",
+    );
+  const end = normalised.indexOf(`\n${fence}`, 3);
+  if (end < 0 || (normalised[end + 4] !== "\n" && end + 4 !== normalised.length))
+    throw inputError(file, 1, undefined, `the frontmatter is not closed by a \`${fence}\` line`);
+  const head = normalised.slice(4, end + 1);
+  return {
+    format: fence === "---" ? "yaml" : "toml",
+    head,
+    body: normalised.slice(end + 5),
+    bodyLine: head.split("\n").length + 2,
+  };
+}
+
+/** Keys publishers commonly use, and the risk-cli key each one means: the hint of an error. */
+export const LIKELY_KEYS: Record<string, (typeof FRONTMATTER_KEYS)[number]> = {
+  pubdate: "date",
+  publishdate: "date",
+  published: "date",
+  publishedat: "date",
+  pub_date: "date",
+  created: "date",
+  updateddate: "updated",
+  lastmod: "updated",
+  modified: "updated",
+  updatedat: "updated",
+  updated_at: "updated",
+  last_modified_at: "updated",
+  moddate: "updated",
+  sourcearticle: "translationOf",
+  original: "translationOf",
+  translation_of: "translationOf",
+  translationkey: "translationOf",
+  excerpt: "description",
+  categories: "tags",
+  keywords: "tags",
+};
+
+export interface ReadFrontmatter {
+  meta: Frontmatter;
+  /** The publication instant when the frontmatter gave a date-time (UTC, ISO 8601). */
+  publishedAt: string | null;
+  /** The value of the slug key, when the config makes slugs from one. */
+  slugValue: string | null;
+  draft: boolean;
+}
+
+/** A date-time as frontmatter writes it: ISO 8601, or Jekyll's `2026-09-22 08:30:00 +0200`. */
+const DATE_TIME = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?) ?(Z|[+-]\d{2}:?\d{2})?$/;
+
+/** A date or date-time value as frontmatter gives it: the UTC calendar date, and the instant if any. */
+function dateOf(value: unknown): { date: string; instant: string | null } | null {
+  if (value instanceof Date && !Number.isNaN(value.getTime())) {
+    const iso = value.toISOString();
+    return { date: iso.slice(0, 10), instant: iso.replace(".000Z", "Z") };
+  }
+  if (typeof value !== "string") return null;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return { date: value, instant: null };
+  const m = DATE_TIME.exec(value.trim());
+  if (!m) return null;
+  // A date-time without a zone is read as UTC: it has no other instant to give.
+  const ms = Date.parse(`${m[1]}T${m[2]}${m[3] ? m[3].replace(/^([+-]\d{2})(\d{2})$/, "$1:$2") : "Z"}`);
+  if (Number.isNaN(ms)) return null;
+  const iso = new Date(ms).toISOString();
+  return { date: iso.slice(0, 10), instant: iso.replace(".000Z", "Z") };
+}
+
+/** The line of `key` in the frontmatter block (1-based in the file), when it can be found. */
+function lineOfKey(head: string, key: string): number | undefined {
+  const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const re = new RegExp(`^\\s*["']?${escaped}["']?\\s*[:=]`);
+  const i = head.split("\n").findIndex((l) => re.test(l));
+  return i < 0 ? undefined : i + 2;
+}
+
+/**
+ * Reads and checks a document's frontmatter: parsed as YAML or TOML, drafts recognised, the
+ * publisher's declared keys dropped, mapped keys renamed, dates read with their instant, then
+ * validated against risk-cli's frontmatter schema.
+ */
+export function readFrontmatter(
+  file: string,
+  format: "yaml" | "toml",
+  head: string,
+  content: ContentConfig | undefined,
+): ReadFrontmatter {
+  let raw: Record<string, unknown>;
+  if (format === "toml") {
+    try {
+      raw = parseToml(head) as Record<string, unknown>;
+    } catch (e) {
+      const line = e instanceof TomlError ? e.line + 1 : undefined;
+      throw inputError(file, line, undefined, `invalid TOML: ${(e as Error).message.split("\n")[0]}`);
+    }
+  } else {
+    const parsed = parseWithSchema(file, head, z.record(z.string(), z.unknown()).nullable(), { lineOffset: 1 });
+    raw = parsed ?? {};
+  }
+  const fm = content?.frontmatter ?? { map: {}, ignore: [] };
+  const slugKey = content && typeof content.slug === "object" ? content.slug.key : null;
+  const draftKey = fm.draft;
+  const draft = draftKey !== undefined && raw[draftKey] === true;
+  const meta: Record<string, unknown> = {};
+  const origin = new Map<string, string>();
+  for (const [key, value] of Object.entries(raw)) {
+    if (key === draftKey || key === slugKey || fm.ignore.includes(key)) continue;
+    const target = fm.map[key] ?? key;
+    if (!(FRONTMATTER_KEYS as readonly string[]).includes(target)) {
+      const likely = LIKELY_KEYS[key.toLowerCase()];
+      throw inputError(
+        file,
+        lineOfKey(head, key),
+        key,
+        likely
+          ? `unknown key "${key}": if it is your ${likely}, map it to ${likely} in risk.config.yaml (content.frontmatter.map: { ${key}: ${likely} }), else declare it as yours (content.frontmatter.ignore: [${key}])`
+          : `unknown key "${key}": declare it as yours in risk.config.yaml (content.frontmatter.ignore: [${key}]) or map it to one of ${FRONTMATTER_KEYS.join(", ")} (content.frontmatter.map)`,
+      );
+    }
+    if (target in meta)
+      throw inputError(
+        file,
+        lineOfKey(head, key),
+        key,
+        `${origin.get(target)} and ${key} both give ${target}; keep one, or declare the other in content.frontmatter.ignore`,
+      );
+    origin.set(target, key);
+    meta[target] = value instanceof Date && !(target === "date" || target === "updated") ? value.toISOString() : value;
+  }
+  let publishedAt: string | null = null;
+  for (const key of ["date", "updated", "translatedFrom"] as const) {
+    const value = meta[key];
+    if (value === undefined || value === null) continue;
+    const d = dateOf(value);
+    if (!d) continue;
+    meta[key] = d.date;
+    if (key === "date") publishedAt = d.instant;
+  }
+  // Tags given as one comma-separated string (a common Hugo and Jekyll habit) are a list.
+  if (typeof meta.tags === "string") meta.tags = meta.tags.split(/[,\s]+/).filter(Boolean);
+  const result = Frontmatter.safeParse(meta, { reportInput: true });
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const field = String(issue.path[0] ?? "");
+    const key = origin.get(field) ?? field;
+    const shown = key === field ? field : `${key} (read as ${field})`;
+    throw inputError(
+      file,
+      lineOfKey(head, key),
+      shown || "(frontmatter)",
+      issue.code === "invalid_type" && issue.input === undefined
+        ? `the field is required${key === field ? "; if your files name it otherwise (pubDate for date...), map that key to it in risk.config.yaml (content.frontmatter.map)" : ""}`
+        : explain(issue),
+    );
+  }
+  const slugRaw = slugKey ? raw[slugKey] : undefined;
+  return {
+    meta: result.data,
+    publishedAt,
+    slugValue: typeof slugRaw === "string" ? slugRaw : null,
+    draft,
+  };
+}
+
+/** The slug of a document at `rel`, as the config says slugs are made. */
+export function slugOf(rel: string, content: ContentConfig | undefined, slugValue: string | null): string | null {
+  const rule = content?.slug ?? "file";
+  if (typeof rule === "object") return slugValue;
+  const parts = rel.split("/");
+  // Hugo names the languages of one page by suffix: post.en.md.
+  let name = parts
+    .at(-1)!
+    .replace(DOCUMENT_FILE, "")
+    .replace(/\.(fr|en)$/, "");
+  // A page bundle (posts/my-post/index.md) is named by its folder.
+  if (name === "index" || name === "_index") name = parts.at(-2) ?? name;
+  if (rule === "jekyll") name = name.replace(/^\d{4}-\d{2}-\d{2}-/, "");
+  return name;
+}

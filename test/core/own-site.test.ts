@@ -1,0 +1,125 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.ts";
+import { DRAFT_MARK, siteFromDemo, type SiteStyle } from "../helpers/sites.ts";
+import { tempDir, treeDigest } from "../helpers/tmp.ts";
+
+/** The page patterns init --detect proposes for each layout, which every published URL must follow. */
+const EXPECTED_URLS: Record<SiteStyle, Record<string, RegExp>> = {
+  astro: {
+    "article fr": /^https:\/\/risques\.example\.org\/posts\/[a-z0-9-]+\/$/,
+    "article en": /^https:\/\/risques\.example\.org\/en\/analysis\/[a-z0-9-]+\/$/,
+  },
+  hugo: {
+    "article fr": /^https:\/\/risques\.example\.org\/posts\/[a-z0-9-]+\/$/,
+    "article en": /^https:\/\/risques\.example\.org\/en\/posts\/[a-z0-9-]+\/$/,
+  },
+  jekyll: {
+    "article fr": /^https:\/\/risques\.example\.org\/[a-z0-9-]+\/$/,
+    "article en": /^https:\/\/risques\.example\.org\/en\/[a-z0-9-]+\/$/,
+  },
+};
+
+describe.each(["astro", "hugo", "jekyll"] as const)("a %s site read where it lives", (style) => {
+  it("init --detect maps it, lint and assemble read it without touching a file, and every page URL follows the pattern", () => {
+    const site = siteFromDemo(style);
+    const before = treeDigest(site);
+    const detect = runCli(["init", "--detect", site, "--json"]);
+    expect(detect.status, detect.stderr).toBe(0);
+    const report = JSON.parse(detect.stdout);
+    expect(report.generator).toBe(style);
+    // Nothing of the site was moved, renamed or rewritten: only new files were added.
+    const after = treeDigest(site);
+    for (const [file, digest] of Object.entries(before)) expect(after[file], file).toBe(digest);
+    expect(Object.keys(after)).toContain("risk.config.yaml");
+
+    const lint = runCli(["lint", "--publication", site, "--json"]);
+    expect([0, 1], lint.stderr).toContain(lint.status);
+    const findings = JSON.parse(lint.stdout);
+    expect(findings.findings.filter((f: { severity: string }) => f.severity === "error")).toEqual([]);
+
+    const out = tempDir("risk-own-");
+    const assemble = runCli([
+      "assemble",
+      "--publication",
+      site,
+      "--site",
+      `${out}/site`,
+      "--archive",
+      `${out}/archive`,
+    ]);
+    expect(assemble.status, assemble.stderr).toBe(0);
+    expect(treeDigest(site)).toEqual(after);
+
+    const catalog = JSON.parse(readFileSync(`${out}/site/api/v1/catalog.json`, "utf8"));
+    const articles = catalog.articles as { url: string; language: string; slug: string }[];
+    expect(articles.filter((a) => a.language === "fr")).toHaveLength(7);
+    expect(articles.filter((a) => a.language === "en")).toHaveLength(6);
+    for (const a of articles) expect(a.url, a.slug).toMatch(EXPECTED_URLS[style][`article ${a.language}`]!);
+    const llms = readFileSync(`${out}/site/llms.txt`, "utf8");
+    for (const a of articles.filter((x) => x.language === "fr")) expect(llms).toContain(a.url);
+    // The draft is left out of everything.
+    for (const file of ["llms-full.txt", "api/v1/search-index.json", "api/v1/catalog.json"])
+      expect(readFileSync(`${out}/site/${file}`, "utf8"), file).not.toContain(DRAFT_MARK);
+  }, 60_000);
+});
+
+describe("MDX and inline HTML", () => {
+  it("never reach a text corpus: components keep their text, SVG its title, figures their caption", () => {
+    const site = siteFromDemo("astro");
+    expect(runCli(["init", "--detect", site]).status).toBe(0);
+    const out = tempDir("risk-mdx-");
+    const r = runCli(["assemble", "--publication", site, "--site", `${out}/site`, "--archive", `${out}/archive`]);
+    expect(r.status, r.stderr).toBe(0);
+    for (const file of ["llms-full.txt", "llms-full-en.txt", "api/v1/search-index.json", "api/v1/claims.json"]) {
+      const text = readFileSync(`${out}/site/${file}`, "utf8");
+      expect(text, file).not.toMatch(/<svg|<style|<path|<Chart|<Figure|^import /m);
+      expect(text, file).not.toContain("stroke: #c00");
+    }
+    const full = readFileSync(`${out}/site/llms-full.txt`, "utf8");
+    expect(full).toContain("Écart BTP-Bund sur dix ans — BCE, Bundesbank");
+    expect(full).toContain("Courbe de l’écart en points de base");
+    expect(full).toContain("Figure 1 : l’écart a culminé en mai.");
+    expect(full).toContain("Les données de mai sont provisoires.");
+    const lint = JSON.parse(runCli(["lint", "--publication", site, "--json"]).stdout);
+    const dropped = lint.findings.filter((f: { code: string }) => f.code === "dropped-markup");
+    expect(dropped).toHaveLength(1);
+    expect(dropped[0]).toMatchObject({ file: "src/content/posts/spread-btp-bund-2026.mdx", severity: "warning" });
+    expect(dropped[0].message).toContain("<Chart>");
+    const lines = readFileSync(join(site, "src/content/posts/spread-btp-bund-2026.mdx"), "utf8").split("\n");
+    expect(lines[dropped[0].line - 1]).toContain("<Chart");
+  }, 60_000);
+});
+
+describe("undeclared frontmatter keys", () => {
+  it("name the file, line and field, and say how to map or declare the key", () => {
+    const site = siteFromDemo("astro");
+    expect(runCli(["init", "--detect", site]).status).toBe(0);
+    const config = join(site, "risk.config.yaml");
+    const text = readFileSync(config, "utf8");
+    // Without the mapping, pubDate is unknown: the message says to map it to date.
+    writeFileSync(config, text.replace(/\n\s+pubDate: date/, ""));
+    let r = runCli(["lint", "--publication", site]);
+    expect(r.status).toBe(3);
+    expect(r.stderr).toMatch(
+      /src\/content\/[a-z0-9/-]+\.mdx?:\d+ \(field pubDate\): unknown key "pubDate": if it is your date, map it to date in risk\.config\.yaml/,
+    );
+    // A key nobody declared: declare it as yours.
+    writeFileSync(config, text);
+    const article = join(site, "src/content/posts/carry-trade-yen-boj.md");
+    writeFileSync(
+      article,
+      readFileSync(article, "utf8").replace("draft: false", "draft: false\nheroImage: /img/yen.png"),
+    );
+    r = runCli(["lint", "--publication", site]);
+    expect(r.status).toBe(3);
+    const line =
+      readFileSync(article, "utf8")
+        .split("\n")
+        .findIndex((l) => l.startsWith("heroImage")) + 1;
+    expect(r.stderr).toContain(
+      `src/content/posts/carry-trade-yen-boj.md:${line} (field heroImage): unknown key "heroImage": declare it as yours in risk.config.yaml (content.frontmatter.ignore: [heroImage])`,
+    );
+  }, 60_000);
+});
