@@ -2,7 +2,8 @@ import { resolve } from "node:path";
 import { assemble } from "../../core/assemble.ts";
 import { editorialFindings, formatFinding, lineOf, type LintFinding } from "../../core/editorial/lint.ts";
 import { editorialOf } from "../../core/editorial/analysis.ts";
-import { parsePublication, readPublicationFiles } from "../../core/inputs/publication.ts";
+import { collectUpstream } from "../../core/inputs/collect.ts";
+import { instrumentsOf, parsePublication, readPublicationFiles } from "../../core/inputs/publication.ts";
 import { SURFACES } from "../../core/surfaces/index.ts";
 import { resolveNow } from "../clock.ts";
 import { demoPublication } from "../paths.ts";
@@ -33,14 +34,30 @@ export async function runLint(opts: { publication?: string; json: boolean }): Pr
   const url = (path: string) => `${publication.config.baseUrl}${path}`;
   // The corpus surfaces only: upstream readings are `risk-cli collect`'s concern.
   const surfaces = SURFACES.filter((s) => s.reusable);
-  const upstream = { attemptedAt: now, instruments: {}, confluence: null };
+  // The upstream readings assemble would read from files: a broken holdings-confluence synthesis
+  // stops lint as it stops assemble (exit 3); a local reading assemble would not publish as fresh
+  // is a warning. Remote sources are collect's concern: lint reads no network.
+  const collected = await collectUpstream(publication, { fs: runtimeFs().fs }, { attemptedAt: now });
+  const upstream = { attemptedAt: now, instruments: {}, confluence: collected.confluence };
   assemble({ publication, upstream, previous: null, now, toolVersion: VERSION, inputs: "lint" }, nodeHasher, {
     surfaces,
   });
-  const findings = editorialFindings(publication, now, url).map(({ needle, ...f }) => ({
+  const findings: LintFinding[] = editorialFindings(publication, now, url).map(({ needle, ...f }) => ({
     ...f,
     line: f.line ?? lineOf(files.files.get(f.file), needle),
   }));
+  for (const [key, cfg] of instrumentsOf(publication)) {
+    const r = collected.instruments[key];
+    if (!r || r.ok || /^(https?|file):/i.test(cfg.source)) continue;
+    findings.push({
+      severity: "warning",
+      code: "upstream-fallback",
+      file: cfg.source,
+      field: `instruments.${key}`,
+      message: `assemble would not publish this reading as fresh (${r.status}: ${r.error}); it would keep the last good value, marked fallbackUsed`,
+      line: null,
+    });
+  }
   const editorial = editorialOf(publication, now, url);
   const count = (s: LintFinding["severity"]) => findings.filter((f) => f.severity === s).length;
   const report: LintReport = {

@@ -10,7 +10,14 @@ import { editorialOf } from "./analysis.ts";
 
 export interface Finding {
   severity: "error" | "warning" | "note";
-  code: "orphan-review" | "missing-source" | "stale-translation" | "no-claim" | "dropped-markup" | ExtractWarningCode;
+  code:
+    | "orphan-review"
+    | "missing-source"
+    | "stale-translation"
+    | "no-claim"
+    | "dropped-markup"
+    | "upstream-fallback"
+    | ExtractWarningCode;
   /** The file, relative to the publication folder. */
   file: string;
   field: string;

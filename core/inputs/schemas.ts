@@ -57,6 +57,23 @@ export const FixedDuration = z.iso.duration().refine((d) => !/^P(?:[^T]*[YM])/.t
   message: "an ISO 8601 duration without years or months, such as PT6H or P2D",
 });
 
+/**
+ * A series identifier as the publisher already publishes it (`l0g.signal.us-macro-stress`): safe
+ * as a URL path segment and a file name. Lowercase letters, digits, hyphens, dots and underscores,
+ * starting with a letter or digit; no `..` and no final dot (Windows drops it).
+ */
+export const SeriesId = z
+  .string()
+  .max(120)
+  .regex(
+    /^[a-z0-9][a-z0-9._-]*$/,
+    "lowercase ASCII letters, digits, hyphens, dots and underscores, starting with a letter or digit",
+  )
+  .refine((s) => !s.includes("..") && !s.endsWith("."), { message: "no .. and no final dot" })
+  .refine((s) => !/^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\.|$)/.test(s), {
+    message: "a name Windows reserves for a device (con, prn, aux, nul, com1-9, lpt1-9); choose another",
+  });
+
 export const InstrumentConfig = z.strictObject({
   label: Bilingual,
   source: SourceLocation,
@@ -65,7 +82,7 @@ export const InstrumentConfig = z.strictObject({
   scale: z.number().positive().default(100),
   thresholds: Thresholds,
   staleAfter: FixedDuration,
-  seriesId: Slug,
+  seriesId: SeriesId,
   slug: Slug,
 });
 export type InstrumentConfig = z.infer<typeof InstrumentConfig>;

@@ -48,8 +48,7 @@ const SELF = "/openapi.json";
 /**
  * The operationId of a surface: the contract's name where it gives one, otherwise one made from
  * the path (`/api/v1/catalog.ndjson` gives `catalogNdjson`, `/llms-full.txt` gives `llmsFull`), so
- * that every operation has one and client generators name their functions after it. (The
- * contract names 15; the issue on outside testing, newer, asks for one on every operation.)
+ * that every operation has one and client generators name their functions after it.
  */
 export function operationIdOf(s: Pick<Surface, "path" | "operationId">): string {
   if (s.operationId) return s.operationId;

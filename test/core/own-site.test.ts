@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.ts";
+import { demoCopy, editFile } from "../helpers/publication.ts";
 import { DRAFT_MARK, siteFromDemo, type SiteStyle } from "../helpers/sites.ts";
 import { tempDir, treeDigest } from "../helpers/tmp.ts";
 
@@ -121,5 +122,49 @@ describe("undeclared frontmatter keys", () => {
     expect(r.stderr).toContain(
       `src/content/posts/carry-trade-yen-boj.md:${line} (field heroImage): unknown key "heroImage": declare it as yours in risk.config.yaml (content.frontmatter.ignore: [heroImage])`,
     );
+  }, 60_000);
+});
+
+describe("identifiers and upstream readings", () => {
+  it("keeps a series id the publisher already publishes, dots included, and refuses one unsafe as a path", () => {
+    const pub = demoCopy();
+    editFile(`${pub}/risk.config.yaml`, (t) =>
+      t.replace("seriesId: us-financial-stress", "seriesId: l0g.signal.us-macro-stress"),
+    );
+    const out = tempDir("risk-series-");
+    const r = runCli(["assemble", "--publication", pub, "--site", `${out}/site`, "--archive", `${out}/archive`]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(readFileSync(`${out}/site/api/v1/signals/l0g.signal.us-macro-stress/history.csv`, "utf8")).toMatch(
+      /^seriesDate,value,/,
+    );
+    const current = JSON.parse(readFileSync(`${out}/site/api/v1/signals/current.json`, "utf8"));
+    expect(current.signals.map((s: { seriesId: string }) => s.seriesId)).toContain("l0g.signal.us-macro-stress");
+    const good = readFileSync(`${pub}/risk.config.yaml`, "utf8");
+    for (const bad of ["a..b", "series.", ".hidden", "nul.x", "Upper.Case"]) {
+      writeFileSync(
+        `${pub}/risk.config.yaml`,
+        good.replace("seriesId: l0g.signal.us-macro-stress", `seriesId: "${bad}"`),
+      );
+      const l = runCli(["lint", "--publication", pub]);
+      expect(l.status, bad).toBe(3);
+      expect(l.stderr, bad).toMatch(/risk\.config\.yaml:\d+ \(field instruments\.us\.seriesId\)/);
+    }
+  }, 60_000);
+
+  it("lint refuses a broken holdings-confluence synthesis as assemble does, and warns of a local reading assemble would not publish", () => {
+    const pub = demoCopy();
+    writeFileSync(`${pub}/upstream/yen.json`, "{ not json");
+    let r = runCli(["lint", "--publication", pub, "--json"]);
+    expect(r.status, r.stderr).toBe(0);
+    const warning = JSON.parse(r.stdout).findings.find((f: { code: string }) => f.code === "upstream-fallback");
+    expect(warning).toMatchObject({ file: "upstream/yen.json", field: "instruments.yen", severity: "warning" });
+    expect(warning.message).toMatch(/invalid-json/);
+    writeFileSync(`${pub}/upstream/confluence.json`, '{"version": 1}');
+    r = runCli(["lint", "--publication", pub]);
+    expect(r.status).toBe(3);
+    expect(r.stderr).toMatch(/confluence\.json/);
+    const out = tempDir("risk-conf-");
+    const a = runCli(["assemble", "--publication", pub, "--site", `${out}/site`, "--archive", `${out}/archive`]);
+    expect(a.status).toBe(3);
   }, 60_000);
 });
