@@ -19,11 +19,11 @@ import { levelOf, type LevelLabel, type Tone } from "./levels.ts";
 import type { InstrumentKey } from "./schemas/primitives.ts";
 
 /**
- * `nominal` and `official-delayed` come from the upstream; `stale` is a fresh reading whose
+ * `nominal`, `official-delayed` and `unknown` come from the upstream; `stale` is a fresh reading whose
  * upstream publication is older than the instrument's `staleAfter`; `degraded` is a value retained
  * from an earlier assembly because this attempt failed.
  */
-export const QUALITY_STATUSES = ["nominal", "official-delayed", "stale", "degraded"] as const;
+export const QUALITY_STATUSES = ["nominal", "official-delayed", "unknown", "stale", "degraded"] as const;
 export type QualityStatus = (typeof QUALITY_STATUSES)[number];
 
 export interface PresentSignal {
@@ -40,8 +40,8 @@ export interface PresentSignal {
   sourceStatus: SourceStatus;
   qualityStatus: QualityStatus;
   fallbackUsed: boolean;
-  /** When the upstream published the value shown. */
-  sourceUpdatedAt: string;
+  /** When the upstream published the value shown; null when the upstream gives no publication time. */
+  sourceUpdatedAt: string | null;
   /** When the aggregator last read the upstream successfully and got the value shown. */
   sourceCheckedAt: string;
   /** This collection attempt. */
@@ -82,7 +82,9 @@ export function resolveSignals(
     if (result.ok) {
       const r = result.reading;
       const value = normalisedValue(r, config.scale);
-      const stale = ageSeconds(r.publishedAt, now) > durationSeconds(config.staleAfter);
+      // Without a publication time, the reading's age cannot be told: it is not called stale, and
+      // the reason says so.
+      const stale = r.publishedAt !== null && ageSeconds(r.publishedAt, now) > durationSeconds(config.staleAfter);
       return {
         ...valueOf(key, config, value, r),
         sourceStatus: "ok",
@@ -94,12 +96,14 @@ export function resolveSignals(
         lastSuccessAt: now,
         reason: stale
           ? `the upstream published this reading at ${r.publishedAt}, more than ${config.staleAfter} ago`
-          : null,
+          : r.publishedAt === null
+            ? "the upstream gives no publication time: the reading's age cannot be told"
+            : null,
         debt: r.debt ?? null,
       };
     }
     const before = previous?.signals[key];
-    if (!before || before.value === null || before.sourceUpdatedAt === null || before.lastSuccessAt === null) {
+    if (!before || before.value === null || before.lastSuccessAt === null) {
       return {
         instrument: key,
         config,

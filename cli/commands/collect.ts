@@ -92,7 +92,7 @@ function row(s: Signal, now: string): CollectedInstrument {
     level: s.level,
     fallbackUsed: s.fallbackUsed,
     sourceUpdatedAt: s.sourceUpdatedAt,
-    ageSeconds: ageSeconds(s.sourceUpdatedAt, now),
+    ageSeconds: s.sourceUpdatedAt === null ? null : ageSeconds(s.sourceUpdatedAt, now),
     lastSuccessAt: s.lastSuccessAt,
     reason: s.reason,
   };

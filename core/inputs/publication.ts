@@ -430,7 +430,7 @@ function checkReferences(p: Publication): void {
         `instruments.${key}.methodology`,
         `no content/methodologies/${instrument.methodology}.yaml`,
       );
-    if (m.instrument !== key)
+    if (m.instrument !== undefined && m.instrument !== key)
       throw inputError(
         m.file,
         undefined,

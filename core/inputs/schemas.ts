@@ -239,7 +239,8 @@ export const MethodologyFile = z.strictObject({
   question: Prose,
   updated: IsoDate,
   version: z.string().regex(/^\d+\.\d+\.\d+$/, "a semantic version such as 2.1.0"),
-  instrument: InstrumentKey,
+  /** The instrument it measures; absent for a methodology of the publisher's that no instrument uses. */
+  instrument: InstrumentKey.optional(),
   dashboard: Uri.nullable().optional(),
   repo: Uri.nullable().optional(),
   scaleCaveat: RiskBandScaleCaveat.nullable().optional(),
@@ -336,8 +337,10 @@ export const DashboardReading = z.strictObject({
   rawValue: z.number().optional(),
   rawUnit: z.string().optional(),
   observedAt: UpstreamDateTime.optional(),
-  publishedAt: UpstreamDateTime,
-  qualityStatus: z.enum(["nominal", "official-delayed"]),
+  /** Absent or null when the upstream does not say when it published: the surfaces then say so. */
+  publishedAt: UpstreamDateTime.nullable().optional(),
+  /** `unknown` when the upstream cannot tell the quality of its reading. */
+  qualityStatus: z.enum(["nominal", "official-delayed", "unknown"]),
 });
 export type DashboardReading = z.infer<typeof DashboardReading>;
 

@@ -35,9 +35,9 @@ export interface Reading {
   rawUnit?: string;
   /** The upstream's economic observation: a date-time in UTC, or a full date when that is all it gives. */
   observedAt?: string;
-  /** When the upstream published this reading (UTC). */
-  publishedAt: string;
-  qualityStatus: "nominal" | "official-delayed";
+  /** When the upstream published this reading (UTC); null when it does not say. */
+  publishedAt: string | null;
+  qualityStatus: "nominal" | "official-delayed" | "unknown";
   debt?: DebtLatest;
 }
 
@@ -140,7 +140,7 @@ const FUTURE_TOLERANCE_MS = 5 * 60_000;
 function checkNotFuture(reading: Reading, collectedAt: string): void {
   const limit = Date.parse(collectedAt) + FUTURE_TOLERANCE_MS;
   const times: [string, string | undefined][] = [
-    ["publishedAt", reading.publishedAt],
+    ["publishedAt", reading.publishedAt ?? undefined],
     ["observedAt", reading.observedAt],
   ];
   for (const [field, t] of times) {
@@ -170,7 +170,7 @@ function fromDashboard(where: string, key: InstrumentKey, r: DashboardReading): 
     rawValue: r.rawValue,
     rawUnit: r.rawUnit,
     observedAt: r.observedAt,
-    publishedAt: r.publishedAt,
+    publishedAt: r.publishedAt ?? null,
     qualityStatus: r.qualityStatus,
   };
 }

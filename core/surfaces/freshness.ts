@@ -209,7 +209,7 @@ function producerOf(s: Signal, ctx: BuildContext): z.input<typeof Producer> {
       coverage: { ratio: 0, basis: "no value published: the upstream failed and no earlier frame had one" },
     };
   }
-  const expiresAt = plus(s.sourceUpdatedAt, s.config.staleAfter);
+  const expiresAt = s.sourceUpdatedAt === null ? null : plus(s.sourceUpdatedAt, s.config.staleAfter);
   let coverage: z.input<typeof Coverage> = s.fallbackUsed
     ? { ratio: 1, basis: "the value shown was retained from an earlier assembly (fallbackUsed)" }
     : { ratio: 1, basis: "the value shown was collected by the last attempt" };
@@ -228,7 +228,7 @@ function producerOf(s: Signal, ctx: BuildContext): z.input<typeof Producer> {
     ...common,
     updatedAt: s.sourceUpdatedAt,
     expiresAt,
-    timeliness: timeliness(expiresAt, ctx.now),
+    timeliness: expiresAt === null ? "unknown" : timeliness(expiresAt, ctx.now),
     sourceStatus: s.sourceStatus,
     fallbackUsed: s.fallbackUsed,
     coverage,

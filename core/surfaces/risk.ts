@@ -25,7 +25,7 @@ export const FRESHNESS_FIELDS = {
   sourceStatus: SourceStatusSchema,
   qualityStatus: QualityStatusSchema,
   fallbackUsed: z.boolean(),
-  sourceUpdatedAt: IsoDateTime,
+  sourceUpdatedAt: IsoDateTime.nullable(),
   sourceCheckedAt: IsoDateTime,
   lastAttemptAt: IsoDateTime,
   lastSuccessAt: IsoDateTime,
@@ -120,7 +120,8 @@ export const risk = defineSurface({ format: "json", schema: RiskSnapshot })({
         continue;
       }
       indices[s.instrument] = indexOf(s);
-      if (snapshot === null || s.sourceUpdatedAt > snapshot) snapshot = s.sourceUpdatedAt;
+      if (s.sourceUpdatedAt !== null && (snapshot === null || s.sourceUpdatedAt > snapshot))
+        snapshot = s.sourceUpdatedAt;
     }
     return {
       version: CONTRACT_VERSION,

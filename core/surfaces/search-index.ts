@@ -106,7 +106,7 @@ export function searchDocuments(p: Publication, url: UrlOf, kept: Memo = noMemo)
       description: m.description,
       date: m.updated,
       text: `${m.question} ${(m.sources ?? []).map((s) => `${s.name} ${s.role}`).join(" ")}`,
-      tags: `${m.label} ${m.instrument}`,
+      tags: `${m.label} ${m.instrument ?? ""}`.trim(),
     });
   }
   for (const s of p.primarySources) {

@@ -168,3 +168,29 @@ describe("identifiers and upstream readings", () => {
     expect(a.status).toBe(3);
   }, 60_000);
 });
+
+describe("an upstream that cannot say everything", () => {
+  it("publishes a reading of unknown quality and without a publication time as such, inventing nothing", () => {
+    const pub = demoCopy();
+    const reading = JSON.parse(readFileSync(`${pub}/upstream/us.json`, "utf8"));
+    delete reading.publishedAt;
+    reading.qualityStatus = "unknown";
+    writeFileSync(`${pub}/upstream/us.json`, JSON.stringify(reading));
+    const out = tempDir("risk-unknown-");
+    const r = runCli(["assemble", "--publication", pub, "--site", `${out}/site`, "--archive", `${out}/archive`]);
+    expect(r.status, r.stderr).toBe(0);
+    const current = JSON.parse(readFileSync(`${out}/site/api/v1/signals/current.json`, "utf8"));
+    const us = current.signals.find((s: { instrument: string }) => s.instrument === "us");
+    expect(us).toMatchObject({
+      sourceStatus: "ok",
+      qualityStatus: "unknown",
+      sourceUpdatedAt: null,
+      fallbackUsed: false,
+    });
+    const risk = JSON.parse(readFileSync(`${out}/site/api/v1/risk.json`, "utf8"));
+    expect(risk.indices.us.sourceUpdatedAt).toBeNull();
+    const freshness = JSON.parse(readFileSync(`${out}/site/api/v1/freshness.json`, "utf8"));
+    const entry = JSON.stringify(freshness);
+    expect(entry).toContain('"timeliness":"unknown"');
+  }, 60_000);
+});
