@@ -27,6 +27,7 @@ import { signalHistoryCsv, seriesHistoryCsv } from "./signal-history-csv.ts";
 import { signalSchema } from "./signal-schema.ts";
 import { riskAtom } from "./risk-atom.ts";
 import { journal } from "./journal.ts";
+import { agentsPage, agentsPageEnglish, pressPage, seriesChart, seriesPages, seriesRegistryPage } from "./pages.ts";
 
 export const SURFACES: readonly Surface[] = [
   agents,
@@ -53,6 +54,13 @@ export const SURFACES: readonly Surface[] = [
   signalHistoryNdjson,
   signalHistoryCsv,
   seriesHistoryCsv,
+  // The pages and charts, after the per-series CSVs whose fingerprints the citations name.
+  seriesChart,
+  seriesPages,
+  seriesRegistryPage,
+  pressPage,
+  agentsPage,
+  agentsPageEnglish,
   signalSchema,
   riskAtom,
   openapi,

@@ -1,0 +1,394 @@
+/**
+ * The pages the contract names, built at each assembly from the same data as the surfaces: the
+ * agent pages in French and English, the registry of series, a page and a chart per series, and
+ * the press resources. Each page is a file `<path>index.html`, served at its folder's URL.
+ */
+import { z } from "zod";
+import { instrumentsOf, type Publication } from "../inputs/publication.ts";
+import type { InstrumentConfig } from "../inputs/schemas.ts";
+import { pageOf } from "../inputs/pages.ts";
+import type { InstrumentKey } from "../schemas/primitives.ts";
+import { seriesChartSvg } from "../render/chart.ts";
+import { esc, htmlPage, PAGE_CSS } from "../render/html.ts";
+import { observationRows, signalHistoryAfter } from "../signal-history/rows.ts";
+import type { PresentSignal } from "../signals.ts";
+import { CONTRACT_VERSION, byCodeUnits } from "./common.ts";
+import { seriesCsvPath } from "./signal-history.ts";
+import { defineSurface, type BuildContext, type Surface } from "./types.ts";
+
+const HtmlText = z
+  .string()
+  .refine((t) => t.startsWith("<!DOCTYPE html>\n") && !/<script(?![^>]*application\/ld\+json)/i.test(t), {
+    message: "an HTML5 document without executable script",
+  })
+  .describe("An HTML5 page: no script (only JSON-LD data), a strict Content-Security-Policy, escaped text");
+const SvgText = z
+  .string()
+  .refine((t) => t.startsWith("<svg ") && !/<script|\bon[a-z]+=/i.test(t), { message: "an SVG image without script" })
+  .describe("An SVG 1.1 image, 1200x630, with <title> and <desc>, without script or external resource");
+
+const HTML = "text/html; charset=utf-8";
+const SVG = "image/svg+xml";
+export const AGENTS_PAGE = "/donnees/agents/";
+export const AGENTS_PAGE_EN = "/en/agent-surface/";
+export const SERIES_PAGE = "/series/";
+export const PRESS_PAGE = "/en/press-resources/";
+export const seriesPage = (seriesId: string) => `/series/${seriesId}/`;
+export const seriesChartPath = (seriesId: string) => `/series/${seriesId}/chart.svg`;
+const file = (page: string) => `${page}index.html`;
+
+const LEVELS_FR = ["Détendu", "Modéré", "Élevé/Tendu", "Crise"] as const;
+const LEVELS_EN = ["Calm", "Moderate", "Elevated", "Crisis"] as const;
+
+interface SeriesFacts {
+  key: InstrumentKey;
+  config: InstrumentConfig;
+  methodology: { slug: string; title: string; version: string; updated: string } | null;
+  signal: PresentSignal | null;
+  points: { date: string; value: number }[];
+}
+
+function seriesFacts(ctx: BuildContext): SeriesFacts[] {
+  const p = ctx.publication;
+  const rows = observationRows(p, signalHistoryAfter(ctx).daily);
+  return instrumentsOf(p).map(([key, config]) => {
+    const m = p.methodologies.find((x) => x.slug === config.methodology);
+    const s = ctx.signals.find((x) => x.instrument === key);
+    return {
+      key,
+      config,
+      methodology: m ? { slug: m.slug, title: m.title, version: m.version, updated: m.updated } : null,
+      signal: s?.present ? s : null,
+      points: rows
+        .filter((r) => r.instrument === key && typeof r.value === "number")
+        .map((r) => ({ date: r.seriesDate, value: r.value as number })),
+    };
+  });
+}
+
+const cssHash = (ctx: BuildContext) => ctx.hash.sha256(new TextEncoder().encode(PAGE_CSS));
+
+/** The citation of a series' current value, in plain text, BibTeX and CSL-JSON. */
+function citations(ctx: BuildContext, f: SeriesFacts) {
+  const p = ctx.publication;
+  const csv = ctx.produced.find((x) => x.path === seriesCsvPath(f.config.seriesId));
+  const value = f.signal ? `${f.signal.value} / ${f.signal.scale} (${f.signal.level})` : "no value";
+  const url = ctx.url(seriesPage(f.config.seriesId));
+  const replay = p.config.archive
+    ? `git clone --bare --branch ${p.config.archive.branch} ${p.config.archive.url} archive.git && risk-cli replay --archive archive.git --date ${ctx.now}`
+    : `risk-cli replay --archive <archive> --date ${ctx.now}`;
+  const year = ctx.now.slice(0, 4);
+  const text =
+    `${p.config.attribution}. « ${f.config.label.fr} » [${f.config.seriesId}], ${value}, ` +
+    `frame ${ctx.frame.frameId} published ${ctx.now}` +
+    (csv ? `, data sha256 ${csv.sha256}` : "") +
+    `. ${url}. Replay: ${replay}`;
+  const bibtex =
+    `@misc{${f.config.seriesId.replace(/[^A-Za-z0-9]/g, "_")}_${ctx.frame.frameId.replace(/[^A-Za-z0-9]/g, "")},\n` +
+    `  author = {{${p.config.name}}},\n  title = {{${f.config.label.fr}} [${f.config.seriesId}]},\n` +
+    `  year = {${year}},\n  howpublished = {\\url{${url}}},\n` +
+    `  note = {Frame ${ctx.frame.frameId}, published ${ctx.now}${csv ? `; data sha256 ${csv.sha256}` : ""}; ${p.config.license}}\n}`;
+  const csl = {
+    id: `${f.config.seriesId}@${ctx.frame.frameId}`,
+    type: "dataset",
+    title: `${f.config.label.fr} [${f.config.seriesId}]`,
+    author: [{ literal: p.config.name }],
+    issued: { "date-parts": [[Number(year), Number(ctx.now.slice(5, 7)), Number(ctx.now.slice(8, 10))]] },
+    URL: url,
+    version: ctx.frame.frameId,
+    note: `${csv ? `data sha256 ${csv.sha256}; ` : ""}replay: ${replay}`,
+    license: p.config.license,
+  };
+  return { text, bibtex, csl: JSON.stringify(csl, null, 2) };
+}
+
+function exportsOf(ctx: BuildContext, f: SeriesFacts, lang: "fr" | "en"): string {
+  const links: [string, string][] = [
+    [ctx.url(seriesCsvPath(f.config.seriesId)), lang === "fr" ? "CSV de la série" : "Series CSV"],
+    [ctx.url("/api/v1/signals/history.json"), "JSON"],
+    [ctx.url("/api/v1/signals/history.ndjson"), "NDJSON"],
+    [ctx.url(seriesChartPath(f.config.seriesId)), "SVG"],
+  ];
+  return `<ul>${links.map(([href, label]) => `<li><a href="${esc(href)}">${esc(label)}</a></li>`).join("")}</ul>`;
+}
+
+const seriesDataset = (ctx: BuildContext, f: SeriesFacts) => ({
+  "@context": "https://schema.org",
+  "@type": "Dataset",
+  name: `${f.config.label.fr} [${f.config.seriesId}]`,
+  alternateName: f.config.label.en,
+  identifier: f.config.seriesId,
+  description: `${f.config.label.fr}: ${ctx.publication.config.description.fr}`,
+  url: ctx.url(seriesPage(f.config.seriesId)),
+  license: ctx.publication.config.licenseUrl,
+  creator: { "@type": "Organization", name: ctx.publication.config.name },
+  dateModified: ctx.now,
+  version: f.methodology?.version,
+  distribution: [
+    { "@type": "DataDownload", encodingFormat: "text/csv", contentUrl: ctx.url(seriesCsvPath(f.config.seriesId)) },
+    {
+      "@type": "DataDownload",
+      encodingFormat: "image/svg+xml",
+      contentUrl: ctx.url(seriesChartPath(f.config.seriesId)),
+    },
+  ],
+});
+
+function chartOf(ctx: BuildContext, f: SeriesFacts, lang: "fr" | "en"): string {
+  const p = ctx.publication;
+  return seriesChartSvg({
+    seriesId: f.config.seriesId,
+    title: lang === "fr" ? f.config.label.fr : f.config.label.en,
+    scale: f.config.scale,
+    thresholds: f.config.thresholds,
+    points: f.points,
+    source: f.config.dashboard,
+    attribution: p.config.attribution,
+    license: p.config.license,
+    levels: lang === "fr" ? LEVELS_FR : LEVELS_EN,
+    empty: lang === "fr" ? "Aucun jour clos publié pour l’instant" : "No closed day published yet",
+  });
+}
+
+export const seriesChart = defineSurface({ format: "text", schema: SvgText })({
+  path: seriesChartPath("{seriesId}"),
+  mediaType: SVG,
+  schemaName: "SeriesChart",
+  summary: "Chart of one series: its daily values with the level bands, the source and the licence in the image",
+  build: () => "",
+  expand(p: Publication): Surface[] {
+    return instrumentsOf(p).map(([, config]) =>
+      defineSurface({ format: "text", schema: SvgText })({
+        ...seriesChart,
+        expand: undefined,
+        path: seriesChartPath(config.seriesId),
+        summary: `Chart of the series ${config.seriesId}: daily values, level bands, source and licence`,
+        reads: { signalHistory: true },
+        build(ctx: BuildContext) {
+          const f = seriesFacts(ctx).find((x) => x.config.seriesId === config.seriesId)!;
+          return chartOf(ctx, f, "fr");
+        },
+      }),
+    );
+  },
+});
+
+export const seriesPages = defineSurface({ format: "text", schema: HtmlText })({
+  path: file(seriesPage("{seriesId}")),
+  mediaType: HTML,
+  schemaName: "SeriesPage",
+  summary: "Page of one series: chart, current value and level, thresholds, methodology, exports and citation",
+  build: () => "",
+  expand(p: Publication): Surface[] {
+    return instrumentsOf(p).map(([, config]) =>
+      defineSurface({ format: "text", schema: HtmlText })({
+        ...seriesPages,
+        expand: undefined,
+        path: file(seriesPage(config.seriesId)),
+        summary: `Page of the series ${config.seriesId}: chart, value, thresholds, methodology, exports, citation`,
+        reads: { signalHistory: true },
+        build(ctx: BuildContext) {
+          const f = seriesFacts(ctx).find((x) => x.config.seriesId === config.seriesId)!;
+          const c = citations(ctx, f);
+          const t = f.config.thresholds;
+          const m = f.methodology;
+          const body =
+            `<nav><ul><li><a href="${esc(ctx.url(SERIES_PAGE))}">Toutes les séries</a></li><li><a href="${esc(ctx.url(PRESS_PAGE))}" hreflang="en">Press resources</a></li></ul></nav>\n` +
+            `<h1>${esc(f.config.label.fr)}</h1>\n<p>Identifiant stable : <code>${esc(f.config.seriesId)}</code> · instrument <code>${esc(f.key)}</code></p>\n` +
+            `<figure><img src="chart.svg" width="1200" height="630" alt="${esc(`Graphique de ${f.config.label.fr} (${f.config.seriesId}) avec les bandes de niveau`)}"><figcaption>${esc(`Valeurs quotidiennes (jours UTC clos), échelle 0–${f.config.scale}. Source : ${f.config.dashboard}. ${ctx.publication.config.license}.`)}</figcaption></figure>\n` +
+            `<h2>Valeur actuelle</h2>\n<p>${f.signal ? `${esc(f.signal.value)} / ${esc(f.signal.scale)} — ${esc(f.signal.level)}${f.signal.fallbackUsed ? " (valeur conservée après une panne amont : non fraîche)" : ""}, publiée le ${esc(ctx.now)}` : "Aucune valeur publiée."}</p>\n` +
+            `<table><caption>Seuils de niveau (borne basse incluse)</caption><thead><tr><th scope="col">Niveau</th><th scope="col">À partir de</th></tr></thead><tbody>` +
+            `<tr><td>Détendu</td><td>0</td></tr><tr><td>Modéré</td><td>${esc(t.moderate)}</td></tr><tr><td>Élevé/Tendu</td><td>${esc(t.elevated)}</td></tr><tr><td>Crise</td><td>${esc(t.crisis)}</td></tr></tbody></table>\n` +
+            `<h2>Méthodologie</h2>\n<p>${m ? `<a href="${esc(ctx.url(pageOf(ctx.publication.pages.methodology, m.slug)))}">${esc(m.title)}</a>, version ${esc(m.version)} (mise à jour le ${esc(m.updated)}) ; historique des versions dans le <a href="${esc(ctx.url(ctx.publication.pages.changelog))}">journal éditorial</a>.` : "Non renseignée."}</p>\n` +
+            `<h2>Exports</h2>\n${exportsOf(ctx, f, "fr")}\n` +
+            `<h2>Citer cette valeur</h2>\n<pre>${esc(c.text)}</pre>\n<h3>BibTeX</h3>\n<pre>${esc(c.bibtex)}</pre>\n<h3>CSL-JSON</h3>\n<pre>${esc(c.csl)}</pre>`;
+          return htmlPage({
+            lang: "fr",
+            title: `${f.config.label.fr} (${f.config.seriesId}) — ${ctx.publication.config.name}`,
+            description: `Série ${f.config.seriesId} : valeur, niveau, seuils, méthodologie, exports et citation.`,
+            canonical: ctx.url(seriesPage(f.config.seriesId)),
+            data: seriesDataset(ctx, f),
+            body,
+            cssSha256: cssHash(ctx),
+          });
+        },
+      }),
+    );
+  },
+});
+
+export const seriesRegistryPage = defineSurface({ format: "text", schema: HtmlText })({
+  path: file(SERIES_PAGE),
+  mediaType: HTML,
+  schemaName: "SeriesRegistryPage",
+  summary:
+    "Registry of citable series: names, stable identifiers, instruments, methodology versions, current values and exports",
+  reads: { signalHistory: true },
+  build(ctx: BuildContext) {
+    const facts = seriesFacts(ctx);
+    const rows = facts
+      .map(
+        (f) =>
+          `<tr><th scope="row"><a href="${esc(ctx.url(seriesPage(f.config.seriesId)))}">${esc(f.config.label.fr)}</a></th>` +
+          `<td><code>${esc(f.config.seriesId)}</code></td><td>${esc(f.key)}</td>` +
+          `<td>${f.methodology ? `${esc(f.methodology.title)} v${esc(f.methodology.version)}` : "—"}</td>` +
+          `<td>${f.signal ? `${esc(f.signal.value)} / ${esc(f.signal.scale)} (${esc(f.signal.level)})` : "—"}</td>` +
+          `<td><a href="${esc(ctx.url(seriesCsvPath(f.config.seriesId)))}">CSV</a> · <a href="${esc(ctx.url(seriesChartPath(f.config.seriesId)))}">SVG</a></td></tr>`,
+      )
+      .join("\n");
+    const body =
+      `<h1>Séries citables</h1>\n<p>Chaque série a un identifiant stable, une méthodologie versionnée et ses exports. Les valeurs sont propres à chaque instrument : ne les agrégez pas en un indice unique.</p>\n` +
+      `<table><caption>Registre des séries (assemblage du ${esc(ctx.now)})</caption><thead><tr><th scope="col">Série</th><th scope="col">Identifiant</th><th scope="col">Instrument</th><th scope="col">Méthodologie</th><th scope="col">Valeur actuelle</th><th scope="col">Exports</th></tr></thead><tbody>\n${rows}\n</tbody></table>\n` +
+      `<p><a href="${esc(ctx.url(PRESS_PAGE))}" hreflang="en">Press resources (charts, embed code, citations)</a> · <a href="${esc(ctx.url(AGENTS_PAGE))}">Surface pour les agents</a></p>`;
+    return htmlPage({
+      lang: "fr",
+      title: `Séries citables — ${ctx.publication.config.name}`,
+      description: "Registre des séries citables : identifiants stables, méthodologies, valeurs actuelles et exports.",
+      canonical: ctx.url(SERIES_PAGE),
+      data: {
+        "@context": "https://schema.org",
+        "@type": "DataCatalog",
+        name: `Séries — ${ctx.publication.config.name}`,
+        url: ctx.url(SERIES_PAGE),
+        license: ctx.publication.config.licenseUrl,
+        dataset: facts.map((f) => seriesDataset(ctx, f)),
+      },
+      body,
+      cssSha256: cssHash(ctx),
+    });
+  },
+});
+
+export const pressPage = defineSurface({ format: "text", schema: HtmlText })({
+  path: file(PRESS_PAGE),
+  mediaType: HTML,
+  schemaName: "PressResourcesPage",
+  summary: "Press resources: a chart per series, embed code, the recommended citation and downloads",
+  reads: { signalHistory: true },
+  build(ctx: BuildContext) {
+    const p = ctx.publication;
+    const sections = seriesFacts(ctx)
+      .map((f) => {
+        const chart = ctx.url(seriesChartPath(f.config.seriesId));
+        const alt = `Chart of ${f.config.label.en} (${f.config.seriesId}) with its level bands`;
+        const embed = `<a href="${ctx.url(seriesPage(f.config.seriesId))}"><img src="${chart}" width="600" height="315" alt="${alt.replace(/"/g, "&quot;")}"></a>`;
+        const c = citations(ctx, f);
+        return (
+          `<section>\n<h2>${esc(f.config.label.en)} <small>(${esc(f.config.seriesId)})</small></h2>\n` +
+          `<img src="${esc(seriesChartPath(f.config.seriesId))}" width="600" height="315" alt="${esc(alt)}">\n` +
+          `<h3>Embed code</h3>\n<pre>${esc(embed)}</pre>\n<h3>Citation</h3>\n<pre>${esc(c.text)}</pre>\n` +
+          `<h3>Downloads</h3>\n${exportsOf(ctx, f, "en")}\n</section>`
+        );
+      })
+      .join("\n");
+    const body =
+      `<h1>Press resources</h1>\n<p>Charts you may embed and reuse under ${esc(p.config.license)} with attribution “${esc(p.config.attribution)}”. Each chart is an SVG file of 1200×630 pixels, readable at 600 pixels wide; each citation names the frame it comes from, so the figure can be replayed from the public archive.</p>\n` +
+      `<p>A level is a reading on the instrument's own scale, not a probability; never compare two instruments' values.</p>\n${sections}`;
+    return htmlPage({
+      lang: "en",
+      title: `Press resources — ${p.config.name}`,
+      description: "Reusable SVG charts, embed code, citations and downloads for every series.",
+      canonical: ctx.url(PRESS_PAGE),
+      data: {
+        "@context": "https://schema.org",
+        "@type": "WebPage",
+        name: "Press resources",
+        url: ctx.url(PRESS_PAGE),
+        inLanguage: "en",
+        license: p.config.licenseUrl,
+      },
+      body,
+      cssSha256: cssHash(ctx),
+    });
+  },
+});
+
+/** The agent pages: what the publication offers to machines, in French and in English. */
+function agentPage(lang: "fr" | "en") {
+  const fr = lang === "fr";
+  const path = fr ? AGENTS_PAGE : AGENTS_PAGE_EN;
+  return defineSurface({ format: "text", schema: HtmlText })({
+    path: file(path),
+    mediaType: HTML,
+    schemaName: fr ? "AgentPage" : "AgentPageEnglish",
+    summary: fr
+      ? "Description of the agent contract for people (French): endpoints, reading order, guardrails, MCP"
+      : "Description of the agent contract for people (English): endpoints, reading order, guardrails, MCP",
+    build(ctx: BuildContext) {
+      const p = ctx.publication;
+      const rows = [...ctx.registry]
+        .filter((s) => !s.path.endsWith(".html") && !s.path.endsWith(".svg"))
+        .sort((a, b) => byCodeUnits(a.path, b.path))
+        .map(
+          (s) =>
+            `<tr><th scope="row"><a href="${esc(ctx.url(s.path))}">${esc(s.path)}</a></th><td>${esc(s.mediaType)}</td><td>${esc(s.summary)}</td></tr>`,
+        )
+        .join("\n");
+      const order = [
+        "/agents.json",
+        "/llms.txt",
+        "/api/v1/integrity.json",
+        "/api/v1/signals/current.json",
+        "/api/v1/catalog.json",
+      ];
+      const t = (frText: string, enText: string) => (fr ? frText : enText);
+      const body =
+        `<nav><ul><li><a href="${esc(ctx.url(fr ? AGENTS_PAGE_EN : AGENTS_PAGE))}" hreflang="${fr ? "en" : "fr"}">${fr ? "English" : "Français"}</a></li><li><a href="${esc(ctx.url(SERIES_PAGE))}">${t("Séries", "Series")}</a></li></ul></nav>\n` +
+        `<h1>${t("Surface pour les agents", "Agent surface")}</h1>\n` +
+        `<p>${esc(t(`Contrat version ${CONTRACT_VERSION}. Tous les documents sont statiques, lisibles depuis toute origine (CORS *), sans clé ni suivi, sous licence ${p.config.license} avec attribution « ${p.config.attribution} ».`, `Contract version ${CONTRACT_VERSION}. Every document is static, readable from any origin (CORS *), with no key and no tracking, under ${p.config.license} with attribution “${p.config.attribution}”.`))}</p>\n` +
+        `<h2>${t("Ordre de lecture recommandé", "Recommended reading order")}</h2>\n<ol>${order.map((o) => `<li><a href="${esc(ctx.url(o))}">${esc(o)}</a></li>`).join("")}</ol>\n` +
+        `<h2>${t("Garde-fous", "Guardrails")}</h2>\n<ul>` +
+        [
+          t(
+            "Vérifiez chaque fichier contre son empreinte SHA-256 dans /api/v1/integrity.json.",
+            "Check each file against its SHA-256 in /api/v1/integrity.json.",
+          ),
+          t(
+            "Utilisez seriesDate comme date de publication : pas d’anticipation dans un backtest.",
+            "Use seriesDate as the publication date: no look-ahead in a backtest.",
+          ),
+          t("Une valeur conservée (fallbackUsed) n’est pas fraîche.", "A retained value (fallbackUsed) is not fresh."),
+          t(
+            "Un niveau n’est pas une probabilité ; n’agrégez pas les instruments.",
+            "A level is not a probability; never aggregate instruments.",
+          ),
+        ]
+          .map((g) => `<li>${esc(g)}</li>`)
+          .join("") +
+        "</ul>\n" +
+        `<h2>${t("Exemple", "Example")}</h2>\n<pre>${esc(`curl -s ${ctx.url("/api/v1/signals/current.json")} | sha256sum\ncurl -s ${ctx.url("/api/v1/integrity.json")}`)}</pre>\n` +
+        (p.config.mcp
+          ? `<h2 id="mcp">MCP</h2>\n<p>${esc(t(`Un serveur MCP (Streamable HTTP) répond à ${p.config.mcp.url} : chaque outil accepte asOf et ne répond qu’avec ce qui était publié à cet instant.`, `An MCP server (Streamable HTTP) answers at ${p.config.mcp.url}: every tool takes asOf and answers only with what was published then.`))}</p>\n`
+          : "") +
+        `<table><caption>${t("Points d’accès machine", "Machine endpoints")}</caption><thead><tr><th scope="col">${t("Chemin", "Path")}</th><th scope="col">Format</th><th scope="col">${t("Rôle", "Purpose")}</th></tr></thead><tbody>\n${rows}\n</tbody></table>`;
+      return htmlPage({
+        lang,
+        title: `${t("Surface pour les agents", "Agent surface")} — ${p.config.name}`,
+        description: t(
+          "Ce que la publication offre aux machines : points d’accès, ordre de lecture, garde-fous.",
+          "What the publication offers to machines: endpoints, reading order, guardrails.",
+        ),
+        canonical: ctx.url(path),
+        alternates: [
+          { lang: "fr", href: ctx.url(AGENTS_PAGE) },
+          { lang: "en", href: ctx.url(AGENTS_PAGE_EN) },
+        ],
+        data: {
+          "@context": "https://schema.org",
+          "@type": "TechArticle",
+          headline: t("Surface pour les agents", "Agent surface"),
+          inLanguage: lang,
+          url: ctx.url(path),
+          license: p.config.licenseUrl,
+          publisher: { "@type": "Organization", name: p.config.name },
+          dateModified: ctx.now,
+        },
+        body,
+        cssSha256: cssHash(ctx),
+      });
+    },
+  });
+}
+
+export const agentsPage = agentPage("fr");
+export const agentsPageEnglish = agentPage("en");

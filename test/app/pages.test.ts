@@ -1,0 +1,150 @@
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { chromium, type Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { siteServer } from "../../app/serve.ts";
+import { runAssemble } from "../../cli/commands/assemble.ts";
+import { ROOT } from "../helpers/cli.ts";
+import { tempDir } from "../helpers/tmp.ts";
+
+/**
+ * The pages in a real browser (Debian's chromium through playwright-core): each loads with no
+ * console error and no failed request, each chart has a box, axe-core finds no serious or critical
+ * violation, and a screenshot of each is kept in .tmp/screenshots for CI to show.
+ */
+const CHROMIUM = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/google-chrome"].find(
+  (p): p is string => !!p && existsSync(p),
+)!;
+const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+const SHOTS = join(ROOT, ".tmp/screenshots");
+const DAYS = ["2026-11-21T09:00:00Z", "2026-11-22T09:00:00Z", "2026-11-23T09:00:00Z"];
+
+let site = "";
+let base = "";
+let server: Server;
+let browser: Browser;
+
+beforeAll(async () => {
+  const dir = tempDir("risk-pages-");
+  site = `${dir}/site`;
+  for (const now of DAYS) await runAssemble({ site, archive: `${dir}/archive`, now, json: true });
+  server = siteServer(site);
+  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+  mkdirSync(SHOTS, { recursive: true });
+}, 90_000);
+afterAll(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+const PAGES = [
+  "/donnees/agents/",
+  "/en/agent-surface/",
+  "/series/",
+  "/series/us-financial-stress/",
+  "/series/us-debt-risk/",
+  "/en/press-resources/",
+];
+
+describe("the pages in a browser", () => {
+  it.each(PAGES)(
+    "%s loads without error, its images render, and axe finds nothing serious",
+    async (path) => {
+      const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+      const problems: string[] = [];
+      page.on("console", (m) => {
+        if (m.type() === "error" || m.type() === "warning") problems.push(`console: ${m.text()}`);
+      });
+      page.on("pageerror", (e) => problems.push(`error: ${e.message}`));
+      page.on("requestfailed", (r) => problems.push(`failed: ${r.url()}`));
+      page.on("response", (r) => {
+        if (r.status() >= 400) problems.push(`${r.status()}: ${r.url()}`);
+      });
+      const response = await page.goto(`${base}${path}`, { waitUntil: "load" });
+      expect(response?.status()).toBe(200);
+      expect(response?.headers()["content-type"]).toBe("text/html; charset=utf-8");
+      // Every image, the charts included, has a rendered box.
+      const images = await page.$$eval("img", (imgs) =>
+        imgs.map((i) => ({ src: i.src, w: i.naturalWidth, box: i.getBoundingClientRect().width })),
+      );
+      for (const i of images) {
+        expect(i.w, i.src).toBeGreaterThan(0);
+        expect(i.box, i.src).toBeGreaterThan(0);
+      }
+      await page.screenshot({
+        path: join(SHOTS, `${path.replace(/\//g, "_").replace(/^_|_$/g, "") || "index"}.png`),
+        fullPage: true,
+      });
+      await page.close();
+      // Nothing refused, the Content-Security-Policy's style hash included.
+      expect(problems).toEqual([]);
+      // axe-core needs to run a script, which the page's policy forbids: a second visit lets it.
+      const context = await browser.newContext({ bypassCSP: true });
+      const audited = await context.newPage();
+      await audited.goto(`${base}${path}`, { waitUntil: "load" });
+      await audited.addScriptTag({ content: AXE });
+      const violations = await audited.evaluate(async () => {
+        const w = window as unknown as {
+          axe: { run: () => Promise<{ violations: { id: string; impact: string }[] }> };
+        };
+        return (await w.axe.run()).violations.map((v) => ({ id: v.id, impact: v.impact }));
+      });
+      await context.close();
+      expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
+    },
+    30_000,
+  );
+});
+
+describe("the pages' content", () => {
+  it("cites each series with its frame, the data's fingerprint and the replay command, in text, BibTeX and CSL-JSON", () => {
+    const html = readFileSync(`${site}/series/us-financial-stress/index.html`, "utf8");
+    const integrity = JSON.parse(readFileSync(`${site}/api/v1/integrity.json`, "utf8"));
+    const csv = integrity.surfaces.find(
+      (s: { path: string }) => s.path === "/api/v1/signals/us-financial-stress/history.csv",
+    );
+    expect(html).toContain(`data sha256 ${csv.sha256}`);
+    expect(html).toContain("frame 000003-20261123T090000Z published 2026-11-23T09:00:00Z");
+    expect(html).toContain("risk-cli replay --archive archive.git --date 2026-11-23T09:00:00Z");
+    expect(html).toContain("@misc{us_financial_stress_");
+    expect(html).toContain("&quot;type&quot;: &quot;dataset&quot;");
+    const ld = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/s.exec(html)![1]!);
+    expect(ld).toMatchObject({ "@type": "Dataset", identifier: "us-financial-stress" });
+  });
+
+  it("draws each chart at 1200x630 with title, description, source, licence and level bands, without script", () => {
+    const svg = readFileSync(`${site}/series/us-financial-stress/chart.svg`, "utf8");
+    expect(svg).toMatch(/^<svg [^>]*width="1200" height="630"/);
+    expect(svg).toMatch(/<title id="t">Stress financier US \(us-financial-stress\)<\/title>/);
+    expect(svg).toMatch(/<desc id="d">.*2 daily value\(s\) from 2026-11-21 to 2026-11-22/);
+    expect(svg).toContain("CC BY 4.0");
+    expect(svg).toContain("Source : https://dashboards.example.org/us/");
+    expect(svg.match(/<rect x="90"/g)).toHaveLength(4);
+    expect(svg).toMatch(/<path d="M90\.0 [\d.]+ L1040\.0 [\d.]+"/);
+    expect(svg).not.toMatch(/<script|\son[a-z]+=/i);
+  });
+
+  it("escapes publisher text everywhere: a title with markup stays text", async () => {
+    const { demoCopy, editFile } = await import("../helpers/publication.ts");
+    const pub = demoCopy();
+    editFile(`${pub}/risk.config.yaml`, (t) =>
+      t.replace("label: { fr: Stress financier US,", 'label: { fr: "Stress <script>alert(1)</script> & co",'),
+    );
+    const out = tempDir("risk-pages-esc-");
+    await runAssemble({ publication: pub, site: `${out}/site`, archive: `${out}/archive`, now: DAYS[0], json: true });
+    for (const file of [
+      "series/us-financial-stress/index.html",
+      "series/index.html",
+      "series/us-financial-stress/chart.svg",
+    ]) {
+      const text = readFileSync(`${out}/site/${file}`, "utf8");
+      expect(text, file).not.toContain("<script>alert");
+      expect(text, file).toContain("Stress &lt;script&gt;alert(1)&lt;/script&gt; &amp; co");
+    }
+  });
+});
