@@ -127,8 +127,13 @@ export function createMcpServer(source: PublishedSource, options: Pick<McpOption
       const view = await source.at(asOf);
       const bytes = await view.read(path);
       if (!bytes) throw notPublished(view, path);
-      const text = decoder.decode(bytes);
       const known = view.surfaces.get(path)!;
+      if (!/^(text\/|application\/(json|x-ndjson|atom\+xml)|image\/svg\+xml)/.test(known.mediaType))
+        throw new RiskError(
+          "E_USAGE",
+          `${path} is a binary file (${known.mediaType}, ${bytes.byteLength} bytes, sha256 ${known.sha256}): download it from the site`,
+        );
+      const text = decoder.decode(bytes);
       const header = `${path} · ${known.mediaType} · ${bytes.byteLength} bytes · sha256 ${sha256Hasher.sha256(bytes)} · published ${view.at}${view.frameId ? ` in frame ${view.frameId}` : ""}`;
       return text.length > MAX_CHARS
         ? `${header}\n(cut at ${MAX_CHARS} of ${text.length} characters: fetch the file itself for the rest)\n\n${text.slice(0, MAX_CHARS)}`

@@ -126,9 +126,12 @@ export function assemble(
     phases.validate += timer() - t;
     t = timer();
     const text = serialiseSurface(surface, valid);
-    const stamped = surface.format === "json" && (valid as { generated?: unknown }).generated === input.now;
-    const served = encoder.encode(text);
-    const stored = stamped ? encoder.encode(unstamp(text, input.now)) : served;
+    const stamped =
+      surface.format === "json" &&
+      typeof text === "string" &&
+      (valid as { generated?: unknown }).generated === input.now;
+    const served = typeof text === "string" ? encoder.encode(text) : text;
+    const stored = stamped ? encoder.encode(unstamp(text as string, input.now)) : served;
     const sha256 = hash.sha256(served);
     const storedSha256 = stamped ? hash.sha256(stored) : sha256;
     phases.serialise += timer() - t;
@@ -181,7 +184,7 @@ function upstreamDocuments(input: AssembleInput, hash: Hasher) {
  */
 function appendLines(surface: Surface, lines: unknown, previous: PreviousState | null, hash: Hasher): BuiltFile {
   const valid = validateSurface(surface, lines) as unknown[];
-  const served = encoder.encode(serialiseSurface(surface, valid));
+  const served = encoder.encode(serialiseSurface(surface, valid) as string);
   const before = previous?.frame.journal && previous.frame.surfaces[surface.path] ? previous.frame.journal : null;
   const state = sha256Update(before ? decodeSha256State(before.state) : sha256Start(), served);
   const sha256 = state.length === served.byteLength ? hash.sha256(served) : sha256Digest(state);

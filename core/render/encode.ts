@@ -21,9 +21,10 @@ export function validateSurface(surface: Surface, value: unknown): unknown {
  * The text that is served: canonical JSON with no trailing newline (so `sha256sum` of the file is
  * the fingerprint), or NDJSON: one canonical object per line, each ended by \n.
  */
-export function serialiseSurface(surface: Surface, validated: unknown): string {
+export function serialiseSurface(surface: Surface, validated: unknown): string | Uint8Array {
   if (surface.format === "json") return canonicalJson(validated, surface.path);
   if (surface.format === "text") return validated as string;
+  if (surface.format === "bytes") return validated as Uint8Array;
   const lines = validated as unknown[];
   const parts: string[] = new Array(lines.length * 2);
   lines.forEach((line, i) => {

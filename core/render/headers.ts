@@ -20,7 +20,6 @@ export function servedType(mediaType: string): string {
 export function cacheControlOf(path: string): string {
   if (path.startsWith(LOG_TILE_PREFIX)) return "public, max-age=31536000, immutable";
   if (path === LOG_CHECKPOINT_PATH) return "no-cache";
-  if (path.endsWith(".html") || path.endsWith("/")) return "no-cache";
   if (path === "/openapi.json" || path === "/api/v1/signals/schema.json") return "public, max-age=3600";
   return "public, max-age=300, must-revalidate";
 }

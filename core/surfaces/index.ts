@@ -27,6 +27,7 @@ import { signalHistoryCsv, seriesHistoryCsv } from "./signal-history-csv.ts";
 import { signalSchema } from "./signal-schema.ts";
 import { riskAtom } from "./risk-atom.ts";
 import { journal } from "./journal.ts";
+import { allSeriesZip, seriesZip } from "./downloads.ts";
 import { agentsPage, agentsPageEnglish, pressPage, seriesChart, seriesPages, seriesRegistryPage } from "./pages.ts";
 
 export const SURFACES: readonly Surface[] = [
@@ -61,6 +62,8 @@ export const SURFACES: readonly Surface[] = [
   pressPage,
   agentsPage,
   agentsPageEnglish,
+  seriesZip,
+  allSeriesZip,
   signalSchema,
   riskAtom,
   openapi,

@@ -94,7 +94,9 @@ function tagOf(path: string): string {
 export function componentSchemas(surfaces: readonly Surface[]): Record<string, Record<string, unknown>> {
   const registry = z.registry<{ id: string }>();
   for (const [id, schema] of Object.entries(SHARED_COMPONENTS)) registry.add(schema, { id });
-  for (const s of surfaces) if (s.path !== SELF) registry.add(s.schema, { id: s.schemaName });
+  // A binary file has no JSON Schema of its own: its component says what the bytes are.
+  const binary = surfaces.filter((s) => s.format === "bytes");
+  for (const s of surfaces) if (s.path !== SELF && s.format !== "bytes") registry.add(s.schema, { id: s.schemaName });
   const out = z.toJSONSchema(registry, {
     target: "draft-2020-12",
     io: "output",
@@ -106,6 +108,12 @@ export function componentSchemas(surfaces: readonly Surface[]): Record<string, R
     const { $schema: _dialect, $id: _uri, id: _id, ...rest } = schema as Record<string, unknown>;
     schemas[id] = withoutZodFormats(rest);
   }
+  for (const s of binary)
+    schemas[s.schemaName] = {
+      type: "string",
+      contentMediaType: s.mediaType,
+      description: (s.schema as z.ZodType).description ?? s.summary,
+    };
   return schemas;
 }
 
@@ -132,7 +140,9 @@ export const openapi = defineSurface({ format: "json", schema: OpenApiDocument }
               ? `${s.summary}. One JSON object per line (RFC 8785 canonical), each matching ${s.schemaName}.`
               : s.format === "text"
                 ? `${s.summary}. Plain UTF-8 text; sha256sum of the body equals its fingerprint in /api/v1/integrity.json.`
-                : `${s.summary}. Served in RFC 8785 canonical form: sha256sum of the body equals its fingerprint in /api/v1/integrity.json.`,
+                : s.format === "bytes"
+                  ? `${s.summary}. A binary file; sha256sum of the body equals its fingerprint in /api/v1/integrity.json.`
+                  : `${s.summary}. Served in RFC 8785 canonical form: sha256sum of the body equals its fingerprint in /api/v1/integrity.json.`,
           responses: {
             "200": {
               description: "The static document of the current assembly.",

@@ -14,6 +14,7 @@ import { observationRows, signalHistoryAfter } from "../signal-history/rows.ts";
 import type { PresentSignal } from "../signals.ts";
 import { CONTRACT_VERSION, byCodeUnits } from "./common.ts";
 import { seriesCsvPath } from "./signal-history.ts";
+import { ALL_SERIES_ZIP, seriesZipPath } from "./downloads.ts";
 import { defineSurface, type BuildContext, type Surface } from "./types.ts";
 
 const HtmlText = z
@@ -45,7 +46,8 @@ interface SeriesFacts {
   config: InstrumentConfig;
   methodology: { slug: string; title: string; version: string; updated: string } | null;
   signal: PresentSignal | null;
-  points: { date: string; value: number }[];
+  /** The closed days' points, oldest first, each with the frame that published it. */
+  points: { date: string; value: number; frameId: string; publishedAt: string }[];
 }
 
 function seriesFacts(ctx: BuildContext): SeriesFacts[] {
@@ -61,42 +63,48 @@ function seriesFacts(ctx: BuildContext): SeriesFacts[] {
       signal: s?.present ? s : null,
       points: rows
         .filter((r) => r.instrument === key && typeof r.value === "number")
-        .map((r) => ({ date: r.seriesDate, value: r.value as number })),
+        .map((r) => ({ date: r.seriesDate, value: r.value as number, frameId: r.frameId, publishedAt: r.publishedAt })),
     };
   });
 }
 
 const cssHash = (ctx: BuildContext) => ctx.hash.sha256(new TextEncoder().encode(PAGE_CSS));
 
-/** The citation of a series' current value, in plain text, BibTeX and CSL-JSON. */
+/**
+ * The citation of a series' last closed day, in plain text, BibTeX and CSL-JSON: the value, the
+ * frame that published it and when, the SHA-256 of the series' CSV (checkable against
+ * integrity.json), and the replay command that gives the figure back. It changes once a day, when
+ * a day closes, not with every assembly.
+ */
 function citations(ctx: BuildContext, f: SeriesFacts) {
   const p = ctx.publication;
   const csv = ctx.produced.find((x) => x.path === seriesCsvPath(f.config.seriesId));
-  const value = f.signal ? `${f.signal.value} / ${f.signal.scale} (${f.signal.level})` : "no value";
+  const last = f.points.at(-1);
   const url = ctx.url(seriesPage(f.config.seriesId));
+  const at = last?.publishedAt ?? "<date>";
   const replay = p.config.archive
-    ? `git clone --bare --branch ${p.config.archive.branch} ${p.config.archive.url} archive.git && risk-cli replay --archive archive.git --date ${ctx.now}`
-    : `risk-cli replay --archive <archive> --date ${ctx.now}`;
-  const year = ctx.now.slice(0, 4);
-  const text =
-    `${p.config.attribution}. « ${f.config.label.fr} » [${f.config.seriesId}], ${value}, ` +
-    `frame ${ctx.frame.frameId} published ${ctx.now}` +
-    (csv ? `, data sha256 ${csv.sha256}` : "") +
-    `. ${url}. Replay: ${replay}`;
+    ? `git clone --bare --branch ${p.config.archive.branch} ${p.config.archive.url} archive.git && risk-cli replay --archive archive.git --date ${at}`
+    : `risk-cli replay --archive <archive> --date ${at}`;
+  const what = last
+    ? `${last.value} / ${f.config.scale} on ${last.date}, frame ${last.frameId} published ${last.publishedAt}`
+    : "no closed day published yet";
+  const data = csv ? `data sha256 ${csv.sha256}` : "";
+  const text = `${p.config.attribution}. « ${f.config.label.fr} » [${f.config.seriesId}], ${what}${data ? `, ${data}` : ""}. ${url}. Replay: ${replay}`;
+  const issued = (last?.publishedAt ?? ctx.indexedAt).slice(0, 10).split("-").map(Number);
   const bibtex =
-    `@misc{${f.config.seriesId.replace(/[^A-Za-z0-9]/g, "_")}_${ctx.frame.frameId.replace(/[^A-Za-z0-9]/g, "")},\n` +
+    `@misc{${f.config.seriesId.replace(/[^A-Za-z0-9]/g, "_")}_${(last?.date ?? "none").replace(/-/g, "")},\n` +
     `  author = {{${p.config.name}}},\n  title = {{${f.config.label.fr}} [${f.config.seriesId}]},\n` +
-    `  year = {${year}},\n  howpublished = {\\url{${url}}},\n` +
-    `  note = {Frame ${ctx.frame.frameId}, published ${ctx.now}${csv ? `; data sha256 ${csv.sha256}` : ""}; ${p.config.license}}\n}`;
+    `  year = {${issued[0]}},\n  howpublished = {\\url{${url}}},\n` +
+    `  note = {${what}${data ? `; ${data}` : ""}; ${p.config.license}}\n}`;
   const csl = {
-    id: `${f.config.seriesId}@${ctx.frame.frameId}`,
+    id: `${f.config.seriesId}@${last?.frameId ?? "none"}`,
     type: "dataset",
     title: `${f.config.label.fr} [${f.config.seriesId}]`,
     author: [{ literal: p.config.name }],
-    issued: { "date-parts": [[Number(year), Number(ctx.now.slice(5, 7)), Number(ctx.now.slice(8, 10))]] },
+    issued: { "date-parts": [issued] },
     URL: url,
-    version: ctx.frame.frameId,
-    note: `${csv ? `data sha256 ${csv.sha256}; ` : ""}replay: ${replay}`,
+    version: last?.frameId ?? null,
+    note: `${what}${data ? `; ${data}` : ""}; replay: ${replay}`,
     license: p.config.license,
   };
   return { text, bibtex, csl: JSON.stringify(csl, null, 2) };
@@ -108,6 +116,11 @@ function exportsOf(ctx: BuildContext, f: SeriesFacts, lang: "fr" | "en"): string
     [ctx.url("/api/v1/signals/history.json"), "JSON"],
     [ctx.url("/api/v1/signals/history.ndjson"), "NDJSON"],
     [ctx.url(seriesChartPath(f.config.seriesId)), "SVG"],
+    [
+      ctx.url(seriesZipPath(f.config.seriesId)),
+      lang === "fr" ? "Archive zip (CSV et datapackage.json)" : "Zip (CSV and datapackage.json)",
+    ],
+    [ctx.url(ALL_SERIES_ZIP), lang === "fr" ? "Toutes les séries (zip)" : "Every series (zip)"],
   ];
   return `<ul>${links.map(([href, label]) => `<li><a href="${esc(href)}">${esc(label)}</a></li>`).join("")}</ul>`;
 }
@@ -122,7 +135,7 @@ const seriesDataset = (ctx: BuildContext, f: SeriesFacts) => ({
   url: ctx.url(seriesPage(f.config.seriesId)),
   license: ctx.publication.config.licenseUrl,
   creator: { "@type": "Organization", name: ctx.publication.config.name },
-  dateModified: ctx.now,
+  dateModified: f.points.at(-1)?.publishedAt ?? ctx.indexedAt,
   version: f.methodology?.version,
   distribution: [
     { "@type": "DataDownload", encodingFormat: "text/csv", contentUrl: ctx.url(seriesCsvPath(f.config.seriesId)) },
@@ -196,7 +209,7 @@ export const seriesPages = defineSurface({ format: "text", schema: HtmlText })({
             `<nav><ul><li><a href="${esc(ctx.url(SERIES_PAGE))}">Toutes les séries</a></li><li><a href="${esc(ctx.url(PRESS_PAGE))}" hreflang="en">Press resources</a></li></ul></nav>\n` +
             `<h1>${esc(f.config.label.fr)}</h1>\n<p>Identifiant stable : <code>${esc(f.config.seriesId)}</code> · instrument <code>${esc(f.key)}</code></p>\n` +
             `<figure><img src="chart.svg" width="1200" height="630" alt="${esc(`Graphique de ${f.config.label.fr} (${f.config.seriesId}) avec les bandes de niveau`)}"><figcaption>${esc(`Valeurs quotidiennes (jours UTC clos), échelle 0–${f.config.scale}. Source : ${f.config.dashboard}. ${ctx.publication.config.license}.`)}</figcaption></figure>\n` +
-            `<h2>Valeur actuelle</h2>\n<p>${f.signal ? `${esc(f.signal.value)} / ${esc(f.signal.scale)} — ${esc(f.signal.level)}${f.signal.fallbackUsed ? " (valeur conservée après une panne amont : non fraîche)" : ""}, publiée le ${esc(ctx.now)}` : "Aucune valeur publiée."}</p>\n` +
+            `<h2>Valeur actuelle</h2>\n<p>${f.signal ? `${esc(f.signal.value)} / ${esc(f.signal.scale)} — ${esc(f.signal.level)}${f.signal.fallbackUsed ? " (valeur conservée après une panne amont : non fraîche)" : ""}` : "Aucune valeur publiée."} (la valeur de chaque assemblage : <a href="${esc(ctx.url("/api/v1/signals/current.json"))}">signals/current.json</a>)</p>\n` +
             `<table><caption>Seuils de niveau (borne basse incluse)</caption><thead><tr><th scope="col">Niveau</th><th scope="col">À partir de</th></tr></thead><tbody>` +
             `<tr><td>Détendu</td><td>0</td></tr><tr><td>Modéré</td><td>${esc(t.moderate)}</td></tr><tr><td>Élevé/Tendu</td><td>${esc(t.elevated)}</td></tr><tr><td>Crise</td><td>${esc(t.crisis)}</td></tr></tbody></table>\n` +
             `<h2>Méthodologie</h2>\n<p>${m ? `<a href="${esc(ctx.url(pageOf(ctx.publication.pages.methodology, m.slug)))}">${esc(m.title)}</a>, version ${esc(m.version)} (mise à jour le ${esc(m.updated)}) ; historique des versions dans le <a href="${esc(ctx.url(ctx.publication.pages.changelog))}">journal éditorial</a>.` : "Non renseignée."}</p>\n` +
@@ -238,7 +251,7 @@ export const seriesRegistryPage = defineSurface({ format: "text", schema: HtmlTe
       .join("\n");
     const body =
       `<h1>Séries citables</h1>\n<p>Chaque série a un identifiant stable, une méthodologie versionnée et ses exports. Les valeurs sont propres à chaque instrument : ne les agrégez pas en un indice unique.</p>\n` +
-      `<table><caption>Registre des séries (assemblage du ${esc(ctx.now)})</caption><thead><tr><th scope="col">Série</th><th scope="col">Identifiant</th><th scope="col">Instrument</th><th scope="col">Méthodologie</th><th scope="col">Valeur actuelle</th><th scope="col">Exports</th></tr></thead><tbody>\n${rows}\n</tbody></table>\n` +
+      `<table><caption>Registre des séries</caption><thead><tr><th scope="col">Série</th><th scope="col">Identifiant</th><th scope="col">Instrument</th><th scope="col">Méthodologie</th><th scope="col">Valeur actuelle</th><th scope="col">Exports</th></tr></thead><tbody>\n${rows}\n</tbody></table>\n` +
       `<p><a href="${esc(ctx.url(PRESS_PAGE))}" hreflang="en">Press resources (charts, embed code, citations)</a> · <a href="${esc(ctx.url(AGENTS_PAGE))}">Surface pour les agents</a></p>`;
     return htmlPage({
       lang: "fr",
@@ -312,8 +325,8 @@ function agentPage(lang: "fr" | "en") {
     mediaType: HTML,
     schemaName: fr ? "AgentPage" : "AgentPageEnglish",
     summary: fr
-      ? "Description of the agent contract for people (French): endpoints, reading order, guardrails, MCP"
-      : "Description of the agent contract for people (English): endpoints, reading order, guardrails, MCP",
+      ? "Description of the agent contract for people (French): endpoints, reading order, guardrails"
+      : "Description of the agent contract for people (English): endpoints, reading order, guardrails",
     build(ctx: BuildContext) {
       const p = ctx.publication;
       const rows = [...ctx.registry]
@@ -381,7 +394,7 @@ function agentPage(lang: "fr" | "en") {
           url: ctx.url(path),
           license: p.config.licenseUrl,
           publisher: { "@type": "Organization", name: p.config.name },
-          dateModified: ctx.now,
+          dateModified: ctx.indexedAt,
         },
         body,
         cssSha256: cssHash(ctx),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { instrumentsOf, type Publication } from "../inputs/publication.ts";
+import type { InstrumentKey } from "../schemas/primitives.ts";
 import { signalHistoryKey, signalHistoryAfter, observationRows, type ObservationRow } from "../signal-history/rows.ts";
 import { csvText } from "../render/text.ts";
 import { seriesCsvPath } from "./signal-history.ts";
@@ -43,6 +44,30 @@ const rest = (r: ObservationRow) =>
       : r[c],
   );
 
+/**
+ * The text of the combined CSV and of each series' CSV, as their surfaces publish them (the
+ * downloads put the same bytes in their zips).
+ */
+export function seriesCsvTexts(ctx: BuildContext): { all: string; series: Map<InstrumentKey, string> } {
+  const rows = observationRows(ctx.publication, signalHistoryAfter(ctx).daily);
+  const series = new Map<InstrumentKey, string>();
+  for (const [key] of instrumentsOf(ctx.publication))
+    series.set(
+      key,
+      csvText(
+        SERIES_CSV_HEADER,
+        rows.filter((r) => r.instrument === key).map((r) => [r.seriesDate, ...rest(r)]),
+      ),
+    );
+  return {
+    all: csvText(
+      HISTORY_CSV_HEADER,
+      rows.map((r) => [r.seriesDate, r.seriesId, r.instrument, ...rest(r)]),
+    ),
+    series,
+  };
+}
+
 export const signalHistoryCsv = defineSurface({ format: "text", schema: CsvText })({
   path: "/api/v1/signals/history.csv",
   mediaType: "text/csv; charset=utf-8; header=present",
@@ -51,13 +76,7 @@ export const signalHistoryCsv = defineSurface({ format: "text", schema: CsvText 
     "Flat observations of every series (the last point of each closed UTC day) for spreadsheets and data-analysis tools",
   reuseKey: signalHistoryKey,
   reads: { signalHistory: true },
-  build(ctx: BuildContext) {
-    const rows = observationRows(ctx.publication, signalHistoryAfter(ctx).daily);
-    return csvText(
-      HISTORY_CSV_HEADER,
-      rows.map((r) => [r.seriesDate, r.seriesId, r.instrument, ...rest(r)]),
-    );
-  },
+  build: (ctx: BuildContext) => seriesCsvTexts(ctx).all,
 });
 
 /**
@@ -79,15 +98,7 @@ export const seriesHistoryCsv = defineSurface({ format: "text", schema: CsvText 
         summary: `Flat observations of the series ${config.seriesId}, one row per closed UTC day, indexed by seriesDate`,
         reuseKey: signalHistoryKey,
         reads: { signalHistory: true },
-        build(ctx: BuildContext) {
-          const rows = observationRows(ctx.publication, signalHistoryAfter(ctx).daily).filter(
-            (r) => r.instrument === key,
-          );
-          return csvText(
-            SERIES_CSV_HEADER,
-            rows.map((r) => [r.seriesDate, ...rest(r)]),
-          );
-        },
+        build: (ctx: BuildContext) => seriesCsvTexts(ctx).series.get(key)!,
       }),
     );
   },

@@ -111,8 +111,11 @@ export interface BuildContext {
   memo: Memo;
 }
 
-/** json: one canonical document; ndjson: canonical lines; text: a string served as is (UTF-8). */
-export type SurfaceFormat = "json" | "ndjson" | "text";
+/**
+ * json: one canonical document; ndjson: canonical lines; text: a string served as is (UTF-8);
+ * bytes: a binary file served as is (the downloads' zips).
+ */
+export type SurfaceFormat = "json" | "ndjson" | "text" | "bytes";
 
 /**
  * What a surface's builder reads besides the configuration, the signals and the head frame. The

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Server } from "node:http";
@@ -109,8 +110,11 @@ describe("the pages' content", () => {
       (s: { path: string }) => s.path === "/api/v1/signals/us-financial-stress/history.csv",
     );
     expect(html).toContain(`data sha256 ${csv.sha256}`);
-    expect(html).toContain("frame 000003-20261123T090000Z published 2026-11-23T09:00:00Z");
-    expect(html).toContain("risk-cli replay --archive archive.git --date 2026-11-23T09:00:00Z");
+    // The last closed day (2026-11-22), as the frame that published it then.
+    expect(html).toMatch(
+      /\d+(\.\d)? \/ 100 on 2026-11-22, frame 000002-20261122T090000Z published 2026-11-22T09:00:00Z/,
+    );
+    expect(html).toContain("risk-cli replay --archive archive.git --date 2026-11-22T09:00:00Z");
     expect(html).toContain("@misc{us_financial_stress_");
     expect(html).toContain("&quot;type&quot;: &quot;dataset&quot;");
     const ld = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/s.exec(html)![1]!);
@@ -147,4 +151,47 @@ describe("the pages' content", () => {
       expect(text, file).toContain("Stress &lt;script&gt;alert(1)&lt;/script&gt; &amp; co");
     }
   });
+});
+
+describe("the downloads", () => {
+  it("open with Python's zipfile, and every file hashes to what datapackage.json declares", () => {
+    const check = `
+import hashlib, json, sys, zipfile
+for path in sys.argv[1:]:
+    z = zipfile.ZipFile(path)
+    assert z.testzip() is None
+    dp = json.loads(z.read("datapackage.json"))
+    assert dp["$schema"].endswith("/2.0/datapackage.json")
+    names = set(z.namelist()) - {"datapackage.json"}
+    assert names == {r["path"] for r in dp["resources"]}, names
+    for r in dp["resources"]:
+        b = z.read(r["path"])
+        assert len(b) == r["bytes"] and r["hash"] == "sha256:" + hashlib.sha256(b).hexdigest(), r["path"]
+        header = b.decode("utf-8").split("\\n")[0].split(",")
+        assert header == [f["name"] for f in r["schema"]["fields"]], r["path"]
+    print(path.split("/")[-1], len(dp["resources"]))
+`;
+    const out = execFileSync(
+      "python3",
+      ["-c", check, `${site}/series/all-series.zip`, `${site}/series/us-debt-risk/us-debt-risk.zip`],
+      {
+        encoding: "utf8",
+      },
+    );
+    expect(out).toBe("all-series.zip 6\nus-debt-risk.zip 1\n");
+    // The CSV inside is the one the site serves.
+    const integrity = JSON.parse(readFileSync(`${site}/api/v1/integrity.json`, "utf8"));
+    expect(integrity.surfaces.map((s: { path: string }) => s.path)).toContain("/series/all-series.zip");
+  });
+
+  it("are the same bytes when the same data is assembled again", async () => {
+    const again = tempDir("risk-pages-again-");
+    for (const now of DAYS) await runAssemble({ site: `${again}/site`, archive: `${again}/archive`, now, json: true });
+    for (const file of [
+      "series/all-series.zip",
+      "series/us-financial-stress/us-financial-stress.zip",
+      "series/us-financial-stress/chart.svg",
+    ])
+      expect(readFileSync(`${again}/site/${file}`).equals(readFileSync(`${site}/${file}`)), file).toBe(true);
+  }, 60_000);
 });
