@@ -14,6 +14,7 @@ import { instrumentsOf, type Publication } from "../inputs/publication.ts";
 import { canonicalJson } from "../canonical/jcs.ts";
 import { seriesCsvTexts, HISTORY_CSV_HEADER, SERIES_CSV_HEADER } from "./signal-history-csv.ts";
 import { defineSurface, type BuildContext, type Surface } from "./types.ts";
+import { signalHistoryKey } from "../signal-history/rows.ts";
 
 const ZipBytes = z
   .custom<Uint8Array>((v) => v instanceof Uint8Array, { message: "bytes" })
@@ -73,8 +74,6 @@ function zipOf(
     title,
     description:
       "Daily points of the series, one row per closed UTC day, indexed by seriesDate (the day it was published). A closed day is never revised: this first-release vintage is also the latest.",
-    version: ctx.frame.frameId,
-    created: ctx.now,
     homepage: ctx.url("/series/"),
     licenses: [{ name: p.config.license, path: p.config.licenseUrl, title: p.config.attribution }],
     contributors: [{ title: p.config.name, roles: ["publisher"] }],
@@ -102,6 +101,7 @@ export const seriesZip = defineSurface({ format: "bytes", schema: ZipBytes })({
         expand: undefined,
         path: seriesZipPath(config.seriesId),
         summary: `Download of the series ${config.seriesId}: CSV and Frictionless datapackage.json`,
+        reuseKey: signalHistoryKey,
         reads: { signalHistory: true },
         build(ctx: BuildContext) {
           const csv = seriesCsvTexts(ctx).series.get(key)!;
@@ -119,6 +119,7 @@ export const allSeriesZip = defineSurface({ format: "bytes", schema: ZipBytes })
   mediaType: "application/zip",
   schemaName: "AllSeriesDownload",
   summary: "Download of every series: one CSV each, the combined CSV, and a Frictionless datapackage.json",
+  reuseKey: signalHistoryKey,
   reads: { signalHistory: true },
   build(ctx: BuildContext) {
     const texts = seriesCsvTexts(ctx);

@@ -10,7 +10,7 @@ import { pageOf } from "../inputs/pages.ts";
 import type { InstrumentKey } from "../schemas/primitives.ts";
 import { seriesChartSvg } from "../render/chart.ts";
 import { esc, htmlPage, PAGE_CSS } from "../render/html.ts";
-import { observationRows, signalHistoryAfter } from "../signal-history/rows.ts";
+import { observationRows, signalHistoryAfter, signalHistoryKey } from "../signal-history/rows.ts";
 import type { PresentSignal } from "../signals.ts";
 import { CONTRACT_VERSION, byCodeUnits } from "./common.ts";
 import { seriesCsvPath } from "./signal-history.ts";
@@ -45,6 +45,8 @@ interface SeriesFacts {
   key: InstrumentKey;
   config: InstrumentConfig;
   methodology: { slug: string; title: string; version: string; updated: string } | null;
+  /** The editorial changelog's entries that link the methodology's page: its version history. */
+  revisions: { id: string; date: string; title: string; summary: string }[];
   signal: PresentSignal | null;
   /** The closed days' points, oldest first, each with the frame that published it. */
   points: { date: string; value: number; frameId: string; publishedAt: string }[];
@@ -56,9 +58,17 @@ function seriesFacts(ctx: BuildContext): SeriesFacts[] {
   return instrumentsOf(p).map(([key, config]) => {
     const m = p.methodologies.find((x) => x.slug === config.methodology);
     const s = ctx.signals.find((x) => x.instrument === key);
+    const page = m ? pageOf(p.pages.methodology, m.slug) : null;
+    const revisions = page
+      ? p.changelog
+          .filter((c) => (c.links ?? []).some((l) => l.href === page || l.href === ctx.url(page)))
+          .map((c) => ({ id: c.id, date: c.date, title: c.title, summary: c.summary }))
+          .sort((a, b) => byCodeUnits(b.date, a.date) || byCodeUnits(a.id, b.id))
+      : [];
     return {
       key,
       config,
+      revisions,
       methodology: m ? { slug: m.slug, title: m.title, version: m.version, updated: m.updated } : null,
       signal: s?.present ? s : null,
       points: rows
@@ -67,6 +77,13 @@ function seriesFacts(ctx: BuildContext): SeriesFacts[] {
     };
   });
 }
+
+/**
+ * What a page that shows current values depends on besides the inputs and the closed days: each
+ * signal's value, level and whether it was retained. Equal keys reuse the previous bytes.
+ */
+const valuesKey = (ctx: BuildContext) =>
+  `${signalHistoryKey(ctx)} ${ctx.signals.map((s) => (s.present ? `${s.value}|${s.level}|${s.fallbackUsed}` : "-")).join(",")}`;
 
 const cssHash = (ctx: BuildContext) => ctx.hash.sha256(new TextEncoder().encode(PAGE_CSS));
 
@@ -176,6 +193,7 @@ export const seriesChart = defineSurface({ format: "text", schema: SvgText })({
         expand: undefined,
         path: seriesChartPath(config.seriesId),
         summary: `Chart of the series ${config.seriesId}: daily values, level bands, source and licence`,
+        reuseKey: signalHistoryKey,
         reads: { signalHistory: true },
         build(ctx: BuildContext) {
           const f = seriesFacts(ctx).find((x) => x.config.seriesId === config.seriesId)!;
@@ -199,7 +217,9 @@ export const seriesPages = defineSurface({ format: "text", schema: HtmlText })({
         expand: undefined,
         path: file(seriesPage(config.seriesId)),
         summary: `Page of the series ${config.seriesId}: chart, value, thresholds, methodology, exports, citation`,
-        reads: { signalHistory: true },
+        reuseKey: valuesKey,
+        // The methodologies and the editorial changelog (the methodology's version history).
+        reads: { signalHistory: true, corpus: true },
         build(ctx: BuildContext) {
           const f = seriesFacts(ctx).find((x) => x.config.seriesId === config.seriesId)!;
           const c = citations(ctx, f);
@@ -213,6 +233,14 @@ export const seriesPages = defineSurface({ format: "text", schema: HtmlText })({
             `<table><caption>Seuils de niveau (borne basse incluse)</caption><thead><tr><th scope="col">Niveau</th><th scope="col">À partir de</th></tr></thead><tbody>` +
             `<tr><td>Détendu</td><td>0</td></tr><tr><td>Modéré</td><td>${esc(t.moderate)}</td></tr><tr><td>Élevé/Tendu</td><td>${esc(t.elevated)}</td></tr><tr><td>Crise</td><td>${esc(t.crisis)}</td></tr></tbody></table>\n` +
             `<h2>Méthodologie</h2>\n<p>${m ? `<a href="${esc(ctx.url(pageOf(ctx.publication.pages.methodology, m.slug)))}">${esc(m.title)}</a>, version ${esc(m.version)} (mise à jour le ${esc(m.updated)}) ; historique des versions dans le <a href="${esc(ctx.url(ctx.publication.pages.changelog))}">journal éditorial</a>.` : "Non renseignée."}</p>\n` +
+            (f.revisions.length
+              ? `<table><caption>Historique de la méthodologie</caption><thead><tr><th scope="col">Date</th><th scope="col">Changement</th></tr></thead><tbody>${f.revisions
+                  .map(
+                    (r) =>
+                      `<tr><td>${esc(r.date)}</td><td><a href="${esc(`${ctx.url(ctx.publication.pages.changelog)}#${r.id}`)}">${esc(r.title)}</a> : ${esc(r.summary)}</td></tr>`,
+                  )
+                  .join("")}</tbody></table>\n`
+              : "") +
             `<h2>Exports</h2>\n${exportsOf(ctx, f, "fr")}\n` +
             `<h2>Citer cette valeur</h2>\n<pre>${esc(c.text)}</pre>\n<h3>BibTeX</h3>\n<pre>${esc(c.bibtex)}</pre>\n<h3>CSL-JSON</h3>\n<pre>${esc(c.csl)}</pre>`;
           return htmlPage({
@@ -236,7 +264,8 @@ export const seriesRegistryPage = defineSurface({ format: "text", schema: HtmlTe
   schemaName: "SeriesRegistryPage",
   summary:
     "Registry of citable series: names, stable identifiers, instruments, methodology versions, current values and exports",
-  reads: { signalHistory: true },
+  reuseKey: valuesKey,
+  reads: { signalHistory: true, corpus: true },
   build(ctx: BuildContext) {
     const facts = seriesFacts(ctx);
     const rows = facts
@@ -277,6 +306,7 @@ export const pressPage = defineSurface({ format: "text", schema: HtmlText })({
   mediaType: HTML,
   schemaName: "PressResourcesPage",
   summary: "Press resources: a chart per series, embed code, the recommended citation and downloads",
+  reuseKey: signalHistoryKey,
   reads: { signalHistory: true },
   build(ctx: BuildContext) {
     const p = ctx.publication;
@@ -323,6 +353,8 @@ function agentPage(lang: "fr" | "en") {
   return defineSurface({ format: "text", schema: HtmlText })({
     path: file(path),
     mediaType: HTML,
+    // The inputs and the registry only: an unchanged publication reuses the previous bytes.
+    reusable: true,
     schemaName: fr ? "AgentPage" : "AgentPageEnglish",
     summary: fr
       ? "Description of the agent contract for people (French): endpoints, reading order, guardrails"

@@ -117,6 +117,12 @@ describe("the pages' content", () => {
     expect(html).toContain("risk-cli replay --archive archive.git --date 2026-11-22T09:00:00Z");
     expect(html).toContain("@misc{us_financial_stress_");
     expect(html).toContain("&quot;type&quot;: &quot;dataset&quot;");
+    // The methodology's version history comes from the editorial changelog's entries that link it.
+    const energy = readFileSync(`${site}/series/eu-energy-stress/index.html`, "utf8");
+    expect(energy).toContain("<caption>Historique de la méthodologie</caption>");
+    expect(energy).toMatch(
+      /<td>2026-10-02<\/td><td><a href="[^"]+#2026-10-02-seuils-energie">Saisonnalité du stress énergétique<\/a>/,
+    );
     const ld = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/s.exec(html)![1]!);
     expect(ld).toMatchObject({ "@type": "Dataset", identifier: "us-financial-stress" });
   });
