@@ -119,7 +119,10 @@ describe("risk-cli mcp over standard input and output, with the SDK's own client
     expect(escape.isError).toBe(true);
     const unknown = await stdio.callTool({ name: "get_series", arguments: { seriesId: "no-such-series" } });
     expect(text(unknown)).toMatch(/series then were: .*us-financial-stress/);
-    for (const r of [early, badDate, escape, unknown]) {
+    const binary = await stdio.callTool({ name: "get_surface", arguments: { path: "/series/all-series.zip" } });
+    expect(binary.isError).toBe(true);
+    expect(text(binary)).toMatch(/is a binary file \(application\/zip, \d+ bytes, sha256 [0-9a-f]{64}\): download it/);
+    for (const r of [early, badDate, escape, unknown, binary]) {
       expect(JSON.stringify(r)).not.toContain(dir);
       expect(JSON.stringify(r)).not.toMatch(/\n\s+at /);
     }

@@ -190,6 +190,79 @@ for path in sys.argv[1:]:
     expect(integrity.surfaces.map((s: { path: string }) => s.path)).toContain("/series/all-series.zip");
   });
 
+  it("hold a datapackage.json that follows the Data Package v2 profile's rules for what it declares", async () => {
+    const { unzipSync } = await import("fflate");
+    const Ajv2020 = (await import("ajv/dist/2020.js")).default;
+    // The profile's constraints on the fields the package uses (the published JSON Schema is not
+    // reachable offline): names, paths, sizes, hashes, licences and table schemas.
+    const profile = {
+      type: "object",
+      required: ["resources"],
+      properties: {
+        $schema: { const: "https://datapackage.org/profiles/2.0/datapackage.json" },
+        name: { type: "string", pattern: "^([-a-z0-9._/])+$" },
+        title: { type: "string" },
+        homepage: { type: "string", format: "uri" },
+        licenses: {
+          type: "array",
+          minItems: 1,
+          items: {
+            type: "object",
+            properties: { name: { type: "string" }, path: { type: "string" } },
+            anyOf: [{ required: ["name"] }, { required: ["path"] }],
+          },
+        },
+        contributors: {
+          type: "array",
+          items: { type: "object", properties: { title: { type: "string" } }, required: ["title"] },
+        },
+        resources: {
+          type: "array",
+          minItems: 1,
+          items: {
+            type: "object",
+            required: ["name", "path"],
+            properties: {
+              name: { type: "string", pattern: "^([-a-z0-9._/])+$" },
+              path: {
+                type: "string",
+                pattern: "^((?=[^./~])(?!file:)((?!\\/\\.\\.\\/)(?!\\\\)(?!:\\/\\/).)*|(http|ftp)s?:\\/\\/.*)$",
+              },
+              bytes: { type: "integer", minimum: 0 },
+              hash: { type: "string", pattern: "^(\\w+:)?([a-fA-F0-9]+)$" },
+              schema: {
+                type: "object",
+                required: ["fields"],
+                properties: {
+                  fields: {
+                    type: "array",
+                    items: {
+                      type: "object",
+                      required: ["name"],
+                      properties: {
+                        name: { type: "string" },
+                        type: { enum: ["string", "number", "integer", "boolean", "date", "datetime", "any"] },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    };
+    const { default: addFormats } = await import("ajv-formats");
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    const validate = ajv.compile(profile);
+    const packaged = unzipSync(readFileSync(`${site}/series/all-series.zip`));
+    const dp = JSON.parse(new TextDecoder().decode(packaged["datapackage.json"]));
+    expect(validate(dp), JSON.stringify(validate.errors)).toBe(true);
+    // The check can fail: a resource with a path that leaves the package is refused.
+    expect(validate({ ...dp, resources: [{ ...dp.resources[0], path: "../x.csv" }] })).toBe(false);
+  });
+
   it("are the same bytes when the same data is assembled again", async () => {
     const again = tempDir("risk-pages-again-");
     for (const now of DAYS) await runAssemble({ site: `${again}/site`, archive: `${again}/archive`, now, json: true });
