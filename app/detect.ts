@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { parse as parseYaml, stringify } from "yaml";
 import { FRONTMATTER_KEYS } from "../core/inputs/schemas.ts";
-import { LIKELY_KEYS } from "../core/inputs/documents.ts";
+import { fileSlug, LIKELY_KEYS } from "../core/inputs/documents.ts";
 
 export type Generator = "astro" | "hugo" | "jekyll" | "eleventy" | "markdown";
 
@@ -83,16 +83,6 @@ function frontmatterOf(text: string): Record<string, unknown> | null {
   }
 }
 
-function slugOfFile(rel: string, jekyll: boolean): string {
-  const parts = rel.split("/");
-  let name = parts
-    .at(-1)!
-    .replace(DOC, "")
-    .replace(/\.(fr|en)$/, "");
-  if (name === "index" || name === "_index") name = parts.at(-2) ?? name;
-  return jekyll ? name.replace(/^\d{4}-\d{2}-\d{2}-/, "") : name;
-}
-
 /** The globs that take exactly a group's files: its folders, recursive where no other group lives. */
 function globsOf(group: Found[], others: Found[]): string[] {
   const exts = [...new Set(group.map((f) => f.rel.split(".").pop()!))].sort();
@@ -130,7 +120,7 @@ export function detectSite(root: string): Detection {
         ? "en"
         : "fr";
     const kind = /guide/i.test(rel) ? "guide" : "article";
-    found.push({ rel, kind, lang, keys, slug: slugOfFile(rel, jekyll) });
+    found.push({ rel, kind, lang, keys, slug: fileSlug(rel, jekyll) });
   }
   const groups = (["article", "guide"] as const).flatMap((kind) =>
     (["fr", "en"] as const).map((lang) => ({

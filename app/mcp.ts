@@ -13,7 +13,8 @@ import { RiskError } from "../core/errors.ts";
 import { querySearchIndex } from "../core/editorial/search.ts";
 import { IsoDate } from "../core/schemas/primitives.ts";
 import { VERSION } from "../core/version.ts";
-import { INTEGRITY_PATH, PublishedSource, sha256Hasher, type PublishedView } from "./published.ts";
+import { INTEGRITY_PATH, PublishedSource, type PublishedView } from "./published.ts";
+import type { Hasher } from "../core/ports.ts";
 
 /** A date (the end of that UTC day) or a date-time with its zone: the same instants as replay --date. */
 const Instant = z.union([IsoDate, z.iso.datetime({ offset: true })]);
@@ -36,6 +37,8 @@ type ToolAnswer = { content: { type: "text"; text: string }[]; isError?: boolean
 export interface McpOptions {
   site?: string;
   archive?: string;
+  /** SHA-256 (the runtime's). */
+  hash: Hasher;
   /** Where internal failures are told (never to the client). */
   log?: (line: string) => void;
 }
@@ -134,7 +137,7 @@ export function createMcpServer(source: PublishedSource, options: Pick<McpOption
           `${path} is a binary file (${known.mediaType}, ${bytes.byteLength} bytes, sha256 ${known.sha256}): download it from the site`,
         );
       const text = decoder.decode(bytes);
-      const header = `${path} · ${known.mediaType} · ${bytes.byteLength} bytes · sha256 ${sha256Hasher.sha256(bytes)} · published ${view.at}${view.frameId ? ` in frame ${view.frameId}` : ""}`;
+      const header = `${path} · ${known.mediaType} · ${bytes.byteLength} bytes · sha256 ${source.hash.sha256(bytes)} · published ${view.at}${view.frameId ? ` in frame ${view.frameId}` : ""}`;
       return text.length > MAX_CHARS
         ? `${header}\n(cut at ${MAX_CHARS} of ${text.length} characters: fetch the file itself for the rest)\n\n${text.slice(0, MAX_CHARS)}`
         : `${header}\n\n${text}`;
@@ -252,7 +255,7 @@ export function createMcpServer(source: PublishedSource, options: Pick<McpOption
     answer("verify", async () => {
       const archive = needArchive();
       try {
-        return { ok: true, ...(await archive.verify(sha256Hasher)) };
+        return { ok: true, ...(await archive.verify(source.hash)) };
       } catch (e) {
         if (e instanceof RiskError && (e.code === "E_VERIFY" || e.code === "E_ARCHIVE"))
           return { ok: false, problem: scrub(e.message) };

@@ -3,7 +3,6 @@
  * an archive, from the site folder (its current assembly only). The MCP server answers from this,
  * so that an answer never holds anything published after the instant it was asked about.
  */
-import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import { join, resolve } from "node:path";
 import { openArchive, type Archive, type FoundFrame } from "../archive/index.ts";
@@ -28,22 +27,17 @@ export interface PublishedView {
   found: FoundFrame | null;
 }
 
-export const sha256Hasher: Hasher = {
-  sha256: (bytes) => createHash("sha256").update(bytes).digest("hex"),
-  sha256Parts(parts) {
-    const h = createHash("sha256");
-    for (const part of parts) h.update(part);
-    return h.digest("hex");
-  },
-};
-
 /** Where published assemblies are read from: an archive, a site folder, or both. */
 export class PublishedSource {
   readonly archive: Archive | null;
   readonly siteDir: string | null;
   private readonly views = new Map<string, Promise<PublishedView>>();
 
-  constructor(options: { site?: string; archive?: string }) {
+  /** SHA-256, to check each surface read from the archive against its recorded fingerprint. */
+  readonly hash: Hasher;
+
+  constructor(options: { site?: string; archive?: string; hash: Hasher }) {
+    this.hash = options.hash;
     this.archive = options.archive ? openArchive(options.archive) : null;
     this.siteDir = options.site ? resolve(options.site) : null;
     if (!this.archive && !this.siteDir)
@@ -81,6 +75,7 @@ export class PublishedSource {
   private async frameView(found: FoundFrame): Promise<PublishedView> {
     const { servedBytes } = await import("../archive/api/frames.ts");
     const gitdir = this.archive!.gitdir;
+    const hash = this.hash;
     const surfaces = new Map(
       Object.entries(found.frame.surfaces).map(([path, s]) => [
         path,
@@ -101,7 +96,7 @@ export class PublishedSource {
         let b = bytes.get(path);
         if (!b) {
           b = await servedBytes(gitdir, found.tree, found.frame, path);
-          if (sha256Hasher.sha256(b) !== known.sha256)
+          if (hash.sha256(b) !== known.sha256)
             throw new RiskError(
               "E_VERIFY",
               `Frame ${found.frame.frameId}: ${path} does not match its recorded fingerprint; run risk-cli verify`,
@@ -137,7 +132,7 @@ export class PublishedSource {
     );
     surfaces.set(INTEGRITY_PATH, {
       mediaType: "application/json",
-      sha256: sha256Hasher.sha256(new TextEncoder().encode(text)),
+      sha256: this.hash.sha256(new TextEncoder().encode(text)),
       bytes: Buffer.byteLength(text),
     });
     const view: PublishedView = {

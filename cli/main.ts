@@ -74,6 +74,7 @@ async function main(argv: string[]): Promise<number> {
       case "mcp":
         // Standard output belongs to the protocol: nothing else is printed there.
         await (await import("../app/mcp.ts")).serveStdio({
+          hash: (await import("./runtime/node.ts")).nodeHasher,
           site: args.site,
           archive: args.archive,
           log: (line) => process.stderr.write(`${line}\n`),

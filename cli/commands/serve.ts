@@ -24,6 +24,7 @@ export async function runServe(opts: {
         site,
         archive: opts.archive,
         allowedOrigins: opts.mcpOrigins,
+        hash: (await import("../runtime/node.ts")).nodeHasher,
         log: (line) => process.stderr.write(`${line}\n`),
       })
     : undefined;

@@ -241,18 +241,23 @@ export function readFrontmatter(
   };
 }
 
-/** The slug of a document at `rel`, as the config says slugs are made. */
-export function slugOf(rel: string, content: ContentConfig | undefined, slugValue: string | null): string | null {
-  const rule = content?.slug ?? "file";
-  if (typeof rule === "object") return slugValue;
+/**
+ * The slug a file's name gives: the name without its extension (and without Hugo's language
+ * suffix, post.en.md), a page bundle's folder for index.md, and without Jekyll's date prefix
+ * when `jekyll`.
+ */
+export function fileSlug(rel: string, jekyll: boolean): string {
   const parts = rel.split("/");
-  // Hugo names the languages of one page by suffix: post.en.md.
   let name = parts
     .at(-1)!
     .replace(DOCUMENT_FILE, "")
     .replace(/\.(fr|en)$/, "");
-  // A page bundle (posts/my-post/index.md) is named by its folder.
   if (name === "index" || name === "_index") name = parts.at(-2) ?? name;
-  if (rule === "jekyll") name = name.replace(/^\d{4}-\d{2}-\d{2}-/, "");
-  return name;
+  return jekyll ? name.replace(/^\d{4}-\d{2}-\d{2}-/, "") : name;
+}
+
+/** The slug of a document at `rel`, as the config says slugs are made. */
+export function slugOf(rel: string, content: ContentConfig | undefined, slugValue: string | null): string | null {
+  const rule = content?.slug ?? "file";
+  return typeof rule === "object" ? slugValue : fileSlug(rel, rule === "jekyll");
 }

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAssemble } from "../../cli/commands/assemble.ts";
 import { mcpHttpHandler } from "../../app/mcp.ts";
 import { siteServer } from "../../app/serve.ts";
+import { nodeHasher } from "../../cli/runtime/node.ts";
 import { CLI, runCli } from "../helpers/cli.ts";
 import { demoCopy, editFile } from "../helpers/publication.ts";
 import { tempDir } from "../helpers/tmp.ts";
@@ -150,7 +151,7 @@ describe("serve --mcp: Streamable HTTP at /mcp", () => {
   beforeAll(async () => {
     server = siteServer(site, {
       archive,
-      mcp: mcpHttpHandler({ site, archive, allowedOrigins: ["https://agents.example.org"] }),
+      mcp: mcpHttpHandler({ site, archive, allowedOrigins: ["https://agents.example.org"], hash: nodeHasher }),
     });
     await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
