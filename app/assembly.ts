@@ -7,7 +7,8 @@
  * Collection comes before planning because whether the signal history is rebuilt depends on
  * whether a signal changed level, which only the fresh readings tell.
  */
-import { resolve } from "node:path";
+import * as fs from "node:fs";
+import { join, resolve } from "node:path";
 import { RiskError } from "../core/errors.ts";
 import { assemble, type Assembly, type BuiltFile } from "../core/assemble.ts";
 import { BLACK_BOX_PATH, publishedCheckpoint } from "../core/log/site-log.ts";
@@ -25,6 +26,7 @@ import type { NoteSigner } from "../core/log/checkpoint.ts";
 import { copiesRead, planAssembly, type Plan } from "../core/plan.ts";
 import type { Hasher, Http, Logger, ReadOnlyFs } from "../core/ports.ts";
 import { SURFACES, surfacesFor } from "../core/surfaces/index.ts";
+import { HUMAN_TRAFFIC_PATH } from "../core/surfaces/human-traffic.ts";
 import type { PreviousState } from "../core/surfaces/types.ts";
 import { VERSION } from "../core/version.ts";
 import { openArchive, type Archive, type TreeCache } from "../archive/index.ts";
@@ -189,6 +191,8 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
         );
     for (const [key, r] of Object.entries(upstream.instruments))
       if (r && !r.ok) log.warn(`upstream ${key}: ${r.status}: ${r.error}`);
+    // The access logs the config names, counted into the pending days (never a visitor's key).
+    const traffic = await pendingTraffic(base, pubDir, gitdir, request.now, log);
     steps.end("collect");
 
     const memo = fileMemo(gitdir, hash, { read: caches.memo });
@@ -203,6 +207,7 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
       memo,
       clock: request.clock ?? "system",
       ...(request.signer ? { signer: request.signer } : {}),
+      ...(traffic ? { traffic: { days: traffic.state.days } } : {}),
     };
     const plan = planAssembly(
       { ...start, previousServed: (path) => site.served(path), previousVerified: site.verified },
@@ -248,6 +253,8 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
 
     site.swap(assembly.files);
     staged = false;
+    // The days this frame published leave the pending counts; later lines for them are late.
+    if (traffic) traffic.published(assembly.files);
     const warnings = reader.warnings(assembly, plan);
     for (const w of warnings) log.warn(w);
     reader.save(warnings);
@@ -473,3 +480,38 @@ function stepTimer() {
 }
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
+
+/**
+ * The pending traffic counts with the config's access logs ingested: null when the publication
+ * names no logs and none were ingested before. `published` records what a committed frame published.
+ */
+async function pendingTraffic(
+  p: Publication,
+  root: string,
+  gitdir: string,
+  now: string,
+  log: { warn(m: string): void },
+) {
+  const t = await import("./traffic.ts");
+  if (!p.config.traffic && !fs.existsSync(join(gitdir, t.TRAFFIC_STATE_FILE))) return null;
+  const state = t.readTrafficState(gitdir);
+  if (p.config.traffic) {
+    const files = await t.logFiles(root, p.config.traffic.logs);
+    const report = t.ingestLogs(files, state, {
+      now,
+      ownHost: p.config.traffic.host ?? new URL(p.config.baseUrl).hostname,
+    });
+    if (report.malformed) log.warn(`access logs: ${report.malformed} malformed line(s) skipped`);
+    for (const f of report.truncated) log.warn(`access logs: a gzip file cut short, its complete lines counted (${f})`);
+  }
+  return {
+    state,
+    published(files: readonly { path: string; served: Uint8Array }[]) {
+      const file = files.find((f) => f.path === HUMAN_TRAFFIC_PATH);
+      if (!file) return;
+      const days = (JSON.parse(new TextDecoder().decode(file.served)) as { days: { date: string }[] }).days;
+      t.markPublished(state, days[0]?.date ?? null);
+      t.writeTrafficState(gitdir, state);
+    },
+  };
+}

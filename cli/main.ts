@@ -83,6 +83,9 @@ async function main(argv: string[]): Promise<number> {
       case "prove":
         result = await (await import("./commands/prove.ts")).runProve(args);
         break;
+      case "traffic-ingest":
+        result = await (await import("./commands/traffic.ts")).runTrafficIngest(args);
+        break;
       case "lint":
         result = await (await import("./commands/lint.ts")).runLint(args);
         break;

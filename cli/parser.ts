@@ -286,6 +286,27 @@ const parser = or(
       ),
     },
   ),
+  command(
+    "traffic",
+    command(
+      "ingest",
+      object({
+        command: constant("traffic-ingest"),
+        files: multiple(argument(string({ metavar: "FILE" })), { min: 1 }),
+        publication,
+        archive,
+        json,
+      }),
+      {
+        brief: message`Count access-log lines into the pending human-traffic counts.`,
+        description: message`Reads nginx or Apache access logs (Combined or Common Log Format, plain or gzip, rotated files included) and adds their new lines to the counts per UTC day kept beside the archive (risk-cli-traffic.json), which the next assembly publishes as /api/v1/human-traffic.json with k=5. Keeps no address, user agent, cookie, referrer path or per-visitor key. Lines already counted (the same file, or a rotated or gzipped copy) are not counted again; malformed lines are counted and reported.`,
+        footer: examples(
+          "risk-cli traffic ingest /var/log/nginx/access.log /var/log/nginx/access.log.1 /var/log/nginx/access.log.*.gz",
+        ),
+      },
+    ),
+    { brief: message`Count human reads from the web server's access logs.` },
+  ),
   command("lint", object({ command: constant("lint"), publication, json }), {
     brief: message`Check the whole publication without writing anything.`,
     description: message`Parses every input file, builds every corpus surface in memory and checks it against its schema, then lists the editorial findings: reviews whose claim no longer exists and translations whose original is missing (errors, exit 1), stale translations (warnings), French articles without a claim (notes).`,

@@ -4,6 +4,7 @@
  * history, the archive windows, the head frame's object manifest), so that each input is loaded
  * once, up front, and nothing is built twice.
  */
+import type { DayCounts } from "./traffic/counts.ts";
 import { restamp } from "./canonical/stamp.ts";
 import { noMemo, type Hasher, type Memo } from "./ports.ts";
 import type { Publication } from "./inputs/publication.ts";
@@ -75,6 +76,8 @@ export interface PlanInput {
   clock?: "system" | "pinned";
   /** Signs the frame log's checkpoint in black-box.json, when the publisher configured a key. */
   signer?: NoteSigner;
+  /** The counts of reads of the days no frame has published yet, from the access logs (core/traffic/). */
+  traffic?: { days: Readonly<Record<string, DayCounts>> };
 }
 
 /** True when the previous frame was built by this tool version from the same input files. */
@@ -151,7 +154,7 @@ function logBefore(previous: PreviousState | null, hash: Hasher): LogHead {
 export function buildContext(
   input: Pick<
     PlanInput,
-    "publication" | "upstream" | "previous" | "now" | "toolVersion" | "inputs" | "memo" | "clock" | "signer"
+    "publication" | "upstream" | "previous" | "now" | "toolVersion" | "inputs" | "memo" | "clock" | "signer" | "traffic"
   >,
   registry: readonly Surface[],
   sameInputs: boolean,
@@ -177,6 +180,7 @@ export function buildContext(
       clock: input.clock ?? "system",
     },
     ...(input.signer ? { signer: input.signer } : {}),
+    traffic: input.traffic ?? null,
     hash,
     inputsUnchanged: sameInputs,
     objects,

@@ -177,6 +177,12 @@ export const Config = z.strictObject({
    * advertises an MCP endpoint only then (a client's first connection must not fail).
    */
   mcp: z.strictObject({ url: Uri, documentation: Uri.optional() }).optional(),
+  /**
+   * The web server's access logs, counted into /api/v1/human-traffic.json at each assembly: globs
+   * (absolute, or relative to the publication), plain or gzip, rotated files included; `host` is
+   * the site's own host name when it differs from baseUrl's (referrers from it are internal).
+   */
+  traffic: z.strictObject({ logs: z.array(z.string().min(1)).min(1), host: z.string().min(1).optional() }).optional(),
   /** Where the corpus lives and how its frontmatter reads (docs/inputs.md, "Bring your own site"). */
   content: ContentConfig.optional(),
   /** The patterns of the publisher's page addresses; the defaults are the demo's (core/inputs/pages.ts). */

@@ -28,6 +28,7 @@ import { signalSchema } from "./signal-schema.ts";
 import { riskAtom } from "./risk-atom.ts";
 import { journal } from "./journal.ts";
 import { allSeriesZip, seriesZip } from "./downloads.ts";
+import { humanTraffic } from "./human-traffic.ts";
 import { agentsPage, agentsPageEnglish, pressPage, seriesChart, seriesPages, seriesRegistryPage } from "./pages.ts";
 
 export const SURFACES: readonly Surface[] = [
@@ -46,6 +47,7 @@ export const SURFACES: readonly Surface[] = [
   risk,
   debtRisk,
   signalsCurrent,
+  humanTraffic,
   // Computed against the archive's earlier frames: changefeed, risk diff, freshness.
   changes,
   changesNdjson,

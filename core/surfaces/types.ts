@@ -8,6 +8,7 @@ import type { Signal } from "../signals.ts";
 import type { ObjectManifest } from "../changes/objects.ts";
 import type { SignalHistory } from "../signal-history/model.ts";
 import type { Hasher, Memo } from "../ports.ts";
+import type { DayCounts } from "../traffic/counts.ts";
 
 /** What an earlier surface of the same assembly produced: its fingerprint as served. */
 export interface Produced {
@@ -92,6 +93,8 @@ export interface BuildContext {
   };
   /** The checkpoint signer, when the publisher configured a key. */
   signer?: NoteSigner;
+  /** The counts of the days no frame has published yet (access logs); null without any. */
+  traffic: { days: Readonly<Record<string, DayCounts>> } | null;
   /** SHA-256, for the surfaces that hash what they publish (the frame log's checkpoint). */
   hash: Hasher;
   /** True when the previous frame was built by this tool version from the same input files. */

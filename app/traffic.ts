@@ -1,0 +1,251 @@
+/**
+ * Reading the web server's access logs into counts per closed UTC day (core/traffic/), kept
+ * beside the archive in `risk-cli-traffic.json` until a frame publishes them. Only counts are
+ * kept: never an address, a user agent, a cookie, a referrer's path or any key per visitor. A log
+ * file is known by the time, request and length of its first line (no address in it) and by how
+ * many of its bytes were counted, so ingesting the same lines again, or a rotated or gzipped copy
+ * of a file already read, counts nothing twice. Malformed lines and a gzip file cut short are
+ * counted and reported, never fatal.
+ */
+import { createHash } from "node:crypto";
+import * as fs from "node:fs";
+import { isAbsolute, join, resolve } from "node:path";
+import picomatch from "picomatch";
+import { constants, gunzipSync } from "node:zlib";
+import { isbot } from "isbot";
+import { classify, familyOf, languageOf, pageOf, parseLogLine, referrerDomain } from "../core/traffic/classify.ts";
+import { emptyDay, type DayCounts } from "../core/traffic/counts.ts";
+import { RiskError } from "../core/errors.ts";
+
+export const TRAFFIC_STATE_FILE = "risk-cli-traffic.json";
+
+export interface TrafficState {
+  version: 1;
+  /** Per log file (by the fingerprint of its first line): the bytes counted. */
+  files: Record<string, number>;
+  /** The counts of days no frame has published yet. */
+  days: Record<string, DayCounts>;
+  /** The last day a frame published: lines for it or an earlier day are late. */
+  publishedThrough: string | null;
+}
+
+export interface IngestReport {
+  files: number;
+  lines: number;
+  counted: number;
+  malformed: number;
+  late: number;
+  /** Files whose gzip stream was cut short: their complete lines were counted. */
+  truncated: string[];
+  /** Lines already counted by an earlier ingestion (the same file, or a rotated copy of it). */
+  alreadyCounted: number;
+}
+
+const WINDOW_DAYS = 91;
+const BURST_404 = 10;
+
+export function readTrafficState(gitdir: string): TrafficState {
+  try {
+    const s = JSON.parse(fs.readFileSync(join(gitdir, TRAFFIC_STATE_FILE), "utf8")) as TrafficState;
+    if (s.version === 1 && s.files && s.days) return s;
+  } catch {
+    // None yet, or unreadable: start empty (counts are rebuilt from the logs that remain).
+  }
+  return { version: 1, files: {}, days: {}, publishedThrough: null };
+}
+
+export function writeTrafficState(gitdir: string, state: TrafficState): void {
+  const file = join(gitdir, TRAFFIC_STATE_FILE);
+  const tmp = `${file}.tmp-${process.pid}`;
+  fs.writeFileSync(tmp, `${JSON.stringify(state)}\n`);
+  fs.renameSync(tmp, file);
+}
+
+/** The bytes of a log file, gunzipped when it is gzip; a stream cut short gives what it holds. */
+function logBytes(path: string): { bytes: Buffer; truncated: boolean } {
+  let raw: Buffer;
+  try {
+    raw = fs.readFileSync(path);
+  } catch (e) {
+    throw new RiskError(
+      "E_IO",
+      `Cannot read the access log ${path} (${(e as NodeJS.ErrnoException).code ?? "error"})`,
+      {
+        file: path,
+      },
+    );
+  }
+  if (raw[0] !== 0x1f || raw[1] !== 0x8b) return { bytes: raw, truncated: false };
+  try {
+    return { bytes: gunzipSync(raw), truncated: false };
+  } catch {
+    // Cut in the middle: take what decompresses.
+    return { bytes: gunzipSync(raw, { finishFlush: constants.Z_SYNC_FLUSH }), truncated: true };
+  }
+}
+
+/**
+ * A file's identity: the time, request, status and length of its first three lines, never an
+ * address or an agent. A rotated or gzipped copy has the same; another server's log differs in
+ * its times. Two files whose first three lines agree in all of these are taken for one.
+ */
+function identityOf(head: string): string {
+  const key = head
+    .split("\n")
+    .slice(0, 3)
+    .map((l) => {
+      const parsed = parseLogLine(l);
+      return parsed
+        ? `${parsed.at} ${parsed.method} ${parsed.path} ${parsed.status} ${l.length}`
+        : `unparsed ${l.length} ${l.slice(l.indexOf("["), l.indexOf("]") + 1)}`;
+    })
+    .join("\n");
+  return createHash("sha256").update(key).digest("hex").slice(0, 32);
+}
+
+const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/**
+ * Counts the new lines of `files` into `state` (changed in place). `now` decides which days are
+ * too old (over 91 days) and where late lines are counted; `ownHost` tells internal referrers.
+ */
+export function ingestLogs(
+  files: readonly string[],
+  state: TrafficState,
+  options: { now: string; ownHost: string },
+): IngestReport {
+  const report: IngestReport = {
+    files: 0,
+    lines: 0,
+    counted: 0,
+    malformed: 0,
+    late: 0,
+    truncated: [],
+    alreadyCounted: 0,
+  };
+  const today = options.now.slice(0, 10);
+  const oldest = dayOf(Date.parse(`${today}T00:00:00Z`) - WINDOW_DAYS * 86_400_000);
+  const batches: { lines: Buffer; id: string; end: number }[] = [];
+  for (const file of [...files].sort()) {
+    const { bytes, truncated } = logBytes(file);
+    if (truncated) report.truncated.push(file);
+    const firstEnd = bytes.indexOf(0x0a);
+    const lastEnd = bytes.lastIndexOf(0x0a);
+    if (firstEnd < 0) continue;
+    report.files++;
+    // The first three complete lines (fewer in a short file: it is known again once it has three).
+    let headEnd = firstEnd;
+    for (let i = 0; i < 2; i++) {
+      const next = bytes.indexOf(0x0a, headEnd + 1);
+      if (next < 0) break;
+      headEnd = next;
+    }
+    const id = identityOf(bytes.subarray(0, headEnd).toString("utf8"));
+    const start = Math.min(state.files[id] ?? 0, lastEnd + 1);
+    batches.push({ lines: bytes.subarray(start, lastEnd + 1), id, end: Math.max(lastEnd + 1, state.files[id] ?? 0) });
+    report.alreadyCounted += countLines(bytes.subarray(0, start));
+  }
+  // A client with a burst of 404s in this batch is a scanner: known only while the batch is read.
+  const notFound = new Map<string, number>();
+  for (const b of batches)
+    eachLine(b.lines, (line) => {
+      const l = parseLogLine(line);
+      if (l?.status === 404) notFound.set(l.client, (notFound.get(l.client) ?? 0) + 1);
+    });
+  const isBot = (agent: string) => isbot(agent);
+  for (const b of batches) {
+    eachLine(b.lines, (line) => {
+      report.lines++;
+      const l = parseLogLine(line);
+      if (!l) {
+        report.malformed++;
+        return;
+      }
+      const day = dayOf(l.at);
+      if (day > today) {
+        report.malformed++;
+        return;
+      }
+      if ((state.publishedThrough !== null && day <= state.publishedThrough) || day < oldest) {
+        report.late++;
+        (state.days[today] ??= emptyDay()).late++;
+        return;
+      }
+      const d = (state.days[day] ??= emptyDay());
+      report.counted++;
+      const kind = (notFound.get(l.client) ?? 0) >= BURST_404 ? "scan" : classify(l, isBot);
+      if (kind === "human") {
+        const page = pageOf(l.path);
+        d.human++;
+        d.pages[page] = (d.pages[page] ?? 0) + 1;
+        const ref = referrerDomain(l.referrer, options.ownHost) ?? "";
+        d.referrers[ref] = (d.referrers[ref] ?? 0) + 1;
+        d.languages[languageOf(page)]++;
+      } else if (kind === "machine") d.machine[familyOf(l.path)!]++;
+      else if (kind === "preview") d.previews++;
+      else if (kind === "robot") d.robots++;
+      else if (kind === "scan") d.scans++;
+    });
+    state.files[b.id] = b.end;
+  }
+  notFound.clear();
+  return report;
+}
+
+function eachLine(bytes: Buffer, visit: (line: string) => void): void {
+  let start = 0;
+  for (let nl = bytes.indexOf(0x0a, start); nl >= 0; nl = bytes.indexOf(0x0a, start)) {
+    const end = nl > start && bytes[nl - 1] === 0x0d ? nl - 1 : nl;
+    if (end > start) visit(bytes.toString("utf8", start, end));
+    start = nl + 1;
+  }
+}
+
+function countLines(bytes: Buffer): number {
+  let n = 0;
+  for (let i = bytes.indexOf(0x0a); i >= 0; i = bytes.indexOf(0x0a, i + 1)) n++;
+  return n;
+}
+
+/** After a frame published the days up to `through`: they leave the state, and later lines for them are late. */
+export function markPublished(state: TrafficState, through: string | null): void {
+  if (through === null) return;
+  for (const day of Object.keys(state.days)) if (day <= through) delete state.days[day];
+  if (state.publishedThrough === null || through > state.publishedThrough) state.publishedThrough = through;
+}
+
+/**
+ * The files the config's globs name: each absolute or relative to the publication, its pattern
+ * in the file name (access.log*) or below a folder (logs/**\/*.gz). A glob that matches nothing
+ * is not an error: a fresh server has no rotated file yet.
+ */
+export async function logFiles(root: string, globs: readonly string[]): Promise<string[]> {
+  const found = new Set<string>();
+  for (const glob of globs) {
+    const full = isAbsolute(glob) ? glob : resolve(root, glob);
+    const parts = full.split("/");
+    const firstPattern = parts.findIndex((p) => /[*?{}[\]]/.test(p));
+    if (firstPattern < 0) {
+      if (fs.existsSync(full) && fs.statSync(full).isFile()) found.add(full);
+      continue;
+    }
+    const base = parts.slice(0, firstPattern).join("/") || "/";
+    const match = picomatch(full, { dot: true });
+    const deep = parts.slice(firstPattern).some((p) => p === "**") || firstPattern < parts.length - 1;
+    const walk = (dir: string, depth: number) => {
+      let entries: fs.Dirent[];
+      try {
+        entries = fs.readdirSync(dir, { withFileTypes: true });
+      } catch {
+        return;
+      }
+      for (const e of entries) {
+        const p = join(dir, e.name);
+        if (e.isFile() && match(p)) found.add(p);
+        else if (e.isDirectory() && deep && depth < 8) walk(p, depth + 1);
+      }
+    };
+    walk(base, 0);
+  }
+  return [...found].sort();
+}

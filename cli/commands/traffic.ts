@@ -1,0 +1,43 @@
+import { resolve } from "node:path";
+import { gitdirOf, requireArchive } from "../../archive/git/objects.ts";
+import { acquireLock } from "../../archive/lock.ts";
+import { ingestLogs, readTrafficState, writeTrafficState } from "../../app/traffic.ts";
+import { loadPublication } from "../../core/inputs/publication.ts";
+import { demoPublication } from "../paths.ts";
+import { nodeFs, stderrLogger } from "../runtime/node.ts";
+
+/**
+ * `risk-cli traffic ingest FILE...`: counts new access-log lines into the pending counts beside
+ * the archive, under the archive's lock (an assembly may be reading them).
+ */
+export async function runTrafficIngest(opts: {
+  files: readonly string[];
+  publication?: string;
+  archive: string;
+  json: boolean;
+}) {
+  const gitdir = gitdirOf(resolve(opts.archive));
+  requireArchive(gitdir);
+  const p = await loadPublication(nodeFs, resolve(opts.publication ?? demoPublication()));
+  const log = stderrLogger(opts.json);
+  const lock = acquireLock(gitdir, new Date(), log.warn);
+  try {
+    const state = readTrafficState(gitdir);
+    const report = ingestLogs(
+      opts.files.map((f) => resolve(f)),
+      state,
+      {
+        now: new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
+        ownHost: p.config.traffic?.host ?? new URL(p.config.baseUrl).hostname,
+      },
+    );
+    writeTrafficState(gitdir, state);
+    log.info(
+      `${report.files} file(s), ${report.lines} new line(s): ${report.counted} counted, ${report.late} late, ${report.malformed} malformed; ${report.alreadyCounted} already counted`,
+    );
+    for (const f of report.truncated) log.warn(`a gzip file cut short, its complete lines counted: ${f}`);
+    return { ok: true as const, ...report };
+  } finally {
+    lock.release();
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * One access-log line (Combined or Common Log Format, as nginx and Apache write them) read into
+ * what the counts need and nothing more: the UTC day, the kind of read, the page, the referrer's
+ * domain and the language. The client's address and user agent are used while the line is
+ * classified and then dropped; nothing that could single out a visitor leaves this module.
+ *
+ * The rules, in order:
+ * 1. A line that does not parse is `malformed` (counted, never fatal).
+ * 2. A method other than GET is `other` (HEAD, POST, probes): dropped from the reads.
+ * 3. A probe for a path that is no page of a static publication (wp-admin, wp-login, .env, .git,
+ *    .php, cgi-bin, phpmyadmin...) is a `scan`; so is every request of a client that got ten or more
+ *    404s in the same batch (the caller marks those).
+ * 4. A request for /robots.txt is a `robot`.
+ * 5. A successful read of a machine surface, by any client, is a `machine` read of its family:
+ *    api (/api/), mcp (/mcp), feed (.xml), text (llms*.txt), download (.zip, .csv, .svg, .ndjson, .json).
+ * 6. A social link preview (facebookexternalhit, Twitterbot, Slackbot, LinkedInBot, WhatsApp,
+ *    Discordbot, TelegramBot, Embedly...) is a `preview`.
+ * 7. A robot by its user agent (the isbot package's list), or a client with none, is a `robot`.
+ * 8. An unsuccessful request (not 2xx or 304) is `other`.
+ * 9. Anything else ending in / or .html is a `human` read of that page.
+ */
+export type ReadKind = "human" | "machine" | "preview" | "robot" | "scan" | "other" | "malformed";
+export type MachineFamily = "api" | "mcp" | "feed" | "text" | "download";
+
+export interface LogLine {
+  client: string;
+  /** Epoch milliseconds. */
+  at: number;
+  method: string;
+  path: string;
+  status: number;
+  referrer: string | null;
+  agent: string | null;
+}
+
+const LINE =
+  /^(\S+) \S+ \S+ \[(\d{2})\/([A-Z][a-z]{2})\/(\d{4}):(\d{2}):(\d{2}):(\d{2}) ([+-]\d{4})\] "(\S+) (\S+)(?: [^"]*)?" (\d{3}) (?:\d+|-)(?: "((?:[^"\\]|\\.)*)" "((?:[^"\\]|\\.)*)")?/;
+const MONTHS: Record<string, number> = {
+  Jan: 0,
+  Feb: 1,
+  Mar: 2,
+  Apr: 3,
+  May: 4,
+  Jun: 5,
+  Jul: 6,
+  Aug: 7,
+  Sep: 8,
+  Oct: 9,
+  Nov: 10,
+  Dec: 11,
+};
+
+export function parseLogLine(line: string): LogLine | null {
+  const m = LINE.exec(line);
+  if (!m) return null;
+  const [, client, dd, mon, yyyy, hh, mi, ss, zone, method, target, status, referrer, agent] = m;
+  const month = MONTHS[mon!];
+  if (month === undefined) return null;
+  const offset = (zone![0] === "-" ? -1 : 1) * (Number(zone!.slice(1, 3)) * 60 + Number(zone!.slice(3, 5)));
+  const at = Date.UTC(Number(yyyy), month, Number(dd), Number(hh), Number(mi), Number(ss)) - offset * 60_000;
+  if (Number.isNaN(at)) return null;
+  let path: string;
+  try {
+    path = new URL(target!, "http://x").pathname;
+  } catch {
+    return null;
+  }
+  return {
+    client: client!,
+    at,
+    method: method!,
+    path,
+    status: Number(status),
+    referrer: referrer && referrer !== "-" ? referrer : null,
+    agent: agent && agent !== "-" ? agent : null,
+  };
+}
+
+const PREVIEW =
+  /facebookexternalhit|facebookcatalog|twitterbot|slackbot|linkedinbot|whatsapp|discordbot|telegrambot|embedly|skypeuripreview|redditbot|pinterest|vkshare|mastodon|bluesky|iframely|applebot-extended|snapchat|viber/i;
+const SCAN_PATH =
+  /(^|\/)(wp-admin|wp-login|wp-content|wp-includes|xmlrpc\.php|phpmyadmin|pma|cgi-bin|\.env|\.git|\.svn|\.aws|\.ds_store|server-status|actuator|vendor\/phpunit|boaform|admin\.php|config\.json|\.well-known\/security\.txt\.bak)|\.(php|asp|aspx|jsp|cgi|sql|bak|ini|sh)$/i;
+
+export function familyOf(path: string): MachineFamily | null {
+  if (path === "/mcp" || path.startsWith("/mcp/")) return "mcp";
+  // The Atom feed sits under /api/: a feed first.
+  if (path.endsWith(".xml")) return "feed";
+  if (path.startsWith("/api/")) return "api";
+  if (/^\/llms[^/]*\.txt$/.test(path)) return "text";
+  if (/\.(zip|csv|svg|ndjson|json|txt)$/.test(path)) return "download";
+  return null;
+}
+
+/** The kind of a parsed line; `isBot` is the robot list (isbot), given by the caller. */
+export function classify(line: LogLine, isBot: (agent: string) => boolean): ReadKind {
+  if (line.method !== "GET") return "other";
+  if (SCAN_PATH.test(line.path)) return "scan";
+  if (line.path === "/robots.txt") return "robot";
+  const ok = (line.status >= 200 && line.status < 300) || line.status === 304;
+  // A machine surface is read by programs: whatever the client, it is a machine read.
+  if (ok && familyOf(line.path)) return "machine";
+  if (line.agent && PREVIEW.test(line.agent)) return "preview";
+  if (line.agent === null || isBot(line.agent)) return "robot";
+  if (!ok) return "other";
+  if (line.path.endsWith("/") || line.path.endsWith(".html")) return "human";
+  return "other";
+}
+
+/** The domain of a referrer URL (never its path or query), or null when it is the site's own or none. */
+export function referrerDomain(referrer: string | null, ownHost: string): string | null {
+  if (!referrer) return null;
+  try {
+    const host = new URL(referrer).hostname.toLowerCase().replace(/^www\./, "");
+    return host && host !== ownHost.replace(/^www\./, "") ? host : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A page's language: English under /en/, French otherwise. */
+export const languageOf = (path: string): "fr" | "en" => (path === "/en/" || path.startsWith("/en/") ? "en" : "fr");
+
+/** The page a human read counts for: `/x/index.html` is `/x/`. */
+export const pageOf = (path: string) => path.replace(/\/index\.html$/, "/");
