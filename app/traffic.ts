@@ -103,7 +103,18 @@ function identityOf(head: string): string {
   return createHash("sha256").update(key).digest("hex").slice(0, 32);
 }
 
-const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+/** The UTC day of an instant; a log holds few days, each formatted once. */
+const days = new Map<number, string>();
+const dayOf = (ms: number) => {
+  const n = Math.floor(ms / 86_400_000);
+  let day = days.get(n);
+  if (day === undefined) {
+    day = new Date(n * 86_400_000).toISOString().slice(0, 10);
+    if (days.size > 10_000) days.clear();
+    days.set(n, day);
+  }
+  return day;
+};
 
 /**
  * Counts the new lines of `files` into `state` (changed in place). `now` decides which days are
@@ -149,10 +160,22 @@ export function ingestLogs(
   const notFound = new Map<string, number>();
   for (const b of batches)
     eachLine(b.lines, (line) => {
+      // The status follows the request's closing quote: only those lines are parsed.
+      if (!line.includes('" 404 ')) return;
       const l = parseLogLine(line);
       if (l?.status === 404) notFound.set(l.client, (notFound.get(l.client) ?? 0) + 1);
     });
-  const isBot = (agent: string) => isbot(agent);
+  // A log holds few distinct user agents: each is looked up in the robot list once.
+  const robots = new Map<string, boolean>();
+  const isBot = (agent: string) => {
+    let known = robots.get(agent);
+    if (known === undefined) {
+      known = isbot(agent);
+      if (robots.size > 50_000) robots.clear();
+      robots.set(agent, known);
+    }
+    return known;
+  };
   for (const b of batches) {
     eachLine(b.lines, (line) => {
       report.lines++;

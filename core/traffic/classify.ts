@@ -59,11 +59,16 @@ export function parseLogLine(line: string): LogLine | null {
   const offset = (zone![0] === "-" ? -1 : 1) * (Number(zone!.slice(1, 3)) * 60 + Number(zone!.slice(3, 5)));
   const at = Date.UTC(Number(yyyy), month, Number(dd), Number(hh), Number(mi), Number(ss)) - offset * 60_000;
   if (Number.isNaN(at)) return null;
-  let path: string;
-  try {
-    path = new URL(target!, "http://x").pathname;
-  } catch {
-    return null;
+  let path = target!;
+  const cut = path.search(/[?#]/);
+  if (cut >= 0) path = path.slice(0, cut);
+  // Most targets are plain paths; only an encoded or dotted one goes through URL's normalisation.
+  if (!path.startsWith("/") || path.includes("%") || path.includes("/.")) {
+    try {
+      path = new URL(path, "http://x").pathname;
+    } catch {
+      return null;
+    }
   }
   return {
     client: client!,
