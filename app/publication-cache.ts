@@ -13,6 +13,7 @@ import * as fs from "node:fs";
 import type { Hasher } from "../core/ports.ts";
 import type { ParsedFiles, Publication } from "../core/inputs/publication.ts";
 import { VERSION } from "../core/version.ts";
+import { type KeptEntries, readKept, saveKept } from "./kept-entries.ts";
 
 /** The configuration part of the publication parsed from the same input files, or null. */
 export function cachedConfigPart(gitdir: string, inputs: string, root: string): Publication | null {
@@ -72,21 +73,13 @@ interface ParsedEntry {
  * `save` still records what was parsed, so the next assembly finds it up to date.
  */
 export function parsedFiles(gitdir: string, hash: Hasher, options: { read: boolean }): ParsedFiles & { save(): void } {
-  let known: Record<string, ParsedEntry> = {};
-  if (options.read) {
-    try {
-      const file = JSON.parse(fs.readFileSync(memoFile(gitdir), "utf8")) as {
-        tool: string;
-        files: Record<string, ParsedEntry>;
-      };
-      // Another tool version may validate differently: its values are not trusted.
-      if (file.tool === VERSION && file.files && typeof file.files === "object") known = file.files;
-    } catch {
-      known = {};
-    }
-  }
+  const file = memoFile(gitdir);
+  const read: KeptEntries = options.read
+    ? readKept(file, VERSION)
+    : { groups: {}, count: 0, generation: null, baseBytes: 0, logBytes: 0 };
+  const known = (read.groups[FILES] ?? {}) as Record<string, ParsedEntry>;
   const now: Record<string, ParsedEntry> = {};
-  let changed = !options.read;
+  const added: [string, string, unknown][] = [];
   return {
     get(rel, text) {
       const entry = known[rel];
@@ -98,15 +91,17 @@ export function parsedFiles(gitdir: string, hash: Hasher, options: { read: boole
     },
     set(rel, text, value) {
       now[rel] = { sha256: hash.sha256Parts([text]), value };
-      changed = true;
+      added.push([FILES, rel, now[rel]]);
     },
     save() {
-      // Files gone since the last parse are dropped too.
-      if (!changed && Object.keys(now).length === Object.keys(known).length) return;
-      writeAtomically(memoFile(gitdir), JSON.stringify({ tool: VERSION, files: now }));
+      // Files gone since the last parse stop being live, and go at the next rewrite.
+      saveKept(file, VERSION, read, { [FILES]: now }, added);
     },
   };
 }
+
+/** The one kind of entry in the parsed-files store: a file's path inside the publication. */
+const FILES = "files";
 
 function writeAtomically(file: string, text: string): void {
   const tmp = `${file}.tmp-${process.pid}`;

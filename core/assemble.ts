@@ -3,7 +3,7 @@
  * validate it, serialise it canonically, fingerprint it, and describe the frame that records it.
  * Nothing here touches a file, the network, the clock or the archive: those are the caller's.
  */
-import { unstamp } from "./canonical/stamp.ts";
+import { unstampBytes } from "./canonical/stamp.ts";
 import { frameHashOf, type Frame, type FrameBody } from "./frame.ts";
 import type { Hasher } from "./ports.ts";
 import type { Publication } from "./inputs/publication.ts";
@@ -131,7 +131,7 @@ export function assemble(
       typeof text === "string" &&
       (valid as { generated?: unknown }).generated === input.now;
     const served = typeof text === "string" ? encoder.encode(text) : text;
-    const stored = stamped ? encoder.encode(unstamp(text as string, input.now)) : served;
+    const stored = stamped ? unstampBytes(served, input.now) : served;
     const sha256 = hash.sha256(served);
     const storedSha256 = stamped ? hash.sha256(stored) : sha256;
     phases.serialise += timer() - t;

@@ -10,18 +10,36 @@ const KEY = "generated";
 
 /** Removes the top-level `"generated":"<at>"` member of canonical JSON text. */
 export function unstamp(served: string, at: string): string {
-  const members = topLevelMembers(textView(served));
-  const m = members.find((x) => x.key === KEY);
-  if (!m) throw new RiskError("E_ARCHIVE", "Cannot unstamp: no top-level generated member");
-  const value = served.slice(m.valueStart, m.end);
+  const cut = unstampCut(textView(served), at);
+  return served.slice(0, cut.from) + served.slice(cut.to);
+}
+
+/**
+ * `unstamp` on the served bytes: the stored bytes, copied around the member, so that an assembly
+ * encodes each document to UTF-8 once. Keys are sorted, so the scan stops at the member after
+ * `generated`.
+ */
+export function unstampBytes(served: Uint8Array, at: string): Uint8Array {
+  const { from, to } = unstampCut(bytesView(served), at);
+  const out = new Uint8Array(served.byteLength - (to - from));
+  out.set(served.subarray(0, from), 0);
+  out.set(served.subarray(to), from);
+  return out;
+}
+
+/** The span to cut out: the member and one adjacent comma (or the whole inside of `{}`). */
+function unstampCut(text: Scannable, at: string): { from: number; to: number } {
+  const members = topLevelMembers(text, KEY);
+  const i = members.findIndex((x) => x.key === KEY);
+  if (i < 0) throw new RiskError("E_ARCHIVE", "Cannot unstamp: no top-level generated member");
+  const m = members[i]!;
+  const value = text.slice(m.valueStart, m.end);
   if (value !== JSON.stringify(at))
     throw new RiskError("E_ARCHIVE", `Cannot unstamp: generated is ${value}, not ${at}`);
-  const i = members.indexOf(m);
-  if (members.length === 1) return "{}";
-  // Remove the member and one adjacent comma.
-  return i === 0
-    ? served.slice(0, m.start) + served.slice(members[1]!.start)
-    : served.slice(0, members[i - 1]!.end) + served.slice(m.end);
+  const next = members[i + 1];
+  if (i > 0) return { from: members[i - 1]!.end, to: m.end };
+  if (next) return { from: m.start, to: next.start };
+  return { from: m.start, to: m.end };
 }
 
 /** Inserts `"generated":"<at>"` at its canonical (sorted) place among the top-level members. */
@@ -128,8 +146,11 @@ interface Member {
   end: number;
 }
 
-/** Offsets of the members of the top-level object of compact (canonical) JSON text. */
-function topLevelMembers(text: Scannable): Member[] {
+/**
+ * Offsets of the members of the top-level object of compact (canonical) JSON text; with
+ * `through`, the scan stops at the first member whose key sorts after it.
+ */
+function topLevelMembers(text: Scannable, through?: string): Member[] {
   if (text.code(0) !== 123) throw new RiskError("E_ARCHIVE", "Cannot stamp: the document is not a JSON object");
   const members: Member[] = [];
   let depth = 0;
@@ -152,6 +173,10 @@ function topLevelMembers(text: Scannable): Member[] {
       i = end + 1;
       if (depth === 1 && current === null) {
         current = { key: JSON.parse(text.slice(start, i)) as string, start, valueStart: i + 1, end: -1 };
+        if (through !== undefined && current.key > through) {
+          members.push(current);
+          return members;
+        }
       }
       continue;
     }

@@ -88,10 +88,8 @@ interface MiniSearchInternals {
   addFieldLength(shortId: number, fieldId: number, count: number, length: number): void;
   _documentCount: number;
   /** The radix tree of terms: term -> field id -> short document id -> frequency. */
-  _index: { fetch(term: string, initial: () => TermData): TermData };
+  _index: { set(term: string, data: TermData): void };
 }
-
-const newTermData = (): TermData => new Map();
 
 /**
  * The index of `documents`, the same as `MiniSearch.addAll` with INDEX_OPTIONS would build, term
@@ -104,6 +102,11 @@ export function buildSearchIndex(
 ): MiniSearch<SearchDocument> {
   const index = new MiniSearch<SearchDocument>(INDEX_OPTIONS);
   const inner = index as unknown as MiniSearchInternals;
+  // Each term's data gathered in a plain map first, then put in the radix tree once per term.
+  // The tree's shape depends only on the order in which distinct terms first arrive, which the
+  // map keeps, so it is the tree minisearch would build; a tree walk per occurrence costs about
+  // three times a map lookup.
+  const termData = new Map<string, TermData>();
   for (const doc of documents) {
     const fields = memo.remember("search-terms", [doc.title, doc.description, doc.text, doc.tags], () =>
       indexedFields(doc),
@@ -116,13 +119,15 @@ export function buildSearchIndex(
       // What minisearch's addTerm does once per occurrence, once per distinct term with its count:
       // the terms reach the tree in the same order of first occurrence, so it is the same tree.
       for (let i = 0; i < terms.length; i++) {
-        const data = inner._index.fetch(terms[i]!, newTermData);
+        let data = termData.get(terms[i]!);
+        if (data === undefined) termData.set(terms[i]!, (data = new Map()));
         let freqs = data.get(fieldId);
         if (freqs === undefined) data.set(fieldId, (freqs = new Map()));
         freqs.set(shortId, (freqs.get(shortId) ?? 0) + counts[i]!);
       }
     }
   }
+  for (const [term, data] of termData) inner._index.set(term, data);
   return index;
 }
 

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import canonicalize from "canonicalize";
 import { describe, expect, it } from "vitest";
 import { canonicalJson } from "../../core/canonical/jcs.ts";
-import { restamp, stamp, unstamp } from "../../core/canonical/stamp.ts";
+import { restamp, stamp, unstamp, unstampBytes } from "../../core/canonical/stamp.ts";
 
 const vectors = new URL("../fixtures/rfc8785/", import.meta.url);
 
@@ -78,6 +78,7 @@ describe("stamp and unstamp", () => {
     { aa: '"generated":"no"', generated: at },
     { counts: { n: 1 }, 'gen"x': 2, generated: at, schema: "s" },
     { a: "ends with a backslash \\", b: ['\\"', "\\\\"], generated: at, z: "\\" },
+    { a: "élevé « crise » 😀", généré: 1, generated: at, zz: "après" },
   ];
   for (const [i, doc] of cases.entries()) {
     it(`round-trips stamped document ${i + 1} byte for byte`, () => {
@@ -86,6 +87,8 @@ describe("stamp and unstamp", () => {
       const { generated: _g, ...rest } = doc as Record<string, unknown>;
       expect(stored).toBe(canonicalJson(rest));
       expect(stamp(stored, at)).toBe(served);
+      const utf8 = new TextEncoder();
+      expect(unstampBytes(utf8.encode(served), at)).toEqual(utf8.encode(stored));
     });
   }
 
