@@ -19,18 +19,23 @@ export const Slug = z
     message: "a name Windows reserves for a device (con, prn, aux, nul, com1-9, lpt1-9); choose another",
   });
 /**
- * A one-line text that is published as a heading or a link label (llms.txt, llms-full.txt, the
- * feeds): no line break and no control character, which would inject sections or links there.
+ * A one-line text that is published as a heading, a link label or a citation (llms.txt,
+ * llms-full.txt, the feeds, the pages): no line break and no control character, which would inject
+ * sections or links there, and no bidirectional override, which would show a hash or a command
+ * in another order than it is copied.
  */
 export const Line = z
   .string()
-  .regex(/^[^\u0000-\u001f\u007f\u2028\u2029]*$/, "one line without control characters; remove line breaks");
+  .regex(
+    /^[^\u0000-\u001f\u007f\u2028\u2029\u202a-\u202e\u2066-\u2069]*$/,
+    "one line without control characters or bidirectional overrides; remove line breaks",
+  );
 /** A text of one or more lines: no control character other than tab and line breaks. */
 export const Prose = z
   .string()
   .regex(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/, "no control characters (NUL, BEL, ESC...)");
 
-const Bilingual = z.strictObject({ fr: z.string().min(1), en: z.string().min(1) });
+const Bilingual = z.strictObject({ fr: Line.min(1), en: Line.min(1) });
 /** An absolute URI or a site-relative path starting with `/`. */
 export const Href = z
   .string()
@@ -148,9 +153,9 @@ export const Config = z.strictObject({
   name: Line.min(1),
   baseUrl: Uri.refine((u) => !u.endsWith("/"), { message: "no trailing slash" }),
   description: Bilingual,
-  license: z.string(),
+  license: Line.min(1),
   licenseUrl: Uri,
-  attribution: z.string(),
+  attribution: Line.min(1),
   language: z.literal("fr"),
   contact: Uri.optional(),
   /**
@@ -164,6 +169,10 @@ export const Config = z.strictObject({
         .url({ protocol: /^https$/ })
         .refine((u) => !new URL(u).username && !new URL(u).password && !new URL(u).search, {
           message: "an https URL without credentials or query",
+        })
+        // Published inside a shell command that readers paste (the citations' replay command).
+        .refine((u) => /^https:\/\/[A-Za-z0-9._~:/%+=,@-]+$/.test(u), {
+          message: "an https URL of letters, digits and . _ ~ : / % + = , @ - only (no spaces, quotes, ; $ or #)",
         }),
       branch: z
         .string()

@@ -4,6 +4,9 @@
  * and in the image itself the series' name and id, the source line and the licence. No script,
  * no external font or image; a `<title>` and a `<desc>` that say what a screen reader needs.
  * Every number is written with a fixed number of decimals, so Node and Deno give the same bytes.
+ * Points are placed by date, and the line breaks where a day is missing. Texts in the image are
+ * cut to the width they have (the whole text stays in `<title>` and `<desc>`); the licence keeps
+ * up to half of its line.
  */
 import { xmlText } from "./text.ts";
 
@@ -29,11 +32,39 @@ const PLOT = { left: 90, right: 1040, top: 130, bottom: 520 };
 const BAND_COLOURS = ["#e8f3ec", "#fdf5dc", "#fde6d2", "#f9d6d5"];
 const f1 = (n: number) => n.toFixed(1);
 
+/**
+ * A text's width in ems, by DejaVu Sans's advance widths rounded up per class of character
+ * (Arial's are narrower): narrow punctuation and letters about 0.3–0.4, wide letters about 0.9,
+ * capitals and digits about 0.7, other letters about 0.6.
+ */
+const emOf = (c: string) =>
+  /[ .,:;'’!|()[\]/ilIjtfr-]/.test(c) ? 0.4 : /[mwMW@%—]/.test(c) ? 1 : /[A-Z0-9]/.test(c) ? 0.75 : 0.63;
+
+/** `text` if it fits in `width` pixels at `fontSize`, else cut to fit with an ellipsis. */
+function fit(text: string, width: number, fontSize: number): string {
+  const chars = [...text];
+  const room = width / fontSize;
+  if (chars.reduce((w, c) => w + emOf(c), 0) <= room) return text;
+  let used = 1; // the ellipsis
+  let i = 0;
+  while (i < chars.length && used + emOf(chars[i]!) <= room) used += emOf(chars[i++]!);
+  return `${chars.slice(0, i).join("")}…`;
+}
+
+const DAY_MS = 86_400_000;
+const dayOf = (date: string) =>
+  Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) / DAY_MS;
+
 export function seriesChartSvg(s: ChartSeries): string {
   const y = (v: number) => PLOT.bottom - (Math.min(Math.max(v, 0), s.scale) / s.scale) * (PLOT.bottom - PLOT.top);
   const n = s.points.length;
+  const days = s.points.map((p) => dayOf(p.date));
+  const span = n > 1 ? days[n - 1]! - days[0]! : 0;
   const x = (i: number) =>
-    n <= 1 ? (PLOT.left + PLOT.right) / 2 : PLOT.left + (i / (n - 1)) * (PLOT.right - PLOT.left);
+    span <= 0 ? (PLOT.left + PLOT.right) / 2 : PLOT.left + ((days[i]! - days[0]!) / span) * (PLOT.right - PLOT.left);
+  // A point follows its predecessor on the line only when it is the next day.
+  const joined = (i: number) => i > 0 && days[i]! - days[i - 1]! === 1;
+  const alone = (i: number) => !joined(i) && !(i + 1 < n && joined(i + 1));
   const bounds = [0, s.thresholds.moderate, s.thresholds.elevated, s.thresholds.crisis, s.scale];
   const bands = bounds.slice(0, 4).map((low, i) => {
     const high = bounds[i + 1]!;
@@ -53,7 +84,10 @@ export function seriesChartSvg(s: ChartSeries): string {
       ? `<text x="${(PLOT.left + PLOT.right) / 2}" y="${(PLOT.top + PLOT.bottom) / 2}" font-size="26" text-anchor="middle" fill="#444">${xmlText(s.empty)}</text>`
       : n === 1
         ? `<circle cx="${f1(x(0))}" cy="${f1(y(s.points[0]!.value))}" r="6" fill="#1a3d6d"/>`
-        : `<path d="${s.points.map((p, i) => `${i ? "L" : "M"}${f1(x(i))} ${f1(y(p.value))}`).join(" ")}" fill="none" stroke="#1a3d6d" stroke-width="4" stroke-linejoin="round"/>`;
+        : `<path d="${s.points.map((p, i) => `${joined(i) ? "L" : "M"}${f1(x(i))} ${f1(y(p.value))}`).join(" ")}" fill="none" stroke="#1a3d6d" stroke-width="4" stroke-linejoin="round"/>` +
+          s.points
+            .map((p, i) => (alone(i) ? `<circle cx="${f1(x(i))}" cy="${f1(y(p.value))}" r="4" fill="#1a3d6d"/>` : ""))
+            .join("");
   const dates =
     n === 0
       ? ""
@@ -65,15 +99,20 @@ export function seriesChartSvg(s: ChartSeries): string {
   const desc = last
     ? `${s.title} (${s.seriesId}): ${n} daily value(s) from ${s.points[0]!.date} to ${last.date}, on a 0–${s.scale} scale; latest ${f1(last.value)}. Bands at ${s.thresholds.moderate}, ${s.thresholds.elevated} and ${s.thresholds.crisis}. Source: ${s.source}. ${s.license}.`
     : `${s.title} (${s.seriesId}): ${s.empty}. Source: ${s.source}. ${s.license}.`;
+  // A line of text may run to 30 px from the right edge.
+  const lineWidth = WIDTH - PLOT.left - 30;
+  const licence = ` · ${fit(s.license, lineWidth / 2, 17)}`;
+  const licenceWidth = [...licence].reduce((w, c) => w + emOf(c) * 17, 0);
+  const footer = `${fit(`Source : ${s.source} · ${s.attribution}`, lineWidth - licenceWidth, 17)}${licence}`;
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="t d" font-family="DejaVu Sans, Arial, sans-serif">\n` +
     `<title id="t">${xmlText(`${s.title} (${s.seriesId})`)}</title>\n` +
     `<desc id="d">${xmlText(desc)}</desc>\n` +
     `<rect width="${WIDTH}" height="${HEIGHT}" fill="#ffffff"/>\n` +
-    `<text x="${PLOT.left}" y="56" font-size="34" font-weight="bold" fill="#111">${xmlText(s.title)}</text>\n` +
-    `<text x="${PLOT.left}" y="96" font-size="22" fill="#333">${xmlText(`${s.seriesId} · ${latest}`)}</text>\n` +
+    `<text x="${PLOT.left}" y="56" font-size="34" font-weight="bold" fill="#111">${xmlText(fit(s.title, lineWidth, 34))}</text>\n` +
+    `<text x="${PLOT.left}" y="96" font-size="22" fill="#333">${xmlText(fit(`${s.seriesId} · ${latest}`, lineWidth, 22))}</text>\n` +
     `${bands.join("\n")}\n${ticks.join("\n")}\n${line}\n${dates}\n` +
-    `<text x="${PLOT.left}" y="${HEIGHT - 28}" font-size="17" fill="#333">${xmlText(`Source : ${s.source} · ${s.attribution} · ${s.license}`)}</text>\n` +
+    `<text x="${PLOT.left}" y="${HEIGHT - 28}" font-size="17" fill="#333">${xmlText(footer)}</text>\n` +
     "</svg>\n"
   );
 }

@@ -24,8 +24,13 @@ const ZipBytes = z
 export const seriesZipPath = (seriesId: string) => `/series/${seriesId}/${seriesId}.zip`;
 export const ALL_SERIES_ZIP = "/series/all-series.zip";
 
-/** Every entry's time: the zip format's own epoch, so that the bytes do not depend on the clock. */
-const ZIP_TIME = new Date(Date.UTC(1980, 0, 1, 0, 0, 0));
+/**
+ * Every entry's time: the zip format's own epoch, so that the bytes do not depend on the clock.
+ * A zip stores local date and time fields, which fflate reads from the Date in the machine's
+ * time zone: a Date built from local fields gives 1980-01-01 00:00 in every zone (one built in UTC
+ * would be 1979 west of Greenwich, which the format cannot hold, and another time east of it).
+ */
+const ZIP_TIME = new Date(1980, 0, 1, 0, 0, 0);
 const encoder = new TextEncoder();
 
 /** Frictionless types of the CSV columns. */

@@ -25,7 +25,9 @@ const HtmlText = z
   .describe("An HTML5 page: no script (only JSON-LD data), a strict Content-Security-Policy, escaped text");
 const SvgText = z
   .string()
-  .refine((t) => t.startsWith("<svg ") && !/<script|\bon[a-z]+=/i.test(t), { message: "an SVG image without script" })
+  .refine((t) => t.startsWith("<svg ") && !/<script|<[^>]*\son[a-z]+\s*=/i.test(t), {
+    message: "an SVG image without script (no script element, no event attribute)",
+  })
   .describe("An SVG 1.1 image, 1200x630, with <title> and <desc>, without script or external resource");
 
 const HTML = "text/html; charset=utf-8";
@@ -85,34 +87,39 @@ function seriesFacts(ctx: BuildContext): SeriesFacts[] {
 const valuesKey = (ctx: BuildContext) =>
   `${signalHistoryKey(ctx)} ${ctx.signals.map((s) => (s.present ? `${s.value}|${s.level}|${s.fallbackUsed}` : "-")).join(",")}`;
 
+/** The UTC day a citation's replay command names (see `citations`). */
+const citationDay = (ctx: BuildContext) => ctx.now.slice(0, 10);
+
 const cssHash = (ctx: BuildContext) => ctx.hash.sha256(new TextEncoder().encode(PAGE_CSS));
 
 /**
  * The citation of a series' last closed day, in plain text, BibTeX and CSL-JSON: the value, the
- * frame that published it and when, the SHA-256 of the series' CSV (checkable against
- * integrity.json), and the replay command that gives the figure back. It changes once a day, when
- * a day closes, not with every assembly.
+ * frame that measured it and when, the SHA-256 of the series' CSV (checkable against
+ * integrity.json), and the replay command that gives that CSV back. The CSV changes when a day
+ * closes, so every frame of one UTC day publishes the same one, and `replay --date <that day>`
+ * (the day's last frame) gives it back; the citation changes with the day, not with every frame.
  */
 function citations(ctx: BuildContext, f: SeriesFacts) {
   const p = ctx.publication;
   const csv = ctx.produced.find((x) => x.path === seriesCsvPath(f.config.seriesId));
   const last = f.points.at(-1);
   const url = ctx.url(seriesPage(f.config.seriesId));
-  const at = last?.publishedAt ?? "<date>";
+  const day = citationDay(ctx);
   const replay = p.config.archive
-    ? `git clone --bare --branch ${p.config.archive.branch} ${p.config.archive.url} archive.git && risk-cli replay --archive archive.git --date ${at}`
-    : `risk-cli replay --archive <archive> --date ${at}`;
+    ? `git clone --bare --branch ${shellWord(p.config.archive.branch)} ${shellWord(p.config.archive.url)} archive.git && risk-cli replay --archive archive.git --date ${day} --out ${f.config.seriesId}-${day}`
+    : `risk-cli replay --archive <archive> --date ${day} --out ${f.config.seriesId}-${day}`;
   const what = last
-    ? `${last.value} / ${f.config.scale} on ${last.date}, frame ${last.frameId} published ${last.publishedAt}`
+    ? `${last.value} / ${f.config.scale} on ${last.date}, measured by frame ${last.frameId} at ${last.publishedAt}`
     : "no closed day published yet";
-  const data = csv ? `data sha256 ${csv.sha256}` : "";
+  const data = csv ? `series CSV as published on ${day}: sha256 ${csv.sha256}` : "";
   const text = `${p.config.attribution}. « ${f.config.label.fr} » [${f.config.seriesId}], ${what}${data ? `, ${data}` : ""}. ${url}. Replay: ${replay}`;
   const issued = (last?.publishedAt ?? ctx.indexedAt).slice(0, 10).split("-").map(Number);
   const bibtex =
     `@misc{${f.config.seriesId.replace(/[^A-Za-z0-9]/g, "_")}_${(last?.date ?? "none").replace(/-/g, "")},\n` +
-    `  author = {{${p.config.name}}},\n  title = {{${f.config.label.fr}} [${f.config.seriesId}]},\n` +
-    `  year = {${issued[0]}},\n  howpublished = {\\url{${url}}},\n` +
-    `  note = {${what}${data ? `; ${data}` : ""}; ${p.config.license}}\n}`;
+    `  author = {{${bibtexText(p.config.name)}}},\n` +
+    `  title = {{${bibtexText(f.config.label.fr)}} [${bibtexText(f.config.seriesId)}]},\n` +
+    `  year = {${issued[0]}},\n  howpublished = {\\url{${bibtexUrl(url)}}},\n` +
+    `  note = {${bibtexText(`${what}${data ? `; ${data}` : ""}; ${p.config.license}`)}}\n}`;
   const csl = {
     id: `${f.config.seriesId}@${last?.frameId ?? "none"}`,
     type: "dataset",
@@ -126,6 +133,30 @@ function citations(ctx: BuildContext, f: SeriesFacts) {
   };
   return { text, bibtex, csl: JSON.stringify(csl, null, 2) };
 }
+
+/** A word a POSIX shell reads as itself: as is when it is plain, else single-quoted. */
+function shellWord(word: string): string {
+  return /^[A-Za-z0-9@%+=:,./_-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
+}
+
+const BIBTEX_SPECIALS: Record<string, string> = {
+  "\\": "\\textbackslash{}",
+  "{": "\\{",
+  "}": "\\}",
+  "%": "\\%",
+  "&": "\\&",
+  $: "\\$",
+  "#": "\\#",
+  _: "\\_",
+  "^": "\\textasciicircum{}",
+  "~": "\\textasciitilde{}",
+};
+
+/** Text in a BibTeX field: LaTeX's special characters escaped, so braces stay balanced and no command runs. */
+const bibtexText = (text: string) => text.replace(/[\\{}%&$#_^~]/g, (c) => BIBTEX_SPECIALS[c]!);
+
+/** A URL inside `\url{}`: only the characters that \url does not take as they are. */
+const bibtexUrl = (url: string) => url.replace(/[\\{}%#]/g, (c) => `\\${c}`);
 
 function exportsOf(ctx: BuildContext, f: SeriesFacts, lang: "fr" | "en"): string {
   const links: [string, string][] = [
@@ -217,7 +248,7 @@ export const seriesPages = defineSurface({ format: "text", schema: HtmlText })({
         expand: undefined,
         path: file(seriesPage(config.seriesId)),
         summary: `Page of the series ${config.seriesId}: chart, value, thresholds, methodology, exports, citation`,
-        reuseKey: valuesKey,
+        reuseKey: (ctx: BuildContext) => `${valuesKey(ctx)} ${citationDay(ctx)}`,
         // The methodologies and the editorial changelog (the methodology's version history).
         reads: { signalHistory: true, corpus: true },
         build(ctx: BuildContext) {
@@ -306,7 +337,7 @@ export const pressPage = defineSurface({ format: "text", schema: HtmlText })({
   mediaType: HTML,
   schemaName: "PressResourcesPage",
   summary: "Press resources: a chart per series, embed code, the recommended citation and downloads",
-  reuseKey: signalHistoryKey,
+  reuseKey: (ctx: BuildContext) => `${signalHistoryKey(ctx)} ${citationDay(ctx)}`,
   reads: { signalHistory: true },
   build(ctx: BuildContext) {
     const p = ctx.publication;

@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Server } from "node:http";
@@ -8,7 +9,9 @@ import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { siteServer } from "../../app/serve.ts";
 import { runAssemble } from "../../cli/commands/assemble.ts";
-import { ROOT } from "../helpers/cli.ts";
+import { runReplay } from "../../cli/commands/replay.ts";
+import { seriesChartSvg } from "../../core/render/chart.ts";
+import { ROOT, runCli } from "../helpers/cli.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
 /**
@@ -103,18 +106,24 @@ describe("the pages in a browser", () => {
 });
 
 describe("the pages' content", () => {
-  it("cites each series with its frame, the data's fingerprint and the replay command, in text, BibTeX and CSL-JSON", () => {
+  it("cites each series with its frame, the data's fingerprint and the replay command that gives that data back", async () => {
     const html = readFileSync(`${site}/series/us-financial-stress/index.html`, "utf8");
     const integrity = JSON.parse(readFileSync(`${site}/api/v1/integrity.json`, "utf8"));
     const csv = integrity.surfaces.find(
       (s: { path: string }) => s.path === "/api/v1/signals/us-financial-stress/history.csv",
     );
-    expect(html).toContain(`data sha256 ${csv.sha256}`);
-    // The last closed day (2026-11-22), as the frame that published it then.
+    expect(html).toContain(`series CSV as published on 2026-11-23: sha256 ${csv.sha256}`);
+    // The last closed day (2026-11-22), with the frame that measured its value.
     expect(html).toMatch(
-      /\d+(\.\d)? \/ 100 on 2026-11-22, frame 000002-20261122T090000Z published 2026-11-22T09:00:00Z/,
+      /\d+(\.\d)? \/ 100 on 2026-11-22, measured by frame 000002-20261122T090000Z at 2026-11-22T09:00:00Z/,
     );
-    expect(html).toContain("risk-cli replay --archive archive.git --date 2026-11-22T09:00:00Z");
+    const command = "risk-cli replay --archive archive.git --date 2026-11-23 --out us-financial-stress-2026-11-23";
+    expect(html).toContain(command);
+    // What the cited command gives back is the CSV the citation fingerprints.
+    const out = `${tempDir("risk-pages-cite-")}/replayed`;
+    await runReplay({ archive: `${site}/../archive`, date: "2026-11-23", out, json: true });
+    const replayed = readFileSync(`${out}/api/v1/signals/us-financial-stress/history.csv`);
+    expect(createHash("sha256").update(replayed).digest("hex")).toBe(csv.sha256);
     expect(html).toContain("@misc{us_financial_stress_");
     expect(html).toContain("&quot;type&quot;: &quot;dataset&quot;");
     // The methodology's version history comes from the editorial changelog's entries that link it.
@@ -157,9 +166,120 @@ describe("the pages' content", () => {
       expect(text, file).toContain("Stress &lt;script&gt;alert(1)&lt;/script&gt; &amp; co");
     }
   });
+
+  it("places chart points by date: a missing day leaves a gap in the line", () => {
+    const svg = seriesChartSvg({
+      seriesId: "s",
+      title: "S",
+      scale: 100,
+      thresholds: { moderate: 25, elevated: 50, crisis: 75 },
+      points: [
+        { date: "2026-11-01", value: 10 },
+        { date: "2026-11-02", value: 20 },
+        { date: "2026-11-05", value: 30 },
+      ],
+      source: "https://example.org/",
+      attribution: "A",
+      license: "CC BY 4.0",
+      levels: ["a", "b", "c", "d"],
+      empty: "none",
+    });
+    // Four days span the plot (90 to 1040): the 2nd is a quarter of the way, the 5th at the end, alone.
+    expect(svg).toMatch(/<path d="M90\.0 [\d.]+ L327\.5 [\d.]+ M1040\.0 [\d.]+"/);
+    expect(svg).toMatch(/<circle cx="1040\.0" cy="[\d.]+" r="4"/);
+  });
+
+  it("keeps citations and charts sound under a hostile publisher's text", async () => {
+    const { demoCopy, editFile } = await import("../helpers/publication.ts");
+    const pub = demoCopy();
+    const long = "Observatoire ".repeat(40);
+    editFile(`${pub}/risk.config.yaml`, (t) =>
+      t
+        .replace("label: { fr: Stress financier US,", 'label: { fr: "Stress {unbalanced % & $x_1^2~ \\\\textbf{x}",')
+        .replace('attribution: "Observatoire des risques macro-financiers (CC BY 4.0)"', `attribution: "${long}"`)
+        // Text that looks like an event attribute is only text.
+        .replace(
+          "dashboard: https://dashboards.example.org/us/",
+          "dashboard: https://dashboards.example.org/us/?onglet=stress&lang=fr",
+        ),
+    );
+    const out = tempDir("risk-pages-hostile-");
+    await runAssemble({ publication: pub, site: `${out}/site`, archive: `${out}/archive`, now: DAYS[0], json: true });
+    const html = readFileSync(`${out}/site/series/us-financial-stress/index.html`, "utf8");
+    const bibtex = /(@misc\{[^]*?\n\})/.exec(html)![1]!.replace(/&amp;/g, "&").replace(/&lt;/g, "<");
+    let depth = 0;
+    for (const [i, c] of [...bibtex].entries()) {
+      if ((c === "{" || c === "}") && bibtex[i - 1] === "\\") continue;
+      depth += c === "{" ? 1 : c === "}" ? -1 : 0;
+      expect(depth).toBeGreaterThanOrEqual(0);
+    }
+    expect(depth).toBe(0);
+    expect(bibtex).toContain(
+      "Stress \\{unbalanced \\% \\& \\$x\\_1\\textasciicircum{}2\\textasciitilde{} \\textbackslash{}textbf\\{x\\}",
+    );
+    const svg = readFileSync(`${out}/site/series/us-financial-stress/chart.svg`, "utf8");
+    const footer = /<text x="90" y="602"[^>]*>([^<]*)<\/text>/.exec(svg)![1]!;
+    expect(footer.length).toBeLessThan(130);
+    expect(footer).toMatch(/… · CC BY 4\.0$/);
+    // The source's whole address stays in the description.
+    expect(svg).toMatch(
+      /<desc id="d">[^<]*Source: https:\/\/dashboards\.example\.org\/us\/\?onglet=stress&amp;lang=fr\./,
+    );
+  });
+
+  it("refuses control characters in labels and attribution, and a shell-unsafe archive URL (exit 3)", async () => {
+    const { demoCopy, editFile } = await import("../helpers/publication.ts");
+    for (const [from, to, field] of [
+      ["label: { fr: Stress financier US,", 'label: { fr: "Stress\\u001b[31m US",', "label.fr"],
+      ['attribution: "Observatoire', 'attribution: "Obs\\u202eervatoire', "attribution"],
+      [
+        "url: https://git.risques.example.org/observatoire.git",
+        'url: "https://git.example.org/o.git;touch${IFS}x;#"',
+        "archive.url",
+      ],
+    ] as const) {
+      const pub = demoCopy();
+      editFile(`${pub}/risk.config.yaml`, (t) => t.replace(from, to));
+      const out = tempDir("risk-pages-refused-");
+      const error = await runAssemble({
+        publication: pub,
+        site: `${out}/site`,
+        archive: `${out}/archive`,
+        now: DAYS[0],
+        json: true,
+      }).then(
+        () => null,
+        (e: unknown) => e as { code?: string; message: string },
+      );
+      expect(error?.code, field).toBe("E_INPUT");
+      expect(error?.message, field).toContain("risk.config.yaml");
+      expect(error?.message, field).toContain(field);
+      expect(existsSync(`${out}/site`), field).toBe(false);
+    }
+  });
 });
 
 describe("the downloads", () => {
+  it("are the same bytes, and the frame the same commit, in every time zone", () => {
+    const heads = new Set<string>();
+    const zips = new Set<string>();
+    for (const tz of ["UTC", "America/New_York", "Asia/Tokyo", "Pacific/Kiritimati"]) {
+      const out = tempDir("risk-pages-tz-");
+      const r = runCli(
+        ["assemble", "--site", `${out}/site`, "--archive", `${out}/archive`, "--now", DAYS[0]!, "--json"],
+        {
+          env: { TZ: tz },
+        },
+      );
+      expect(r.status, `${tz}: ${r.stderr}`).toBe(0);
+      heads.add(JSON.parse(r.stdout).commit);
+      const zip = readFileSync(`${out}/site/series/all-series.zip`);
+      zips.add(createHash("sha256").update(zip).digest("hex"));
+    }
+    expect(zips.size).toBe(1);
+    expect(heads.size).toBe(1);
+  });
+
   it("open with Python's zipfile, and every file hashes to what datapackage.json declares", () => {
     const check = `
 import hashlib, json, sys, zipfile
