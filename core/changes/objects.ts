@@ -84,7 +84,8 @@ export function objectManifest(
     content: unknown,
     meta: { title?: string | null; url?: string | null; language?: "fr" | "en" | null; version?: string | null },
   ) => {
-    const sha256 = hash.sha256(encoder.encode(canonicalJson(content, id)));
+    // The hasher takes the text and hashes its UTF-8 bytes without an encoded copy.
+    const sha256 = hash.sha256Parts([canonicalJson(content, id)]);
     out.push({
       id,
       kind,
@@ -94,7 +95,7 @@ export function objectManifest(
       version: meta.version ?? null,
       sha256,
       semanticSha256: kept.remember("semantic-sha256", [sha256], () =>
-        hash.sha256(encoder.encode(canonicalJson(normalised(content), id))),
+        hash.sha256Parts([canonicalJson(normalised(content), id)]),
       ),
     });
   };
