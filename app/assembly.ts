@@ -8,7 +8,7 @@
  * whether a signal changed level, which only the fresh readings tell.
  */
 import * as fs from "node:fs";
-import { join, resolve } from "node:path";
+import { basename, join, relative, resolve } from "node:path";
 import { RiskError } from "../core/errors.ts";
 import { assemble, type Assembly, type BuiltFile } from "../core/assemble.ts";
 import { BLACK_BOX_PATH, publishedCheckpoint } from "../core/log/site-log.ts";
@@ -500,9 +500,14 @@ async function pendingTraffic(
     const report = t.ingestLogs(files, state, {
       now,
       ownHost: p.config.traffic.host ?? new URL(p.config.baseUrl).hostname,
+      pages: t.knownPages(p),
     });
+    // Named inside the publication when they are there, else by their file name alone.
+    const shown = (f: string) => (relative(root, f).startsWith("..") ? basename(f) : relative(root, f));
+    for (const s of report.skipped) log.warn(`access logs: left out ${shown(s.file)}: ${s.reason}`);
     if (report.malformed) log.warn(`access logs: ${report.malformed} malformed line(s) skipped`);
-    for (const f of report.truncated) log.warn(`access logs: a gzip file cut short, its complete lines counted (${f})`);
+    for (const f of report.truncated)
+      log.warn(`access logs: a gzip file cut short, its complete lines counted (${shown(f)})`);
   }
   return {
     state,

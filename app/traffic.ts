@@ -16,6 +16,9 @@ import { isbot } from "isbot";
 import { classify, familyOf, languageOf, pageOf, parseLogLine, referrerDomain } from "../core/traffic/classify.ts";
 import { emptyDay, type DayCounts } from "../core/traffic/counts.ts";
 import { RiskError } from "../core/errors.ts";
+import { instrumentsOf, type Publication } from "../core/inputs/publication.ts";
+import { pageOf as pagePath } from "../core/inputs/pages.ts";
+import { AGENTS_PAGE, AGENTS_PAGE_EN, PRESS_PAGE, SERIES_PAGE, seriesPage } from "../core/surfaces/pages.ts";
 
 export const TRAFFIC_STATE_FILE = "risk-cli-traffic.json";
 
@@ -39,6 +42,36 @@ export interface IngestReport {
   truncated: string[];
   /** Lines already counted by an earlier ingestion (the same file, or a rotated copy of it). */
   alreadyCounted: number;
+  /** Files left out whole, with the reason: not a regular file, over the size cap, not gzip inside. */
+  skipped: { file: string; reason: string }[];
+}
+
+/**
+ * The most a log file may hold, as stored and once gunzipped: a file is read whole, and a gzip
+ * bomb must not take the machine's memory. A day of a busy publication's log is far below it;
+ * a larger file is left out and named, and logs rotated more often are read.
+ */
+export const MAX_LOG_BYTES = 1 << 30;
+
+/** Where a human read of a path that is no page of the publication is counted. */
+export const OTHER_PAGES = "(other pages)";
+
+/**
+ * The pages of the publication a human read may name: the publisher's pages (home, articles,
+ * guides, methodologies, glossary entries, sources, protocol, changelog) and the pages this site
+ * serves. Any other path a client asks for is counted under OTHER_PAGES: a request's path is the
+ * client's to choose, and is never published as it came.
+ */
+export function knownPages(p: Publication): Set<string> {
+  const pages = new Set<string>(["/", "/en/", AGENTS_PAGE, AGENTS_PAGE_EN, SERIES_PAGE, PRESS_PAGE]);
+  const { pages: at } = p;
+  for (const path of [at.home, at.sources, at.protocol, at.changelog, at.agents, at.glossary]) pages.add(path);
+  for (const d of [...p.articles, ...p.guides]) pages.add(d.path);
+  for (const m of p.methodologies) pages.add(pagePath(at.methodology, m.slug));
+  for (const g of p.glossary) pages.add(pagePath(at.glossaryEntry, g.slug));
+  for (const s of p.primarySources) pages.add(pagePath(at.source, s.slug));
+  for (const [, config] of instrumentsOf(p)) pages.add(seriesPage(config.seriesId));
+  return pages;
 }
 
 const WINDOW_DAYS = 91;
@@ -61,11 +94,20 @@ export function writeTrafficState(gitdir: string, state: TrafficState): void {
   fs.renameSync(tmp, file);
 }
 
-/** The bytes of a log file, gunzipped when it is gzip; a stream cut short gives what it holds. */
-function logBytes(path: string): { bytes: Buffer; truncated: boolean } {
-  let raw: Buffer;
+const mib = (bytes: number) => `${Math.round((bytes / 2 ** 20) * 10) / 10} MiB`;
+
+type LogRead = { bytes: Buffer; truncated: boolean } | { skipped: string };
+
+/**
+ * The bytes of a log file, gunzipped when it is gzip; a stream cut short gives what it holds.
+ * Only a regular file is read (never a device, a FIFO or a folder), and never more than
+ * MAX_LOG_BYTES, stored or gunzipped. A missing or unreadable file is an error; what is wrong
+ * inside a file (not gzip after all, too large) leaves that file out and says why.
+ */
+function logBytes(path: string, max: number): LogRead {
+  let fd: number;
   try {
-    raw = fs.readFileSync(path);
+    fd = fs.openSync(path, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
   } catch (e) {
     throw new RiskError(
       "E_IO",
@@ -75,24 +117,49 @@ function logBytes(path: string): { bytes: Buffer; truncated: boolean } {
       },
     );
   }
-  if (raw[0] !== 0x1f || raw[1] !== 0x8b) return { bytes: raw, truncated: false };
+  let raw: Buffer;
   try {
-    return { bytes: gunzipSync(raw), truncated: false };
-  } catch {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) return { skipped: "not a regular file" };
+    if (st.size > max) return { skipped: `over ${mib(max)}; rotate the log more often` };
+    raw = Buffer.alloc(st.size);
+    let read = 0;
+    while (read < st.size) {
+      const n = fs.readSync(fd, raw, read, st.size - read, read);
+      if (n === 0) break;
+      read += n;
+    }
+    raw = raw.subarray(0, read);
+  } finally {
+    fs.closeSync(fd);
+  }
+  if (raw[0] !== 0x1f || raw[1] !== 0x8b) return { bytes: raw, truncated: false };
+  const options = { maxOutputLength: max };
+  try {
+    return { bytes: gunzipSync(raw, options), truncated: false };
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE")
+      return { skipped: `gunzips to over ${mib(max)}` };
+  }
+  try {
     // Cut in the middle: take what decompresses.
-    return { bytes: gunzipSync(raw, { finishFlush: constants.Z_SYNC_FLUSH }), truncated: true };
+    return { bytes: gunzipSync(raw, { ...options, finishFlush: constants.Z_SYNC_FLUSH }), truncated: true };
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE")
+      return { skipped: `gunzips to over ${mib(max)}` };
+    return { skipped: "named .gz or starting like gzip, but not a gzip stream that can be read" };
   }
 }
 
 /**
- * A file's identity: the time, request, status and length of its first three lines, never an
- * address or an agent. A rotated or gzipped copy has the same; another server's log differs in
- * its times. Two files whose first three lines agree in all of these are taken for one.
+ * A file's identity: the time, request, status and length of its first lines (three, or as many
+ * as it has), never an address or an agent. A rotated or gzipped copy has the same; another
+ * server's log differs in its times. Two files whose first three lines agree in all of these are
+ * taken for one. The number of lines used is part of the key, so that a file first read with one
+ * or two lines is found again once it has three (see `knownAs`).
  */
-function identityOf(head: string): string {
-  const key = head
-    .split("\n")
-    .slice(0, 3)
+function identityOf(lines: readonly string[]): string {
+  const key = lines
     .map((l) => {
       const parsed = parseLogLine(l);
       return parsed
@@ -100,7 +167,25 @@ function identityOf(head: string): string {
         : `unparsed ${l.length} ${l.slice(l.indexOf("["), l.indexOf("]") + 1)}`;
     })
     .join("\n");
-  return createHash("sha256").update(key).digest("hex").slice(0, 32);
+  const hash = createHash("sha256").update(key).digest("hex").slice(0, 32);
+  return lines.length >= 3 ? hash : `${lines.length}:${hash}`;
+}
+
+/**
+ * The identity `head` (a file's first lines) is known by, with the bytes counted of it: its own,
+ * or that of its first one or two lines when it was read while it had no more.
+ */
+function knownAs(
+  head: readonly string[],
+  counted: (id: string) => number | undefined,
+): { id: string; counted: number } {
+  const own = identityOf(head);
+  for (let n = head.length; n >= 1; n--) {
+    const id = n === head.length ? own : identityOf(head.slice(0, n));
+    const bytes = counted(id);
+    if (bytes !== undefined) return { id, counted: bytes };
+  }
+  return { id: own, counted: 0 };
 }
 
 /** The UTC day of an instant; a log holds few days, each formatted once. */
@@ -123,7 +208,7 @@ const dayOf = (ms: number) => {
 export function ingestLogs(
   files: readonly string[],
   state: TrafficState,
-  options: { now: string; ownHost: string },
+  options: { now: string; ownHost: string; pages: ReadonlySet<string>; maxBytes?: number },
 ): IngestReport {
   const report: IngestReport = {
     files: 0,
@@ -133,27 +218,40 @@ export function ingestLogs(
     late: 0,
     truncated: [],
     alreadyCounted: 0,
+    skipped: [],
   };
   const today = options.now.slice(0, 10);
   const oldest = dayOf(Date.parse(`${today}T00:00:00Z`) - WINDOW_DAYS * 86_400_000);
-  const batches: { lines: Buffer; id: string; end: number }[] = [];
+  const batches: { lines: Buffer; id: string; was: string; end: number }[] = [];
+  // Bytes counted per identity, this batch's files included: the same content named twice in
+  // one batch (a copy, a link, the .gz beside the plain file) is counted once.
+  const pending = new Map<string, number>();
+  const counted = (id: string) => pending.get(id) ?? state.files[id];
   for (const file of [...files].sort()) {
-    const { bytes, truncated } = logBytes(file);
-    if (truncated) report.truncated.push(file);
-    const firstEnd = bytes.indexOf(0x0a);
-    const lastEnd = bytes.lastIndexOf(0x0a);
-    if (firstEnd < 0) continue;
-    report.files++;
-    // The first three complete lines (fewer in a short file: it is known again once it has three).
-    let headEnd = firstEnd;
-    for (let i = 0; i < 2; i++) {
-      const next = bytes.indexOf(0x0a, headEnd + 1);
-      if (next < 0) break;
-      headEnd = next;
+    const read = logBytes(file, options.maxBytes ?? MAX_LOG_BYTES);
+    if ("skipped" in read) {
+      report.skipped.push({ file, reason: read.skipped });
+      continue;
     }
-    const id = identityOf(bytes.subarray(0, headEnd).toString("utf8"));
-    const start = Math.min(state.files[id] ?? 0, lastEnd + 1);
-    batches.push({ lines: bytes.subarray(start, lastEnd + 1), id, end: Math.max(lastEnd + 1, state.files[id] ?? 0) });
+    const { bytes, truncated } = read;
+    if (truncated) report.truncated.push(file);
+    const lastEnd = bytes.lastIndexOf(0x0a);
+    if (lastEnd < 0) continue;
+    report.files++;
+    // The first three complete lines (fewer in a short file).
+    const head: string[] = [];
+    for (let start = 0; head.length < 3 && start <= lastEnd; ) {
+      const nl = bytes.indexOf(0x0a, start);
+      head.push(bytes.toString("utf8", start, nl));
+      start = nl + 1;
+    }
+    const known = knownAs(head, counted);
+    const id = identityOf(head);
+    const start = Math.min(known.counted, lastEnd + 1);
+    const end = Math.max(lastEnd + 1, known.counted);
+    batches.push({ lines: bytes.subarray(start, lastEnd + 1), id, was: known.id, end });
+    pending.set(id, end);
+    if (known.id !== id) pending.delete(known.id);
     report.alreadyCounted += countLines(bytes.subarray(0, start));
   }
   // A client with a burst of 404s in this batch is a scanner: known only while the batch is read.
@@ -198,17 +296,20 @@ export function ingestLogs(
       report.counted++;
       const kind = (notFound.get(l.client) ?? 0) >= BURST_404 ? "scan" : classify(l, isBot);
       if (kind === "human") {
-        const page = pageOf(l.path);
+        const read = pageOf(l.path);
+        const page = options.pages.has(read) ? read : OTHER_PAGES;
         d.human++;
         d.pages[page] = (d.pages[page] ?? 0) + 1;
         const ref = referrerDomain(l.referrer, options.ownHost) ?? "";
         d.referrers[ref] = (d.referrers[ref] ?? 0) + 1;
-        d.languages[languageOf(page)]++;
+        d.languages[languageOf(read)]++;
       } else if (kind === "machine") d.machine[familyOf(l.path)!]++;
       else if (kind === "preview") d.previews++;
       else if (kind === "robot") d.robots++;
       else if (kind === "scan") d.scans++;
     });
+    // A file known by its first line or two is known by its three from now on.
+    if (b.was !== b.id) delete state.files[b.was];
     state.files[b.id] = b.end;
   }
   notFound.clear();

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { gitdirOf, requireArchive } from "../../archive/git/objects.ts";
 import { acquireLock } from "../../archive/lock.ts";
-import { ingestLogs, readTrafficState, writeTrafficState } from "../../app/traffic.ts";
+import { ingestLogs, knownPages, readTrafficState, writeTrafficState } from "../../app/traffic.ts";
 import { loadPublication } from "../../core/inputs/publication.ts";
 import { demoPublication } from "../paths.ts";
 import { nodeFs, stderrLogger } from "../runtime/node.ts";
@@ -29,6 +29,7 @@ export async function runTrafficIngest(opts: {
       {
         now: new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
         ownHost: p.config.traffic?.host ?? new URL(p.config.baseUrl).hostname,
+        pages: knownPages(p),
       },
     );
     writeTrafficState(gitdir, state);
@@ -36,6 +37,7 @@ export async function runTrafficIngest(opts: {
       `${report.files} file(s), ${report.lines} new line(s): ${report.counted} counted, ${report.late} late, ${report.malformed} malformed; ${report.alreadyCounted} already counted`,
     );
     for (const f of report.truncated) log.warn(`a gzip file cut short, its complete lines counted: ${f}`);
+    for (const s of report.skipped) log.warn(`left out ${s.file}: ${s.reason}`);
     return { ok: true as const, ...report };
   } finally {
     lock.release();

@@ -56,9 +56,22 @@ export function parseLogLine(line: string): LogLine | null {
   const [, client, dd, mon, yyyy, hh, mi, ss, zone, method, target, status, referrer, agent] = m;
   const month = MONTHS[mon!];
   if (month === undefined) return null;
-  const offset = (zone![0] === "-" ? -1 : 1) * (Number(zone!.slice(1, 3)) * 60 + Number(zone!.slice(3, 5)));
-  const at = Date.UTC(Number(yyyy), month, Number(dd), Number(hh), Number(mi), Number(ss)) - offset * 60_000;
-  if (Number.isNaN(at)) return null;
+  // Every field in its range: 30/Feb or 25:61 is malformed, never rolled over to another day.
+  const [year, day, hour, minute, second] = [yyyy, dd, hh, mi, ss].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const zoneHours = Number(zone!.slice(1, 3));
+  const zoneMinutes = Number(zone!.slice(3, 5));
+  if (day < 1 || day > daysIn(year, month) || hour > 23 || minute > 59 || second > 59) return null;
+  if (zoneHours > 14 || zoneMinutes > 59) return null;
+  const code = Number(status);
+  if (code < 100 || code > 599) return null;
+  const offset = (zone![0] === "-" ? -1 : 1) * (zoneHours * 60 + zoneMinutes);
+  const at = Date.UTC(year, month, day, hour, minute, second) - offset * 60_000;
   let path = target!;
   const cut = path.search(/[?#]/);
   if (cut >= 0) path = path.slice(0, cut);
@@ -75,11 +88,13 @@ export function parseLogLine(line: string): LogLine | null {
     at,
     method: method!,
     path,
-    status: Number(status),
+    status: code,
     referrer: referrer && referrer !== "-" ? referrer : null,
     agent: agent && agent !== "-" ? agent : null,
   };
 }
+
+const daysIn = (year: number, month: number) => new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
 
 const PREVIEW =
   /facebookexternalhit|facebookcatalog|twitterbot|slackbot|linkedinbot|whatsapp|discordbot|telegrambot|embedly|skypeuripreview|redditbot|pinterest|vkshare|mastodon|bluesky|iframely|applebot-extended|snapchat|viber/i;
@@ -111,15 +126,37 @@ export function classify(line: LogLine, isBot: (agent: string) => boolean): Read
   return "other";
 }
 
-/** The domain of a referrer URL (never its path or query), or null when it is the site's own or none. */
+/** Where a referrer that names no domain (an IP address, a malformed host) is counted. */
+export const OTHER_REFERRERS = "(address or invalid host)";
+
+/**
+ * The domain of a referrer URL (never its path or query), or null when it is the site's own or
+ * none. A host that is an IP address or no valid domain name is never published as it came: it
+ * is counted under OTHER_REFERRERS.
+ */
 export function referrerDomain(referrer: string | null, ownHost: string): string | null {
   if (!referrer) return null;
+  let host: string;
   try {
-    const host = new URL(referrer).hostname.toLowerCase().replace(/^www\./, "");
-    return host && host !== ownHost.replace(/^www\./, "") ? host : null;
+    host = new URL(referrer).hostname.toLowerCase();
   } catch {
     return null;
   }
+  host = host.replace(/\.$/, "").replace(/^www\./, "");
+  if (!host) return null;
+  if (
+    host ===
+    ownHost
+      .toLowerCase()
+      .replace(/\.$/, "")
+      .replace(/^www\./, "")
+  )
+    return null;
+  const domain =
+    host.length <= 253 &&
+    /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(host) &&
+    !/^[0-9.]+$/.test(host);
+  return domain ? host : OTHER_REFERRERS;
 }
 
 /** A page's language: English under /en/, French otherwise. */

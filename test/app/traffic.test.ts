@@ -1,8 +1,12 @@
-import { readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { readdirSync, readFileSync, renameSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
+import { ingestLogs, OTHER_PAGES, type TrafficState } from "../../app/traffic.ts";
 import { runAssemble } from "../../cli/commands/assemble.ts";
+import { OTHER_REFERRERS } from "../../core/traffic/classify.ts";
 import { runCli } from "../helpers/cli.ts";
 import { demoCopy, editFile } from "../helpers/publication.ts";
 import { tempDir } from "../helpers/tmp.ts";
@@ -279,5 +283,88 @@ describe("human traffic from access logs", () => {
     );
     // The check can fail: a bucket of one cell under k is what it refuses.
     expect(breakdown({ a: 10, b: 3 }).other.reads).not.toBe(3);
+  });
+});
+
+describe("access logs that a careless or hostile server hands over", () => {
+  const at = (n: number) =>
+    `2026-11-20T10:${String(Math.floor(n / 60) % 60).padStart(2, "0")}:${String(n % 60).padStart(2, "0")}Z`;
+  const lines = (n: number, path = "/series/", from = 0) =>
+    Array.from({ length: n }, (_, i) => line(`203.0.113.${(i % 200) + 1}`, at(from + i), path));
+  const fresh = (): TrafficState => ({ version: 1, files: {}, days: {}, publishedThrough: null });
+  const options = { now: "2026-11-21T10:00:00Z", ownHost: "risques.example.org", pages: new Set(["/series/"]) };
+
+  it("leaves out a damaged gzip, a gzip bomb, a device and a FIFO, naming each, and counts the rest", () => {
+    const dir = tempDir("risk-traffic-hostile-");
+    writeFileSync(join(dir, "good.log"), `${lines(10).join("\n")}\n`);
+    writeFileSync(join(dir, "damaged.gz"), Buffer.concat([Buffer.from([0x1f, 0x8b]), randomBytes(5000)]));
+    // Compresses to a few KB, gunzips to 64 MiB: over the cap given here.
+    writeFileSync(join(dir, "bomb.gz"), gzipSync(Buffer.alloc(64 << 20, 0x41)));
+    execFileSync("mkfifo", [join(dir, "fifo.log")]);
+    const files = ["good.log", "damaged.gz", "bomb.gz", "fifo.log"].map((f) => join(dir, f));
+    const state = fresh();
+    const report = ingestLogs([...files, "/dev/zero"], state, { ...options, maxBytes: 8 << 20 });
+    expect(report.counted).toBe(10);
+    expect(Object.fromEntries(report.skipped.map((s) => [s.file.replace(`${dir}/`, ""), s.reason]))).toEqual({
+      "damaged.gz": expect.stringContaining("not a gzip stream"),
+      "bomb.gz": "gunzips to over 8 MiB",
+      "fifo.log": "not a regular file",
+      "/dev/zero": "not a regular file",
+    });
+  });
+
+  it("counts the same content once when a batch names it twice, as a copy, a link or its .gz", () => {
+    const dir = tempDir("risk-traffic-twice-");
+    const text = `${lines(30).join("\n")}\n`;
+    writeFileSync(join(dir, "access.log"), text);
+    writeFileSync(join(dir, "access.log.1.gz"), gzipSync(text));
+    symlinkSync(join(dir, "access.log"), join(dir, "link.log"));
+    const state = fresh();
+    const files = ["access.log", "access.log", "access.log.1.gz", "link.log"].map((f) => join(dir, f));
+    const report = ingestLogs(files, state, options);
+    expect(report.counted).toBe(30);
+    expect(report.alreadyCounted).toBe(90);
+    expect(state.days["2026-11-20"]!.human).toBe(30);
+  });
+
+  it("counts a log first read with one or two lines only once when it grows", () => {
+    const dir = tempDir("risk-traffic-grow-");
+    const file = join(dir, "access.log");
+    const all = lines(100);
+    const state = fresh();
+    writeFileSync(file, `${all.slice(0, 1).join("\n")}\n`);
+    expect(ingestLogs([file], state, options).counted).toBe(1);
+    writeFileSync(file, `${all.slice(0, 2).join("\n")}\n`);
+    expect(ingestLogs([file], state, options).counted).toBe(1);
+    writeFileSync(file, `${all.join("\n")}\n`);
+    expect(ingestLogs([file], state, options).counted).toBe(98);
+    expect(ingestLogs([file], state, options).counted).toBe(0);
+    expect(Object.keys(state.files)).toHaveLength(1);
+  });
+
+  it("never names a path that is no page of the publication, nor an address as a referrer; impossible dates are malformed", () => {
+    const dir = tempDir("risk-traffic-keys-");
+    const file = join(dir, "access.log");
+    const odd = [
+      line("203.0.113.1", at(1), "/alice.smith@example.com/"),
+      line("203.0.113.2", at(2), `/${"a".repeat(3000)}/`),
+      line("203.0.113.3", at(3), "/series/", { ref: "http://192.168.1.10/x" }),
+      line("203.0.113.4", at(4), "/series/", { ref: "http://[2001:db8::1]/x" }),
+      line("203.0.113.5", at(5), "/series/", { ref: "https://Evil.Example./x" }),
+      line("203.0.113.6", at(6), "/series/", { ref: "https://evil.example/y" }),
+      line("203.0.113.7", at(7), "/series/", { status: 999 }),
+    ];
+    const impossible = [
+      '203.0.113.8 - - [30/Feb/2026:10:00:00 +0000] "GET /series/ HTTP/1.1" 200 5 "-" "x"',
+      '203.0.113.9 - - [20/Nov/2026:25:61:61 +0000] "GET /series/ HTTP/1.1" 200 5 "-" "x"',
+      '203.0.113.9 - - [20/Nov/2026:10:00:00 +9999] "GET /series/ HTTP/1.1" 200 5 "-" "x"',
+    ];
+    writeFileSync(file, `${[...odd, ...impossible].join("\n")}\n`);
+    const state = fresh();
+    const report = ingestLogs([file], state, options);
+    expect(report.malformed).toBe(4);
+    const day = state.days["2026-11-20"]!;
+    expect(day.pages).toEqual({ [OTHER_PAGES]: 2, "/series/": 4 });
+    expect(day.referrers).toEqual({ "": 2, [OTHER_REFERRERS]: 2, "evil.example": 2 });
   });
 });
