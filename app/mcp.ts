@@ -7,20 +7,45 @@
  * says what to do; no stack trace and no local path reaches the client.
  */
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import * as fs from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Readable, Writable } from "node:stream";
 import { z } from "zod";
 import { RiskError } from "../core/errors.ts";
 import { querySearchIndex } from "../core/editorial/search.ts";
-import { IsoDate } from "../core/schemas/primitives.ts";
 import { VERSION } from "../core/version.ts";
-import { INTEGRITY_PATH, PublishedSource, type PublishedView } from "./published.ts";
+import {
+  INTEGRITY_PATH,
+  instantMs,
+  instantRule,
+  PublishedSource,
+  readInstant,
+  requireFolders,
+  type PublishedView,
+} from "./published.ts";
 import type { Hasher } from "../core/ports.ts";
 
-/** A date (the end of that UTC day) or a date-time with its zone: the same instants as replay --date. */
-const Instant = z.union([IsoDate, z.iso.datetime({ offset: true })]);
-const AsOf = Instant.optional().describe(
-  "Answer as published at or before this instant: a date (2026-11-21, the end of that UTC day) or a date-time with a zone (2026-11-21T09:30:00Z). Omitted: the latest assembly.",
-);
+/**
+ * A date (the end of that UTC day) or a date-time with its zone, from 1970 on and never rolled
+ * over: the same instants as replay --date. A refusal names the argument.
+ */
+const instant = (name: string) =>
+  z
+    .union([z.iso.date(), z.iso.datetime({ offset: true })], { error: instantRule(name) })
+    .refine((t) => instantMs(t) !== null, { error: instantRule(name) });
+/** A calendar day, from 1970 on, never rolled over. */
+const day = (name: string) =>
+  z.iso
+    .date({ error: `${name} must be a real calendar date from 1970 on, as 2026-11-21` })
+    .refine((t) => instantMs(t) !== null, {
+      error: `${name} must be a real calendar date from 1970 on, as 2026-11-21`,
+    });
+const AsOf = instant("asOf")
+  .optional()
+  .describe(
+    "Answer as published at or before this instant: a date (2026-11-21, the end of that UTC day) or a date-time with a zone (2026-11-21T09:30:00Z). Omitted: the latest assembly.",
+  );
 const SurfacePath = z
   .string()
   .max(200)
@@ -31,6 +56,10 @@ const SurfacePath = z
 const MAX_CHARS = 400_000;
 
 const decoder = new TextDecoder("utf-8", { fatal: false });
+
+/** Media types answered as text; anything else is binary. */
+const isText = (mediaType: string) =>
+  /^(text\/|application\/(json|x-ndjson|atom\+xml)|image\/svg\+xml)/.test(mediaType);
 
 type ToolAnswer = { content: { type: "text"; text: string }[]; isError?: boolean };
 
@@ -52,8 +81,7 @@ export function createMcpServer(source: PublishedSource, options: Pick<McpOption
         "Read-only access to a bilingual (French/English) macro-financial risk publication and its archive of every assembly. Every tool accepts asOf and then answers only with what was published at or before that instant: use it to backtest without look-ahead. Signal values are per instrument, normalised to the instrument's scale; never aggregate them into one index, never read a level as a probability.",
     },
   );
-  const hidden = [source.siteDir, source.archive?.gitdir].filter((d): d is string => !!d);
-  const scrub = (text: string) => hidden.reduce((t, dir) => t.split(dir).join("<publication>"), text);
+  const scrub = scrubber(source);
 
   const answer =
     <A>(name: string, run: (args: A) => Promise<unknown>) =>
@@ -131,7 +159,7 @@ export function createMcpServer(source: PublishedSource, options: Pick<McpOption
       const bytes = await view.read(path);
       if (!bytes) throw notPublished(view, path);
       const known = view.surfaces.get(path)!;
-      if (!/^(text\/|application\/(json|x-ndjson|atom\+xml)|image\/svg\+xml)/.test(known.mediaType))
+      if (!isText(known.mediaType))
         throw new RiskError(
           "E_USAGE",
           `${path} is a binary file (${known.mediaType}, ${bytes.byteLength} bytes, sha256 ${known.sha256}): download it from the site`,
@@ -155,13 +183,15 @@ export function createMcpServer(source: PublishedSource, options: Pick<McpOption
           .string()
           .regex(/^[a-z0-9-]{1,80}$/)
           .describe("The series, as us-financial-stress (get_signals lists them)"),
-        from: IsoDate.optional().describe("First seriesDate to include"),
-        to: IsoDate.optional().describe("Last seriesDate to include"),
+        from: day("from").optional().describe("First seriesDate to include"),
+        to: day("to").optional().describe("Last seriesDate to include"),
         asOf: AsOf,
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     answer("get_series", async ({ seriesId, from, to, asOf }) => {
+      if (from !== undefined && to !== undefined && from > to)
+        throw new RiskError("E_USAGE", `from ${from} is after to ${to}: give from on or before to`);
       const view = await source.at(asOf);
       const history = (await json(view, "/api/v1/signals/history.json")) as {
         observations: { seriesId: string; seriesDate: string }[];
@@ -231,15 +261,17 @@ export function createMcpServer(source: PublishedSource, options: Pick<McpOption
       description:
         "Between the frames published at two instants: the surfaces whose content changed, every instrument's value and level moves, methodology versions, and the objects (articles, claims…) added, modified or removed.",
       inputSchema: {
-        from: Instant.describe("The earlier instant (date or date-time with zone)"),
-        to: Instant.optional().describe("The later instant; omitted: the latest frame"),
+        from: instant("from").describe("The earlier instant (date or date-time with zone)"),
+        to: instant("to").optional().describe("The later instant; omitted: the latest frame"),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     answer("diff", async ({ from, to }) => {
       const archive = needArchive();
-      const { parseInstant } = await import("../archive/models/instant.ts");
-      return archive.diff(parseInstant(from), to === undefined ? 8.64e15 : parseInstant(to));
+      const earlier = readInstant(from, "from");
+      const later = to === undefined ? 8.64e15 : readInstant(to, "to");
+      if (earlier > later) throw new RiskError("E_USAGE", `from ${from} is after to ${to}: give from before to`);
+      return archive.diff(earlier, later);
     }),
   );
 
@@ -264,7 +296,7 @@ export function createMcpServer(source: PublishedSource, options: Pick<McpOption
     }),
   );
 
-  registerResources(server, source, scrub);
+  registerResources(server, source, scrub, options.log);
 
   server.registerPrompt(
     "what_changed_since",
@@ -272,7 +304,7 @@ export function createMcpServer(source: PublishedSource, options: Pick<McpOption
       title: "What changed since",
       description:
         "Asks for the changes of the publication since an instant: signal moves, level changes, new and corrected articles.",
-      argsSchema: { since: z.string().describe("An instant: 2026-11-20 or 2026-11-20T09:00:00Z") },
+      argsSchema: { since: instant("since").describe("An instant: 2026-11-20 or 2026-11-20T09:00:00Z") },
     },
     ({ since }) => ({
       messages: [
@@ -292,7 +324,7 @@ export function createMcpServer(source: PublishedSource, options: Pick<McpOption
     {
       title: "The publication at a date",
       description: "Asks for the state of the publication as it was published at an instant, without look-ahead.",
-      argsSchema: { date: z.string().describe("An instant: 2026-11-20 or 2026-11-20T09:00:00Z") },
+      argsSchema: { date: instant("date").describe("An instant: 2026-11-20 or 2026-11-20T09:00:00Z") },
     },
     ({ date }) => ({
       messages: [
@@ -318,65 +350,141 @@ function notPublished(view: PublishedView, path: string): RiskError {
 }
 
 /**
- * Each surface of the latest assembly is a resource whose URI is its public address; reading one
- * gives the bytes the latest assembly served.
+ * Hides the server's folders in a text sent to a client: the archive's as <archive>, the site's as
+ * <site> (as given and as their real paths, the longest first).
  */
-function registerResources(server: McpServer, source: PublishedSource, scrub: (t: string) => string): void {
-  let listing: Promise<{ base: string; view: PublishedView }> | null = null;
-  const latest = () => {
-    listing ??= (async () => {
-      const view = await source.at();
-      let base = "https://publication.invalid";
-      try {
-        const agents = JSON.parse(decoder.decode((await view.read("/agents.json")) ?? new Uint8Array()));
-        if (typeof agents.url === "string") base = agents.url.replace(/\/+$/, "");
-      } catch {
-        // No manifest: the surfaces keep a placeholder origin.
-      }
-      return { base, view };
-    })();
-    return listing;
+function scrubber(source: PublishedSource): (text: string) => string {
+  const pairs: [string, string][] = [];
+  const add = (dir: string | null | undefined, label: string) => {
+    if (!dir || dir.length < 2) return;
+    pairs.push([dir, label]);
+    try {
+      pairs.push([fs.realpathSync(dir), label]);
+    } catch {
+      // A folder that is gone has no other name.
+    }
+  };
+  const gitdir = source.archive?.gitdir;
+  add(gitdir, "<archive>");
+  if (gitdir?.endsWith("/.git")) add(gitdir.slice(0, -"/.git".length), "<archive>");
+  add(source.siteDir, "<site>");
+  pairs.sort((x, y) => y[0].length - x[0].length);
+  return (text) => pairs.reduce((t, [dir, label]) => t.split(dir).join(label), text);
+}
+
+/**
+ * Each surface of the latest assembly is a resource whose URI is its public address; reading one
+ * gives the bytes the latest assembly served: text as text, anything else as a base64 blob, both
+ * with the surface's media type. An unknown URI is an invalid-params error; a failure to read is
+ * an internal error whose text holds no local path.
+ */
+function registerResources(
+  server: McpServer,
+  source: PublishedSource,
+  scrub: (t: string) => string,
+  log: ((line: string) => void) | undefined,
+): void {
+  // Looked up on each request, so that a new assembly or frame is listed once it is published.
+  const latest = async () => {
+    const view = await source.at();
+    let base = "https://publication.invalid";
+    try {
+      const agents = JSON.parse(decoder.decode((await view.read("/agents.json")) ?? new Uint8Array()));
+      if (typeof agents.url === "string") base = agents.url.replace(/\/+$/, "");
+    } catch {
+      // No manifest: the surfaces keep a placeholder origin.
+    }
+    return { base, view };
+  };
+  const failure = (e: unknown, what: string): Error => {
+    if (e instanceof McpError || e instanceof RpcFailure) return e;
+    if (e instanceof RiskError)
+      return new RpcFailure(e.code === "E_USAGE" ? ErrorCode.InvalidParams : ErrorCode.InternalError, scrub(e.message));
+    log?.(`mcp: ${what} failed: ${e instanceof Error ? e.name : "error"}`);
+    return new RpcFailure(ErrorCode.InternalError, `${what} failed inside the server; its operator's log says why.`);
   };
   server.registerResource(
     "surface",
     new ResourceTemplate("{+url}", {
       list: async () => {
-        const { base, view } = await latest();
-        return {
-          resources: [...view.surfaces].map(([path, s]) => ({
-            uri: `${base}${path}`,
-            name: path,
-            mimeType: s.mediaType,
-            size: s.bytes,
-          })),
-        };
+        try {
+          const { base, view } = await latest();
+          return {
+            resources: [...view.surfaces].map(([path, s]) => ({
+              uri: `${base}${path}`,
+              name: path,
+              mimeType: s.mediaType,
+              size: s.bytes,
+            })),
+          };
+        } catch (e) {
+          throw failure(e, "Listing the resources");
+        }
       },
     }),
     { description: "A surface of the latest assembly, as served", mimeType: "application/json" },
     async (uri) => {
-      const { base, view } = await latest();
       const href = uri.href;
-      const path = href.startsWith(`${base}/`) ? href.slice(base.length) : null;
-      const bytes = path ? await view.read(path) : null;
-      if (!path || !bytes)
-        throw new Error(scrub(`No surface at ${href}: list the resources for the surfaces of the latest assembly`));
-      return {
-        contents: [{ uri: href, mimeType: view.surfaces.get(path)!.mediaType, text: decoder.decode(bytes) }],
-      };
+      try {
+        const { base, view } = await latest();
+        const path = href.startsWith(`${base}/`) ? href.slice(base.length) : null;
+        const known = path ? view.surfaces.get(path) : undefined;
+        const bytes = path && known ? await view.read(path) : null;
+        if (!path || !known || !bytes)
+          throw new RpcFailure(
+            ErrorCode.InvalidParams,
+            `No surface at ${scrub(href.slice(0, 200))}: list the resources for the surfaces of the latest assembly`,
+          );
+        return {
+          contents: [
+            isText(known.mediaType)
+              ? { uri: href, mimeType: known.mediaType, text: decoder.decode(bytes) }
+              : { uri: href, mimeType: known.mediaType, blob: Buffer.from(bytes).toString("base64") },
+          ],
+        };
+      } catch (e) {
+        throw failure(e, "Reading the resource");
+      }
     },
   );
 }
 
+/**
+ * A JSON-RPC error the SDK sends with this code and this message as they are (an McpError would
+ * prefix the message with its code). Its text holds no local path.
+ */
+class RpcFailure extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 export { PublishedSource };
 
-/** `risk-cli mcp`: one server over standard input and output until the client closes them. */
-export async function serveStdio(options: McpOptions): Promise<void> {
+/** The default of --site: with --archive the site is not read, so that folder need not exist. */
+const DEFAULT_SITE = "site";
+
+/**
+ * `risk-cli mcp`: one server over standard input and output until the client closes them. The
+ * folders are checked first (exit 6 naming the option), before a byte of the protocol is written.
+ */
+export async function serveStdio(options: McpOptions & { stdin?: Readable; stdout?: Writable }): Promise<void> {
+  await requireFolders({
+    site: options.site,
+    archive: options.archive,
+    siteNeeded: options.archive === undefined || options.site !== DEFAULT_SITE,
+  });
   const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
+  const stdin = options.stdin ?? process.stdin;
+  const stdout = options.stdout ?? process.stdout;
   const server = createMcpServer(new PublishedSource(options), options);
-  const transport = new StdioServerTransport();
+  const transport = new StdioServerTransport(stdin, stdout);
   const closed = new Promise<void>((done) => {
     transport.onclose = () => done();
-    process.stdin.once("end", () => done());
+    stdin.once("end", () => done());
   });
   await server.connect(transport);
   await closed;

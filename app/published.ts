@@ -4,13 +4,48 @@
  * so that an answer never holds anything published after the instant it was asked about.
  */
 import * as fs from "node:fs";
-import { join, resolve } from "node:path";
+import { join, resolve, sep } from "node:path";
 import { openArchive, type Archive, type FoundFrame } from "../archive/index.ts";
-import { parseInstant } from "../archive/models/instant.ts";
+import { parseDateEnd, parseDateTime } from "../core/dates.ts";
 import { RiskError } from "../core/errors.ts";
 import type { Hasher } from "../core/ports.ts";
 
 export const INTEGRITY_PATH = "/api/v1/integrity.json";
+
+/** Largest site file read as a surface; a larger one is refused before a byte is read. */
+const MAX_SURFACE_BYTES = 256 * 1024 * 1024;
+/** Largest integrity.json read. */
+const MAX_INTEGRITY_BYTES = 32 * 1024 * 1024;
+
+/** What an instant argument must be, after its name. */
+const INSTANT_RULE =
+  "a real calendar date from 1970 on (2026-11-21, the end of that UTC day) or a date-time with a zone (2026-11-21T09:30:00Z)";
+
+/**
+ * The epoch milliseconds of an instant given by a client: a date (the end of that UTC day) or a
+ * date-time with its zone, from 1970-01-01T00:00:00Z on; null for anything else (a rolled-over
+ * date, a year before 1970, which Date.UTC would read as 19xx for years under 100).
+ */
+export function instantMs(text: string): number | null {
+  if (text.length > 40) return null;
+  const year = /^(\d{4})-/.exec(text);
+  if (!year || Number(year[1]) < 1970) return null;
+  const ms = parseDateEnd(text) ?? parseDateTime(text);
+  return ms === null || ms < 0 ? null : ms;
+}
+
+/** The epoch milliseconds of the instant `name` gives, or a usage error naming the argument. */
+export function readInstant(text: string, name: string): number {
+  const ms = instantMs(text);
+  if (ms === null)
+    throw new RiskError("E_USAGE", `${name} "${text.slice(0, 40)}" is not an instant: give ${INSTANT_RULE}`, {
+      [name]: text.slice(0, 40),
+    });
+  return ms;
+}
+
+/** The rule an instant argument follows, to say it in an error. */
+export const instantRule = (name: string) => `${name} must be ${INSTANT_RULE}`;
 
 /** One assembly as it was served: its surfaces' paths, media types and bytes. */
 export interface PublishedView {
@@ -50,7 +85,7 @@ export class PublishedSource {
    * and only for an instant at or after it was published.
    */
   async at(asOf?: string): Promise<PublishedView> {
-    const instant = asOf === undefined ? Number.POSITIVE_INFINITY : parseInstant(asOf);
+    const instant = asOf === undefined ? Number.POSITIVE_INFINITY : readInstant(asOf, "asOf");
     if (this.archive) {
       const found = await this.archive.frameAt(Number.isFinite(instant) ? instant : 8.64e15);
       const key = found.commit;
@@ -113,28 +148,44 @@ export class PublishedSource {
 
   private async siteView(): Promise<PublishedView> {
     const root = this.siteDir!;
-    let text: string;
+    let raw: Uint8Array | null;
     try {
-      text = fs.readFileSync(join(root, INTEGRITY_PATH), "utf8");
-    } catch {
-      throw new RiskError("E_IO", "The site has no /api/v1/integrity.json: run risk-cli assemble first");
+      raw = readSiteFile(root, INTEGRITY_PATH, (size) => {
+        if (size > MAX_INTEGRITY_BYTES)
+          throw new RiskError(
+            "E_INPUT",
+            `The site's ${INTEGRITY_PATH} is over ${MAX_INTEGRITY_BYTES} bytes, so not risk-cli's: assemble the site again`,
+          );
+      });
+    } catch (e) {
+      if (e instanceof RiskError) throw e;
+      raw = null;
     }
+    if (!raw) throw new RiskError("E_IO", `The site has no ${INTEGRITY_PATH}: run risk-cli assemble first`);
+    const text = Buffer.from(raw).toString("utf8");
     if (text === this.siteIntegrity.text && this.siteIntegrity.view) return this.siteIntegrity.view;
-    let listing: { generated: string; surfaces: { path: string; mediaType: string; sha256: string; bytes: number }[] };
+    let listing: { generated: string; surfaces: SiteSurface[] };
     try {
       listing = JSON.parse(text);
-      if (typeof listing.generated !== "string" || !Array.isArray(listing.surfaces)) throw new Error("shape");
+      if (
+        typeof listing.generated !== "string" ||
+        !Array.isArray(listing.surfaces) ||
+        !listing.surfaces.every(isSiteSurface)
+      )
+        throw new Error("shape");
     } catch {
-      throw new RiskError("E_INPUT", "The site's /api/v1/integrity.json is not risk-cli's: assemble the site again");
+      throw new RiskError("E_INPUT", `The site's ${INTEGRITY_PATH} is not risk-cli's: assemble the site again`);
     }
     const surfaces = new Map(
       listing.surfaces.map((s) => [s.path, { mediaType: s.mediaType, sha256: s.sha256, bytes: s.bytes }]),
     );
     surfaces.set(INTEGRITY_PATH, {
       mediaType: "application/json",
-      sha256: this.hash.sha256(new TextEncoder().encode(text)),
-      bytes: Buffer.byteLength(text),
+      sha256: this.hash.sha256(raw),
+      bytes: raw.byteLength,
     });
+    const integrity = raw;
+    const hash = this.hash;
     const view: PublishedView = {
       frameId: null,
       frameHash: null,
@@ -143,15 +194,141 @@ export class PublishedSource {
       surfaces,
       found: null,
       async read(path) {
-        if (!surfaces.has(path)) return null;
-        try {
-          return new Uint8Array(fs.readFileSync(join(root, path)));
-        } catch {
-          return null;
-        }
+        const known = surfaces.get(path);
+        if (!known) return null;
+        if (path === INTEGRITY_PATH) return integrity;
+        // A site file is answered as published only when its bytes are those integrity.json
+        // fingerprints: the size is compared before reading, the SHA-256 after.
+        const differs = () =>
+          new RiskError(
+            "E_VERIFY",
+            `${path} differs from what the site's ${INTEGRITY_PATH} fingerprints (sha256 ${known.sha256}, ${known.bytes} bytes): it was changed after assembly, so it is not answered as published; assemble the site again, or answer from the archive (--archive)`,
+            { path },
+          );
+        const bytes = readSiteFile(root, path, (size) => {
+          if (size !== known.bytes || size > MAX_SURFACE_BYTES) throw differs();
+        });
+        if (!bytes)
+          throw new RiskError(
+            "E_IO",
+            `${path} is listed in the site's ${INTEGRITY_PATH} but missing from the site: assemble the site again`,
+            { path },
+          );
+        if (hash.sha256(bytes) !== known.sha256) throw differs();
+        return bytes;
       },
     };
     this.siteIntegrity = { text, view };
     return view;
+  }
+}
+
+interface SiteSurface {
+  path: string;
+  mediaType: string;
+  sha256: string;
+  bytes: number;
+}
+
+const isSiteSurface = (s: unknown): s is SiteSurface => {
+  const { path, mediaType, sha256, bytes } = (s ?? {}) as Record<string, unknown>;
+  return (
+    typeof path === "string" &&
+    path.startsWith("/") &&
+    typeof mediaType === "string" &&
+    typeof sha256 === "string" &&
+    /^[0-9a-f]{64}$/.test(sha256) &&
+    Number.isSafeInteger(bytes) &&
+    (bytes as number) >= 0
+  );
+};
+
+/**
+ * The bytes of the site file at `path` (a site path, as /api/v1/risk.json), or null when there is
+ * none. Only a regular file whose real path lies inside the site's real path is read: a symbolic
+ * link leading out of the site, a device, a FIFO or a folder is refused without reading it (the
+ * file is opened without following a final link and without blocking, and checked on its open
+ * descriptor). `check` sees the file's size before any byte is read and may refuse it.
+ */
+export function readSiteFile(root: string, path: string, check: (size: number) => void): Uint8Array | null {
+  const segments = path.split("/").slice(1);
+  if (
+    !path.startsWith("/") ||
+    segments.some((s) => s === "" || s === "." || s === ".." || s.includes("\\") || s.includes("\0"))
+  )
+    throw new RiskError("E_USAGE", `${path.slice(0, 200)} is not a site path: give one as /api/v1/risk.json`);
+  const refused = () =>
+    new RiskError(
+      "E_INPUT",
+      `${path} in the site is not a regular file inside it (a symbolic link leading out of the site, a device, a FIFO or a folder): it is not answered as published`,
+      { path },
+    );
+  let real: string;
+  let rootReal: string;
+  try {
+    rootReal = fs.realpathSync(root);
+    real = fs.realpathSync(join(root, ...segments));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT" || (e as NodeJS.ErrnoException).code === "ENOTDIR") return null;
+    throw refused();
+  }
+  if (!real.startsWith(rootReal + sep)) throw refused();
+  let fd: number;
+  try {
+    fd = fs.openSync(real, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw refused();
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) throw refused();
+    check(st.size);
+    const bytes = new Uint8Array(st.size);
+    let got = 0;
+    while (got < st.size) {
+      const n = fs.readSync(fd, bytes, got, st.size - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    return got === st.size ? bytes : bytes.subarray(0, got);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * The folders a server is started with, checked before it answers anyone: the archive when one is
+ * given, and the site when it is what answers or was named. An I/O error (exit 6) names the option.
+ */
+export async function requireFolders(options: { site?: string; archive?: string; siteNeeded: boolean }): Promise<void> {
+  if (options.archive !== undefined) {
+    const { gitdirOf, isRepository } = await import("../archive/git/objects.ts");
+    const dir = resolve(options.archive);
+    if (!fs.existsSync(dir))
+      throw new RiskError("E_IO", `--archive ${dir} does not exist: give the archive folder risk-cli assemble writes`, {
+        archive: dir,
+      });
+    if (!isRepository(gitdirOf(dir)))
+      throw new RiskError("E_ARCHIVE", `--archive ${dir} is not a Git repository, so not an archive: check --archive`, {
+        archive: dir,
+      });
+  }
+  if (options.site !== undefined && options.siteNeeded) {
+    const dir = resolve(options.site);
+    let st: fs.Stats | null = null;
+    try {
+      st = fs.statSync(dir);
+    } catch {
+      // refused below
+    }
+    if (!st)
+      throw new RiskError(
+        "E_IO",
+        `--site ${dir} does not exist: give the site folder risk-cli assemble writes${options.archive === undefined ? ", or --archive" : ""}`,
+        { site: dir },
+      );
+    if (!st.isDirectory())
+      throw new RiskError("E_IO", `--site ${dir} is not a folder: give the site folder`, { site: dir });
   }
 }

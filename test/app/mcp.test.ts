@@ -1,5 +1,6 @@
-import { readFileSync, rmSync } from "node:fs";
+import { cpSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
+import { PassThrough } from "node:stream";
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -7,7 +8,9 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAssemble } from "../../cli/commands/assemble.ts";
-import { mcpHttpHandler } from "../../app/mcp.ts";
+import { mcpHttpHandler, serveStdio } from "../../app/mcp.ts";
+import { EXIT } from "../../cli/exit.ts";
+import { RiskError } from "../../core/errors.ts";
 import { siteServer } from "../../app/serve.ts";
 import { nodeHasher } from "../../cli/runtime/node.ts";
 import { CLI, runCli } from "../helpers/cli.ts";
@@ -142,6 +145,223 @@ describe("risk-cli mcp over standard input and output, with the SDK's own client
     expect(text(r)).toMatch(/no frame yet/);
     expect(text(r)).not.toContain(empty);
     rmSync(empty, { recursive: true, force: true });
+  });
+});
+
+/** A reply read from the server's standard output. */
+type Reply = {
+  id: string | number | null;
+  result?: { content?: { text: string }[]; isError?: boolean; contents?: Record<string, string>[] };
+  error?: { code: number; message: string };
+};
+
+/**
+ * `risk-cli mcp` run in this process from the sources, over two in-memory streams: a line is
+ * written to its standard input and its replies are read, one JSON document a line.
+ */
+function inProcess(options: { site?: string; archive?: string }) {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const served = serveStdio({ ...options, hash: nodeHasher, stdin, stdout });
+  const replies: unknown[] = [];
+  let wake: (() => void) | null = null;
+  let rest = "";
+  stdout.on("data", (chunk: Buffer) => {
+    rest += chunk.toString("utf8");
+    for (let nl = rest.indexOf("\n"); nl !== -1; nl = rest.indexOf("\n")) {
+      replies.push(JSON.parse(rest.slice(0, nl)));
+      rest = rest.slice(nl + 1);
+    }
+    wake?.();
+  });
+  const next = async (): Promise<unknown> => {
+    while (!replies.length) await new Promise<void>((ok) => (wake = ok));
+    return replies.shift();
+  };
+  let id = 0;
+  return {
+    served,
+    line: (text: string) => {
+      stdin.write(`${text}\n`);
+      return next() as Promise<Reply & Reply[]>;
+    },
+    request: (method: string, params?: unknown) => {
+      stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params })}\n`);
+      return next() as Promise<Reply>;
+    },
+    tool: (name: string, args: Record<string, unknown>) =>
+      (async () => {
+        stdin.write(
+          `${JSON.stringify({ jsonrpc: "2.0", id: ++id, method: "tools/call", params: { name, arguments: args } })}\n`,
+        );
+        const r = (await next()) as Reply;
+        return { isError: r.result?.isError === true, text: r.result?.content?.[0]?.text ?? "" };
+      })(),
+    close: async () => {
+      stdin.end();
+      await served;
+    },
+  };
+}
+
+/** A copy of the assembled site, to damage. */
+const siteCopy = () => {
+  const copy = `${tempDir("risk-mcp-site-")}/site`;
+  cpSync(site, copy, { recursive: true });
+  return copy;
+};
+
+describe("risk-cli mcp reads only the published bytes of the site", () => {
+  it("never follows a symbolic link out of the site, and never reads a FIFO or a device", async () => {
+    const copy = siteCopy();
+    const index = `${copy}/api/v1/search-index.json`;
+    const server = inProcess({ site: copy });
+    const uri = "https://risques.example.org/api/v1/search-index.json";
+    for (const plant of [
+      () => symlinkSync("/etc/passwd", index),
+      () => symlinkSync("/dev/zero", index),
+      () => execFileSync("mkfifo", [index]),
+    ]) {
+      rmSync(index, { force: true });
+      plant();
+      const started = Date.now();
+      const surface = await server.tool("get_surface", { path: "/api/v1/search-index.json" });
+      expect(surface.isError).toBe(true);
+      expect(surface.text).toMatch(/not a regular file inside it .*not answered as published/);
+      expect(surface.text).not.toMatch(/root:|published 20/);
+      expect((await server.tool("search", { query: "yen" })).isError).toBe(true);
+      const read = await server.request("resources/read", { uri });
+      expect(read.error?.message).toMatch(/not a regular file inside it/);
+      expect(JSON.stringify(read)).not.toContain("root:");
+      expect(Date.now() - started).toBeLessThan(5_000);
+    }
+    for (const r of [await server.tool("get_surface", { path: "/api/v1/search-index.json" })])
+      expect(r.text).not.toContain(copy);
+    // A link to a file outside the site holding the very bytes published is refused all the same.
+    rmSync(index);
+    const outside = `${tempDir("risk-mcp-out-")}/search-index.json`;
+    cpSync(`${site}/api/v1/search-index.json`, outside);
+    symlinkSync(outside, index);
+    expect((await server.tool("get_surface", { path: "/api/v1/search-index.json" })).isError).toBe(true);
+    // The rest of the site still answers.
+    expect((await server.tool("get_signals", {})).isError).toBe(false);
+    await server.close();
+  }, 20_000);
+
+  it("never answers a site file edited in place as published: its bytes must hash to integrity.json's fingerprint", async () => {
+    const copy = siteCopy();
+    const server = inProcess({ site: copy });
+    expect((await server.tool("get_surface", { path: "/api/v1/risk.json" })).isError).toBe(false);
+    const risk = readFileSync(`${copy}/api/v1/risk.json`);
+    const edited = Buffer.from(risk);
+    const at = edited.indexOf("2026".charCodeAt(0));
+    edited[at] = edited[at] === 0x31 ? 0x32 : 0x31; // the same length, one byte changed
+    writeFileSync(`${copy}/api/v1/risk.json`, edited);
+    writeFileSync(`${copy}/api/v1/signals/current.json`, "{}");
+    for (const r of [
+      await server.tool("get_surface", { path: "/api/v1/risk.json" }),
+      await server.tool("get_signals", {}),
+    ]) {
+      expect(r.isError).toBe(true);
+      expect(r.text).toMatch(/differs from what the site's \/api\/v1\/integrity\.json fingerprints/);
+    }
+    const read = await server.request("resources/read", { uri: "https://risques.example.org/api/v1/risk.json" });
+    expect(read.error?.message).toMatch(/differs from what the site's \/api\/v1\/integrity\.json fingerprints/);
+    expect(JSON.stringify(read)).not.toContain(copy);
+    await server.close();
+    // With the archive, the frame's own checked bytes answer.
+    const archived = inProcess({ site: copy, archive });
+    const r = await archived.tool("get_surface", { path: "/api/v1/risk.json" });
+    expect(r.isError).toBe(false);
+    expect(r.text.slice(r.text.indexOf("\n\n") + 2)).toBe(readFileSync(`${site}/api/v1/risk.json`, "utf8"));
+    await archived.close();
+  });
+
+  it("answers a binary resource as a base64 blob with its media type", async () => {
+    const server = inProcess({ site, archive });
+    const read = await server.request("resources/read", { uri: "https://risques.example.org/series/all-series.zip" });
+    const content = read.result!.contents![0]!;
+    expect(content.mimeType).toBe("application/zip");
+    expect(content.text).toBeUndefined();
+    expect(Buffer.from(content.blob!, "base64").equals(readFileSync(`${site}/series/all-series.zip`))).toBe(true);
+    await server.close();
+  });
+});
+
+describe("risk-cli mcp checks its folders and hides them", () => {
+  it("checks --site and --archive before speaking MCP: exit 6 naming the option", async () => {
+    const tmp = tempDir("risk-mcp-start-");
+    for (const [options, option] of [
+      [{ site, archive: `${tmp}/nonexist.git` }, "--archive"],
+      [{ archive: `${tmp}/nonexist.git` }, "--archive"],
+      [{ site: `${tmp}/nosite` }, "--site"],
+      [{ site: `${tmp}/nosite`, archive }, "--site"],
+    ] as const) {
+      const stdout = new PassThrough();
+      const written: Buffer[] = [];
+      stdout.on("data", (c: Buffer) => written.push(c));
+      const refused = await serveStdio({ ...options, hash: nodeHasher, stdin: new PassThrough(), stdout }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(refused).toBeInstanceOf(RiskError);
+      expect(EXIT[(refused as RiskError).code]).toBe(6);
+      expect((refused as RiskError).message).toMatch(new RegExp(`^${option} `));
+      expect(Buffer.concat(written).length).toBe(0);
+    }
+  });
+
+  it("names <archive> and <site> in place of local paths, in tools and resources alike", async () => {
+    const empty = `${tempDir("risk-mcp-bare-")}/archive.git`;
+    execFileSync("git", ["init", "-q", "--bare", empty]);
+    const server = inProcess({ site, archive: empty });
+    const tool = await server.tool("get_signals", {});
+    expect(tool.isError).toBe(true);
+    expect(tool.text).toMatch(/The archive <archive> has no frame yet/);
+    const list = await server.request("resources/list");
+    const read = await server.request("resources/read", { uri: "https://risques.example.org/api/v1/risk.json" });
+    for (const r of [list, read]) {
+      expect(r.error?.message).toMatch(/The archive <archive> has no frame yet/);
+      expect(JSON.stringify(r)).not.toContain(empty);
+      expect(JSON.stringify(r)).not.toContain(dir);
+    }
+    await server.close();
+  });
+});
+
+describe("risk-cli mcp checks its arguments", () => {
+  it("refuses instants before 1970 or rolled over, from after to, and prompt arguments that are not instants", async () => {
+    const server = inProcess({ site, archive });
+    for (const asOf of ["0000-01-01", "1969-12-31", "2026-02-30", "2026-11-21T25:00:00Z", "x".repeat(200_000)]) {
+      const r = await server.tool("get_signals", { asOf });
+      expect(r.isError, asOf.slice(0, 20)).toBe(true);
+      expect(r.text).toMatch(/asOf must be a real calendar date from 1970 on/);
+      expect(r.text).not.toMatch(/1900|"code":/);
+      expect(r.text.length).toBeLessThan(400);
+    }
+    const diff = await server.tool("diff", { from: "2026-02-30" });
+    expect(diff.text).toMatch(/from must be a real calendar date/);
+    const reversed = await server.tool("diff", { from: DAYS[2], to: DAYS[0] });
+    expect(reversed.text).toMatch(/is after to/);
+    const seriesId = "us-financial-stress";
+    const backwards = await server.tool("get_series", { seriesId, from: "2026-11-24", to: "2026-11-01" });
+    expect(backwards.isError).toBe(true);
+    expect(backwards.text).toMatch(/from 2026-11-24 is after to 2026-11-01/);
+    expect((await server.tool("get_series", { seriesId, from: "2026-02-30" })).text).toMatch(
+      /from must be a real calendar date from 1970 on/,
+    );
+    for (const args of [{ date: "garbage" }, { date: "2026-11-20".padEnd(200_000, "x") }, { date: "0000-01-01" }]) {
+      const r = await server.request("prompts/get", { name: "state_at", arguments: args });
+      expect(r.error?.code).toBe(-32602);
+      expect(r.error!.message).toMatch(/date must be a real calendar date from 1970 on/);
+      expect(r.error!.message.length).toBeLessThan(400);
+    }
+    const since = await server.request("prompts/get", {
+      name: "what_changed_since",
+      arguments: { since: "2026-11-20T09:00:00+01:00" },
+    });
+    expect(JSON.stringify(since.result)).toContain("2026-11-20T09:00:00+01:00");
+    await server.close();
   });
 });
 
