@@ -7,10 +7,30 @@
  * says what to do; no stack trace and no local path reaches the client.
  */
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  CallToolRequestSchema,
+  CompleteRequestSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  InitializeRequestSchema,
+  JSONRPCMessageSchema,
+  ListPromptsRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  PingRequestSchema,
+  ReadResourceRequestSchema,
+  SetLevelRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+  type JSONRPCMessage,
+  type MessageExtraInfo,
+} from "@modelcontextprotocol/sdk/types.js";
 import * as fs from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Readable, Writable } from "node:stream";
+import { PassThrough, type Readable, type Writable } from "node:stream";
 import { z } from "zod";
 import { RiskError } from "../core/errors.ts";
 import { querySearchIndex } from "../core/editorial/search.ts";
@@ -464,6 +484,255 @@ class RpcFailure extends Error {
 
 export { PublishedSource };
 
+type RpcId = string | number | null;
+
+/** A JSON-RPC 2.0 error response. */
+const rpcError = (id: RpcId, code: number, message: string) => ({
+  jsonrpc: "2.0" as const,
+  id,
+  error: { code, message },
+});
+
+/** A message's id when it can be read (a string or an integer), else null as JSON-RPC 2.0 answers. */
+function readableId(value: unknown): RpcId {
+  const id = (value as { id?: unknown } | null)?.id;
+  return typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id)) ? id : null;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * What a JSON-RPC peer is owed for one parsed message that the SDK would drop without answering:
+ * `reply` an error response (or, for a batch, one per element), `drop` for a notification whose
+ * params are wrong (a notification is never answered), or null to hand the message on.
+ * A structurally invalid message is -32600 Invalid Request (id null when it cannot be read); a
+ * well-formed request whose params the protocol's schema refuses is -32602 Invalid params.
+ * Batches are refused: MCP takes one message at a time.
+ */
+export function screenMessage(value: unknown): { reply: unknown } | { drop: true } | null {
+  if (Array.isArray(value))
+    return value.length === 0
+      ? { reply: rpcError(null, ErrorCode.InvalidRequest, "Invalid Request: an empty batch") }
+      : {
+          reply: value.map((m) =>
+            rpcError(
+              readableId(m),
+              ErrorCode.InvalidRequest,
+              "Invalid Request: batches are not taken; send one JSON-RPC message at a time",
+            ),
+          ),
+        };
+  const invalid = (why: string) => ({
+    reply: rpcError(readableId(value), ErrorCode.InvalidRequest, `Invalid Request: ${why}`),
+  });
+  if (!isObject(value)) return invalid("a JSON-RPC message is an object");
+  if (value.jsonrpc !== "2.0") return invalid('jsonrpc must be "2.0"');
+  if ("id" in value && readableId(value) === null) return invalid("id must be a string or an integer");
+  if ("method" in value) {
+    if (typeof value.method !== "string") return invalid("method must be a string");
+    if ("params" in value && !isObject(value.params)) return invalid("params must be an object");
+    const extra = Object.keys(value).filter((k) => !["jsonrpc", "id", "method", "params"].includes(k));
+    if (extra.length)
+      return invalid(`a request holds only jsonrpc, id, method and params, not ${extra[0]!.slice(0, 40)}`);
+  } else if (!("result" in value) && !("error" in value))
+    return invalid("a message is a request or a notification (method) or a response (result or error)");
+  const parsed = JSONRPCMessageSchema.safeParse(value);
+  if (parsed.success) return null;
+  // Well formed, yet the protocol's own schema refuses it: the fault is in params (or in a
+  // response, which is never answered).
+  if ("method" in value && "id" in value)
+    return {
+      reply: rpcError(
+        readableId(value),
+        ErrorCode.InvalidParams,
+        `Invalid params: ${issueText(parsed.error.issues[0])}`,
+      ),
+    };
+  return { drop: true };
+}
+
+/** The schema of each request the server answers, by method. */
+const REQUEST_SCHEMAS = new Map<string, z.ZodType>(
+  [
+    InitializeRequestSchema,
+    PingRequestSchema,
+    ListToolsRequestSchema,
+    CallToolRequestSchema,
+    ListResourcesRequestSchema,
+    ListResourceTemplatesRequestSchema,
+    ReadResourceRequestSchema,
+    SubscribeRequestSchema,
+    UnsubscribeRequestSchema,
+    ListPromptsRequestSchema,
+    GetPromptRequestSchema,
+    CompleteRequestSchema,
+    SetLevelRequestSchema,
+  ].map((schema) => [schema.shape.method.value, schema as unknown as z.ZodType]),
+);
+
+const EXPECTED: Record<string, string> = {
+  record: "an object",
+  object: "an object",
+  string: "a string",
+  number: "a number",
+  int: "an integer",
+  boolean: "true or false",
+  array: "an array",
+};
+
+/** One schema issue in a short sentence: where, and what was expected. */
+function issueText(issue: z.core.$ZodIssue | undefined): string {
+  if (!issue) return "the request does not follow the protocol";
+  const where = issue.path.map((p, i) => (typeof p === "number" ? `[${p}]` : `${i ? "." : ""}${String(p)}`)).join("");
+  const what =
+    issue.code === "invalid_type"
+      ? `must be ${EXPECTED[issue.expected] ?? issue.expected}`
+      : issue.message.replace(/\s+/g, " ");
+  return `${where || "the request"} ${what}`.slice(0, 200);
+}
+
+/** Why a request's params are refused (-32602), or null when its method's schema takes them. */
+export function paramsProblem(message: { method: string; params?: unknown }): string | null {
+  const schema = REQUEST_SCHEMAS.get(message.method);
+  if (!schema) return null;
+  const parsed = schema.safeParse({ method: message.method, params: message.params });
+  if (!parsed.success) return `Invalid params for ${message.method}: ${issueText(parsed.error.issues[0])}`;
+  if (message.method === "resources/read") {
+    const uri = (message.params as { uri: string }).uri;
+    if (!URL.canParse(uri))
+      return "Invalid params for resources/read: params.uri is not an absolute URI; list the resources for theirs";
+  }
+  return null;
+}
+
+/**
+ * A transport that answers a request whose params its method's schema refuses with -32602
+ * Invalid params and a short sentence, before the SDK would answer -32603 with its schema's dump.
+ * Everything else passes through. It also knows which requests await their answer, so that a
+ * server reading a closed input can finish them before it stops.
+ */
+class ScreenedTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
+  private readonly pending = new Set<string | number>();
+  private settled: (() => void) | null = null;
+
+  constructor(private readonly inner: Transport) {
+    inner.onclose = () => this.onclose?.();
+    inner.onerror = (error) => this.onerror?.(error);
+    inner.onmessage = (message, extra) => {
+      if ("method" in message && "id" in message) {
+        const problem = paramsProblem(message);
+        if (problem) {
+          this.inner
+            .send({ jsonrpc: "2.0", id: message.id, error: { code: ErrorCode.InvalidParams, message: problem } })
+            .catch((e) => this.onerror?.(e));
+          return;
+        }
+        this.pending.add(message.id);
+      } else if ("method" in message && message.method === "notifications/cancelled") {
+        // A cancelled request is never answered: it awaits nothing more.
+        const id = (message.params as { requestId?: string | number } | undefined)?.requestId;
+        if (id !== undefined) this.forget(id);
+      }
+      this.onmessage?.(message, extra);
+    };
+  }
+
+  get sessionId() {
+    return this.inner.sessionId;
+  }
+  setProtocolVersion = (version: string) => this.inner.setProtocolVersion?.(version);
+  start() {
+    return this.inner.start();
+  }
+  async send(message: JSONRPCMessage, options?: TransportSendOptions) {
+    try {
+      await this.inner.send(message, options);
+    } finally {
+      if (!("method" in message) && "id" in message && message.id !== undefined) this.forget(message.id);
+    }
+  }
+  private forget(id: string | number) {
+    this.pending.delete(id);
+    if (this.pending.size === 0) this.settled?.();
+  }
+  close() {
+    return this.inner.close();
+  }
+  /** Resolves once every request handed on has been answered, or after `ms`. */
+  idle(ms: number): Promise<void> {
+    if (this.pending.size === 0) return Promise.resolve();
+    return new Promise((done) => {
+      const timer = setTimeout(done, ms);
+      this.settled = () => {
+        clearTimeout(timer);
+        done();
+      };
+    });
+  }
+}
+
+/** Longest line read from standard input; a longer one is answered -32600 and skipped. */
+const MAX_LINE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Standard input as the SDK's stdio transport reads it, one JSON-RPC message a line, with every
+ * line it would drop unanswered answered here as JSON-RPC 2.0 says: -32700 Parse error (id null)
+ * for a line that is not JSON, and what screenMessage says for the rest. Blank lines are skipped.
+ */
+function screenedLines(input: Readable, reply: (message: unknown) => void): Readable {
+  const out = new PassThrough();
+  let parts: Buffer[] = [];
+  let size = 0;
+  let tooLong = false;
+  const line = (bytes: Buffer) => {
+    const text = bytes.toString("utf8").replace(/\r$/, "");
+    if (!text.trim()) return;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      reply(rpcError(null, ErrorCode.ParseError, "Parse error: the line is not JSON"));
+      return;
+    }
+    const verdict = screenMessage(value);
+    if (!verdict) out.write(`${text}\n`);
+    else if ("reply" in verdict) reply(verdict.reply);
+  };
+  input.on("data", (chunk: Buffer) => {
+    let start = 0;
+    for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
+      const piece = chunk.subarray(start, nl);
+      if (tooLong)
+        reply(
+          rpcError(null, ErrorCode.InvalidRequest, `Invalid Request: a message is at most ${MAX_LINE_BYTES} bytes`),
+        );
+      else line(parts.length ? Buffer.concat([...parts, piece]) : piece);
+      parts = [];
+      size = 0;
+      tooLong = false;
+      start = nl + 1;
+    }
+    if (start < chunk.length && !tooLong) {
+      size += chunk.length - start;
+      if (size > MAX_LINE_BYTES) {
+        tooLong = true;
+        parts = [];
+      } else parts.push(chunk.subarray(start));
+    }
+  });
+  input.once("end", () => {
+    if (tooLong)
+      reply(rpcError(null, ErrorCode.InvalidRequest, `Invalid Request: a message is at most ${MAX_LINE_BYTES} bytes`));
+    else if (parts.length) line(Buffer.concat(parts));
+    out.end();
+  });
+  input.once("error", (e) => out.destroy(e));
+  return out;
+}
+
 /** The default of --site: with --archive the site is not read, so that folder need not exist. */
 const DEFAULT_SITE = "site";
 
@@ -481,13 +750,16 @@ export async function serveStdio(options: McpOptions & { stdin?: Readable; stdou
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   const server = createMcpServer(new PublishedSource(options), options);
-  const transport = new StdioServerTransport(stdin, stdout);
+  const input = screenedLines(stdin, (message) => stdout.write(`${JSON.stringify(message)}\n`));
+  const transport = new ScreenedTransport(new StdioServerTransport(input, stdout));
   const closed = new Promise<void>((done) => {
     transport.onclose = () => done();
-    stdin.once("end", () => done());
+    input.once("end", () => done());
   });
   await server.connect(transport);
   await closed;
+  // Requests read before the input closed are answered before the server stops.
+  await transport.idle(30_000);
   await server.close();
 }
 
@@ -553,6 +825,19 @@ export function mcpHttpHandler(options: McpOptions & { allowedOrigins?: readonly
         ? rpcError(res, 413, "The request is too large")
         : rpcError(res, 400, "The request body is not JSON");
     }
+    // A single message the SDK would refuse with a wrong code is answered as JSON-RPC 2.0 says.
+    const verdict = Array.isArray(body) ? null : screenMessage(body);
+    if (verdict) {
+      if ("drop" in verdict) {
+        res.writeHead(202, { "Cache-Control": "no-store" });
+        res.end();
+        return;
+      }
+      const invalid = (verdict.reply as { error: { code: number } }).error.code === ErrorCode.InvalidRequest;
+      res.writeHead(invalid ? 400 : 200, { "Content-Type": "application/json", "Cache-Control": "no-store" });
+      res.end(JSON.stringify(verdict.reply));
+      return;
+    }
     const { StreamableHTTPServerTransport } = await transportModule;
     const server = createMcpServer(source, options);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -560,7 +845,7 @@ export function mcpHttpHandler(options: McpOptions & { allowedOrigins?: readonly
       void transport.close();
       void server.close();
     });
-    await server.connect(transport);
+    await server.connect(new ScreenedTransport(transport));
     await transport.handleRequest(req, res, body);
   };
 }

@@ -329,6 +329,51 @@ describe("risk-cli mcp checks its folders and hides them", () => {
   });
 });
 
+describe("risk-cli mcp answers every message as JSON-RPC 2.0 says", () => {
+  it("answers malformed JSON-RPC with -32700 or -32600, and wrong params with -32602, never silence", async () => {
+    const server = inProcess({ site, archive });
+    const parse = await server.line("{not json");
+    expect(parse).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32700, message: expect.any(String) } });
+    expect((await server.line("[]")).error).toMatchObject({ code: -32600 });
+    const batch = await server.line(
+      '[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":"b","method":"tools/list"}]',
+    );
+    expect(batch.map((r) => [r.id, r.error?.code])).toEqual([
+      [1, -32600],
+      ["b", -32600],
+    ]);
+    for (const [line, id] of [
+      ['{"jsonrpc":"1.0","id":2,"method":"ping"}', 2],
+      ['{"id":3,"method":"ping"}', 3],
+      ['{"jsonrpc":"2.0","id":4,"method":5}', 4],
+      ['{"jsonrpc":"2.0","id":5,"method":"ping","params":"x"}', 5],
+      ['{"jsonrpc":"2.0","id":{"x":1},"method":"ping"}', null],
+      ['"just a string"', null],
+      ['{"jsonrpc":"2.0"}', null],
+    ] as const) {
+      const r = await server.line(line);
+      expect(r.id, line).toBe(id);
+      expect(r.error?.code, line).toBe(-32600);
+      expect(r.error?.message, line).toMatch(/^Invalid Request: /);
+    }
+    const params: [string, unknown][] = [
+      ["tools/call", { name: "get_signals", arguments: "str" }],
+      ["resources/read", { uri: 5 }],
+      ["resources/read", { uri: "not a uri" }],
+      ["resources/read", { uri: "https://risques.example.org/no/such/surface.json" }],
+      ["prompts/get", { name: "state_at", arguments: { date: 5 } }],
+    ];
+    for (const [method, p] of params) {
+      const r = await server.request(method, p);
+      expect(r.error?.code, JSON.stringify(p)).toBe(-32602);
+      expect(r.error!.message.length).toBeLessThan(300);
+      expect(r.error!.message).not.toMatch(/"code":|\n/);
+    }
+    expect((await server.request("ping")).result).toEqual({});
+    await server.close();
+  });
+});
+
 describe("risk-cli mcp checks its arguments", () => {
   it("refuses instants before 1970 or rolled over, from after to, and prompt arguments that are not instants", async () => {
     const server = inProcess({ site, archive });
@@ -425,6 +470,31 @@ describe("serve --mcp: Streamable HTTP at /mcp", () => {
     expect(huge.status).toBe(413);
     const notJson = await fetch(`${base}/mcp`, { method: "POST", body: "{" });
     expect(notJson.status).toBe(400);
+  });
+
+  it("answers a malformed message with -32600 and wrong params with -32602, as over standard input", async () => {
+    const post = async (message: unknown) => {
+      const r = await fetch(`${base}/mcp`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+        body: JSON.stringify(message),
+      });
+      return { status: r.status, body: await r.json() };
+    };
+    const bad = await post({ jsonrpc: "1.0", id: 7, method: "ping" });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ id: 7, error: { code: -32600 } });
+    const params = await post({
+      jsonrpc: "2.0",
+      id: 8,
+      method: "tools/call",
+      params: { name: "get_signals", arguments: "str" },
+    });
+    expect(params.body).toEqual({
+      jsonrpc: "2.0",
+      id: 8,
+      error: { code: -32602, message: "Invalid params for tools/call: params.arguments must be an object" },
+    });
   });
 });
 
