@@ -1,4 +1,5 @@
-import { resolve } from "node:path";
+import { statSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { siteServer } from "../../app/serve.ts";
 import { RiskError } from "../../core/errors.ts";
 
@@ -13,6 +14,7 @@ export async function runServe(opts: {
   json: boolean;
 }) {
   const site = resolve(opts.site);
+  requireSite(site, opts.site);
   if (opts.archive !== undefined) {
     const { gitdirOf, requireArchive } = await import("../../archive/git/objects.ts");
     requireArchive(gitdirOf(resolve(opts.archive)));
@@ -68,5 +70,27 @@ function checkOrigin(origin: string): void {
     throw new RiskError(
       "E_USAGE",
       `--mcp-origin ${origin.slice(0, 80)} is not an origin: give a scheme, a host and an optional port, as https://agents.example.org`,
+    );
+}
+
+/**
+ * A folder risk-cli assembled (or replayed): it holds api/v1/integrity.json as a regular file.
+ * Anything else (`/`, `/etc`, a home folder) is refused before a socket is opened.
+ */
+function requireSite(site: string, given: string): void {
+  let folder = false;
+  let listed = false;
+  try {
+    folder = statSync(site).isDirectory();
+    listed = statSync(join(site, "api/v1/integrity.json")).isFile();
+  } catch {
+    // told below
+  }
+  if (!folder)
+    throw new RiskError("E_IO", `The site ${site} does not exist: run risk-cli assemble first, or give --site`);
+  if (!listed)
+    throw new RiskError(
+      "E_USAGE",
+      `--site ${given.slice(0, 200)} is not a risk-cli site (it has no api/v1/integrity.json): give the folder risk-cli assemble or replay --out wrote, as --site ./site`,
     );
 }

@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requestPath, siteServer } from "../../app/serve.ts";
 import { runAssemble } from "../../cli/commands/assemble.ts";
+import { runServe } from "../../cli/commands/serve.ts";
 import { at } from "../helpers/archive.ts";
 import { hostHeadersFor } from "../helpers/host-headers.ts";
 import { tempDir } from "../helpers/tmp.ts";
@@ -137,6 +138,16 @@ describe("the _headers file static hosts apply", () => {
       const r = await get(s.path);
       expect(r.headers["content-type"]).toBe(h["content-type"]);
       expect(r.headers["cache-control"]).toBe(h["cache-control"]);
+    }
+  });
+});
+
+describe("risk-cli serve's --site", () => {
+  it("refuses to serve a folder that is not a risk-cli site, naming --site", async () => {
+    const empty = tempDir("risk-serve-not-a-site-");
+    for (const folder of ["/", "/etc", empty]) {
+      const r = runServe({ site: folder, host: "127.0.0.1", port: 0, mcp: false, mcpOrigins: [], json: true });
+      await expect(r, folder).rejects.toMatchObject({ code: "E_USAGE", message: expect.stringMatching(/--site/) });
     }
   });
 });
