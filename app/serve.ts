@@ -1,15 +1,19 @@
 /**
  * Serving a site folder as the contract says: GET and HEAD only, the surfaces' own media types
  * (from the site's integrity.json, with charset=utf-8 on text), `Access-Control-Allow-Origin: *`
- * and preflight answers, `X-Content-Type-Options: nosniff`, an ETag that is the file's SHA-256
- * (`If-None-Match` gives 304), single byte ranges, gzip and brotli when asked, and a
+ * and preflight answers, `X-Content-Type-Options: nosniff`, a strong ETag per representation (the
+ * file's SHA-256, suffixed with the content coding when compressed; `If-None-Match` gives 304),
+ * a single byte range (with `If-Range`), gzip and brotli negotiated by q-value, and a
  * Cache-Control per kind of file. Only files of the site are served: no path traversal in any
- * spelling, no symbolic link out of the site, no dotfile. Meant to run on 127.0.0.1, locally or
- * behind a reverse proxy.
+ * spelling, no symbolic link out of the site, no dotfile, not the `_headers` file static hosts
+ * read. The requests of one connection are answered one at a time, so that a client that
+ * pipelines without reading holds one answer in memory, not all of them. Meant to run on
+ * 127.0.0.1, locally or behind a reverse proxy.
  */
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import { extname, join, resolve, sep } from "node:path";
 import type { MementoIndex } from "../archive/api/memento.ts";
 import { gitdirOf } from "../archive/git/objects.ts";
@@ -31,6 +35,21 @@ const BY_EXTENSION: Record<string, string> = {
   ".svg": "image/svg+xml",
 };
 
+/** Files of the site that configure static hosts (Netlify, Cloudflare Pages): never content. */
+const HOST_CONFIGURATION = new Set(["/_headers"]);
+
+/** Requests a connection may have waiting behind the one being answered; one more closes it. */
+export const MAX_WAITING_REQUESTS = 32;
+
+/** Largest MCP request body read, as app/mcp.ts bounds it. */
+const MCP_MAX_BODY = 1_000_000;
+
+/** How much more of a body refused as too large is read and thrown away before closing. */
+const MCP_MAX_DISCARDED = 16 * 1024 * 1024;
+
+/** Compressed bodies kept for reuse, at most this many bytes (the least recently used go first). */
+const PACKED_BUDGET = 32 * 1024 * 1024;
+
 const withCharset = servedType;
 const cacheControl = cacheControlOf;
 
@@ -41,23 +60,245 @@ interface Known {
 
 /**
  * The site-relative path a request names, or null when it is not one the site may serve:
- * any `..`, backslash, NUL or control character, a dotfile or dot folder, after percent-decoding
- * once (a `%` left after decoding, double encoding, is refused too).
+ * each segment is percent-decoded once, and a segment is refused when it is empty (but the last),
+ * decodes to a `/`, a backslash, a NUL or control character, or a `%` (double encoding), or is
+ * `..`, `.` or a dotfile or dot folder.
  */
 export function requestPath(rawUrl: string): string | null {
   const q = rawUrl.indexOf("?");
   const raw = q >= 0 ? rawUrl.slice(0, q) : rawUrl;
   if (!raw.startsWith("/") || raw.includes("\\")) return null;
-  let path: string;
-  try {
-    path = decodeURIComponent(raw);
-  } catch {
-    return null;
+  const segments = raw.slice(1).split("/");
+  const decoded: string[] = [];
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i]!;
+    if (segment === "" && i < segments.length - 1) return null;
+    let name: string;
+    try {
+      name = decodeURIComponent(segment);
+    } catch {
+      return null;
+    }
+    if (/[\u0000-\u001f\u007f\\%/]/.test(name) || name.startsWith(".")) return null;
+    decoded.push(name);
   }
-  if (/[\u0000-\u001f\u007f\\%]/.test(path)) return null;
-  const segments = path.split("/").slice(1);
-  if (segments.some((s) => s === ".." || s === "." || s.startsWith("."))) return null;
-  return path;
+  return `/${decoded.join("/")}`;
+}
+
+/** The content codings served, in the server's order of preference when q-values tie. */
+type Coding = "br" | "gzip";
+
+/**
+ * The content coding to answer with (RFC 9110, section 12.5.3), or null for identity: codings
+ * are compared case-insensitively (`x-gzip` is gzip), q=0 means "not acceptable", `*` stands for
+ * every coding the header does not name (identity included), identity is acceptable unless
+ * refused (and, unnamed, comes after any coding asked for), and the highest q-value wins (br,
+ * then gzip, then identity when they tie). Without the header, or for a body too small to
+ * gain, identity.
+ */
+export function chooseCoding(header: string | undefined, size: number): Coding | null {
+  if (header === undefined) return null;
+  const q = new Map<string, number>();
+  for (const element of header.split(",")) {
+    const [name, ...params] = element.split(";");
+    let coding = name!.trim().toLowerCase();
+    if (coding === "") continue;
+    if (coding === "x-gzip") coding = "gzip";
+    let weight = 1;
+    for (const param of params) {
+      const m = /^\s*q\s*=\s*(\S*)\s*$/i.exec(param);
+      if (!m) continue;
+      weight = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/.test(m[1]!) ? Number(m[1]) : Number.NaN;
+    }
+    if (Number.isNaN(weight)) continue;
+    q.set(coding, Math.max(weight, q.get(coding) ?? 0));
+  }
+  const star = q.get("*");
+  // Identity unnamed is acceptable, but after any coding the client gave a q-value above 0.
+  const weightOf = (coding: string) => q.get(coding) ?? star ?? (coding === "identity" ? Number.MIN_VALUE : 0);
+  const identity = weightOf("identity");
+  let best: Coding | null = null;
+  let bestWeight = 0;
+  for (const coding of ["br", "gzip"] as const) {
+    const w = weightOf(coding);
+    if (w > bestWeight) {
+      best = coding;
+      bestWeight = w;
+    }
+  }
+  if (best === null || bestWeight < identity) return null;
+  // Not worth a coding unless identity was refused.
+  return size > 256 || identity === 0 ? best : null;
+}
+
+/** Whether If-None-Match names this ETag (weak comparison), or is `*`. */
+function noneMatch(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  if (header.trim() === "*") return true;
+  for (const m of header.matchAll(/(?:W\/)?("[^"]*")/g)) if (m[1] === etag) return true;
+  return false;
+}
+
+/**
+ * Whether a Range may be answered under If-Range (RFC 9110, section 13.1.5): without it, yes;
+ * with an entity tag, only when it is this strong ETag; with a date, never, since no
+ * Last-Modified is sent for a date to match.
+ */
+function ifRangeHolds(header: string | undefined, etag: string): boolean {
+  return header === undefined || header.trim() === etag;
+}
+
+/**
+ * The byte ranges a Range header asks of `size` bytes (RFC 9110, section 14.2): null when the
+ * header is to be ignored (another unit, or not a valid byte range set), "unsatisfiable", or
+ * the satisfiable ranges, each clamped to the representation.
+ */
+export function byteRanges(header: string, size: number): [number, number][] | "unsatisfiable" | null {
+  const m = /^\s*([!#$%&'*+.^_`|~0-9A-Za-z-]+)=(.*)$/.exec(header);
+  if (!m || m[1]!.toLowerCase() !== "bytes") return null;
+  const out: [number, number][] = [];
+  let specs = 0;
+  let emptyButSatisfiable = false;
+  for (const element of m[2]!.split(",")) {
+    const spec = element.trim();
+    if (spec === "") continue;
+    const r = /^(\d*)-(\d*)$/.exec(spec);
+    if (!r || (r[1] === "" && r[2] === "")) return null;
+    specs++;
+    if (r[1] === "") {
+      const suffix = Number(r[2]);
+      if (suffix > 0 && size > 0) out.push([Math.max(0, size - suffix), size - 1]);
+      else if (suffix > 0) emptyButSatisfiable = true;
+    } else {
+      const first = Number(r[1]);
+      const last = r[2] === "" ? Number.POSITIVE_INFINITY : Number(r[2]);
+      if (last < first) return null;
+      if (first < size) out.push([first, Math.min(last, size - 1)]);
+    }
+  }
+  if (specs === 0 || emptyButSatisfiable) return null;
+  return out.length > 0 ? out : "unsatisfiable";
+}
+
+/** Compressed bodies by coding and SHA-256, within a byte budget. */
+function packer(budget: number) {
+  const packed = new Map<string, Buffer>();
+  let total = 0;
+  return (coding: Coding, sha: string, body: Buffer): Buffer => {
+    const key = `${coding}:${sha}`;
+    let out = packed.get(key);
+    if (out) {
+      packed.delete(key);
+      packed.set(key, out);
+      return out;
+    }
+    out =
+      coding === "br"
+        ? brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } })
+        : gzipSync(body, { level: 6 });
+    packed.set(key, out);
+    total += out.byteLength;
+    for (const [k, v] of packed) {
+      if (total <= budget) break;
+      packed.delete(k);
+      total -= v.byteLength;
+    }
+    return out;
+  };
+}
+
+type Pack = ReturnType<typeof packer>;
+
+/**
+ * Answers GET or HEAD with one representation of `body` (its SHA-256 `sha`): the content coding
+ * negotiated, a strong ETag of its own (`"<sha>"`, `"<sha>-gzip"`, `"<sha>-br"`), 304 when
+ * If-None-Match names it, a single byte range of it (206, or 416 when none can be served; a
+ * Range in another unit, several ranges, or a failed If-Range get the whole body), else 200.
+ * Live files and mementos are both answered here.
+ */
+function answerRepresentation(
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: Buffer,
+  sha: string,
+  headers: Record<string, string>,
+  pack: Pack,
+): void {
+  const accept = req.headers["accept-encoding"];
+  const coding = chooseCoding(Array.isArray(accept) ? accept.join(", ") : accept, body.byteLength);
+  const bytes = coding ? pack(coding, sha, body) : body;
+  const etag = coding ? `"${sha}-${coding}"` : `"${sha}"`;
+  const out: Record<string, string> = { ...headers, ETag: etag, "Accept-Ranges": "bytes" };
+  if (coding) out["Content-Encoding"] = coding;
+  if (noneMatch(req.headers["if-none-match"], etag)) {
+    res.writeHead(304, out);
+    res.end();
+    return;
+  }
+  const range = req.method === "GET" ? req.headers.range : undefined;
+  const ifRange = req.headers["if-range"];
+  if (range !== undefined && ifRangeHolds(Array.isArray(ifRange) ? ifRange.join(", ") : ifRange, etag)) {
+    const ranges = byteRanges(range, bytes.byteLength);
+    if (ranges === "unsatisfiable") {
+      res.writeHead(416, { ...out, "Content-Range": `bytes */${bytes.byteLength}` });
+      res.end();
+      return;
+    }
+    if (ranges?.length === 1) {
+      const [start, end] = ranges[0]!;
+      const part = bytes.subarray(start, end + 1);
+      res.writeHead(206, {
+        ...out,
+        "Content-Range": `bytes ${start}-${end}/${bytes.byteLength}`,
+        "Content-Length": String(part.byteLength),
+      });
+      res.end(part);
+      return;
+    }
+  }
+  out["Content-Length"] = String(bytes.byteLength);
+  res.writeHead(200, out);
+  res.end(req.method === "HEAD" ? undefined : bytes);
+}
+
+/**
+ * Answers the requests of each connection one at a time: a request pipelined behind another is
+ * handled only once the answer before it is finished, so that a client that never reads holds
+ * one answer in memory; a connection with more than MAX_WAITING_REQUESTS waiting is closed.
+ */
+function oneAtATime(handle: (req: IncomingMessage, res: ServerResponse) => void) {
+  const lines = new WeakMap<Socket, { busy: boolean; waiting: (() => void)[] }>();
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    if (socket.destroyed) return;
+    let line = lines.get(socket);
+    if (!line) lines.set(socket, (line = { busy: false, waiting: [] }));
+    const queue = line;
+    const start = () => {
+      if (socket.destroyed) {
+        queue.waiting.length = 0;
+        return;
+      }
+      queue.busy = true;
+      let done = false;
+      const next = () => {
+        if (done) return;
+        done = true;
+        queue.busy = false;
+        queue.waiting.shift()?.();
+      };
+      res.once("finish", next);
+      res.once("close", next);
+      handle(req, res);
+    };
+    if (!queue.busy) return start();
+    if (queue.waiting.length >= MAX_WAITING_REQUESTS) {
+      queue.waiting.length = 0;
+      socket.destroy();
+      return;
+    }
+    queue.waiting.push(start);
+  };
 }
 
 /** Answers the MCP endpoint (app/mcp.ts), given only by `serve --mcp`. */
@@ -66,12 +307,70 @@ export type McpHandler = (req: IncomingMessage, res: ServerResponse) => Promise<
 /** Where `serve --mcp` answers MCP clients. */
 export const MCP_PATH = "/mcp";
 
+/**
+ * A request body of unknown length (chunked), read up to `limit` bytes: the bytes, "too large"
+ * as soon as it passes the limit (the rest is then read and thrown away, so that the answer
+ * reaches the client before the connection closes, up to MCP_MAX_DISCARDED), or "aborted".
+ */
+function bodyWithin(req: IncomingMessage, limit: number): Promise<Buffer | "too large" | "aborted"> {
+  return new Promise((done) => {
+    const parts: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    let settled = false;
+    const settle = (v: Buffer | "too large" | "aborted") => {
+      if (settled) return;
+      settled = true;
+      done(v);
+    };
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (over) {
+        if (size > limit + MCP_MAX_DISCARDED) req.socket.destroy();
+        return;
+      }
+      if (size > limit) {
+        over = true;
+        parts.length = 0;
+        settle("too large");
+        return;
+      }
+      parts.push(chunk);
+    });
+    req.on("end", () => settle(Buffer.concat(parts)));
+    req.on("error", () => settle("aborted"));
+    req.on("close", () => settle("aborted"));
+  });
+}
+
+/** A request like `req` whose body, already read, is `body`, given with its length. */
+function withBody(req: IncomingMessage, body: Buffer): IncomingMessage {
+  const copy = new IncomingMessage(req.socket);
+  copy.method = req.method;
+  copy.url = req.url;
+  copy.httpVersion = req.httpVersion;
+  copy.httpVersionMajor = req.httpVersionMajor;
+  copy.httpVersionMinor = req.httpVersionMinor;
+  const headers = { ...req.headers, "content-length": String(body.byteLength) };
+  delete headers["transfer-encoding"];
+  copy.headers = headers;
+  const raw: string[] = [];
+  for (let i = 0; i < req.rawHeaders.length; i += 2)
+    if (!/^(?:transfer-encoding|content-length)$/i.test(req.rawHeaders[i]!))
+      raw.push(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  copy.rawHeaders = [...raw, "Content-Length", String(body.byteLength)];
+  copy.complete = true;
+  copy.push(body);
+  copy.push(null);
+  return copy;
+}
+
 export function siteServer(siteDir: string, options: { archive?: string; mcp?: McpHandler } = {}): Server {
   const root = fs.realpathSync(siteDir);
-  const timeTravel = options.archive ? mementoAnswerer(options.archive) : null;
+  const pack = packer(PACKED_BUDGET);
+  const timeTravel = options.archive ? mementoAnswerer(options.archive, pack) : null;
   let known = new Map<string, Known>();
   let knownFrom = "";
-  const compressed = new Map<string, Buffer>();
   // The listing of the current assembly: reread when integrity.json changes.
   const refresh = () => {
     let text: string;
@@ -82,7 +381,6 @@ export function siteServer(siteDir: string, options: { archive?: string; mcp?: M
     }
     if (text === knownFrom) return;
     knownFrom = text;
-    compressed.clear();
     const next = new Map<string, Known>();
     try {
       for (const s of JSON.parse(text).surfaces as { path: string; mediaType: string; sha256: string }[])
@@ -93,14 +391,31 @@ export function siteServer(siteDir: string, options: { archive?: string; mcp?: M
     known = next;
   };
 
-  const handle = (req: IncomingMessage, res: ServerResponse) => {
-    if (options.mcp && (req.url ?? "").split("?")[0] === MCP_PATH) {
-      options.mcp(req, res).catch(() => {
+  const answerMcp = (mcp: McpHandler, req: IncomingMessage, res: ServerResponse) => {
+    const run = (r: IncomingMessage) =>
+      mcp(r, res).catch(() => {
         if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/json" });
         res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32603, message: "Internal error" }, id: null }));
       });
-      return;
-    }
+    // A body of declared length is bounded by app/mcp.ts before it is read; one of unknown
+    // length (chunked) is read here, so that one over the limit gets its 413 on an open connection.
+    if (req.method !== "POST" || req.headers["content-length"] !== undefined) return void run(req);
+    void bodyWithin(req, MCP_MAX_BODY).then((body) => {
+      if (body === "aborted") return;
+      if (body === "too large") {
+        res.writeHead(413, { "Content-Type": "application/json", "Cache-Control": "no-store" });
+        res.end(
+          JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "The request is too large" }, id: null }),
+        );
+        return;
+      }
+      void run(withBody(req, body));
+    });
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    const url = req.url ?? "/";
+    if (options.mcp && url.split("?")[0] === MCP_PATH) return answerMcp(options.mcp, req, res);
     res.setHeader("Access-Control-Allow-Origin", "*");
     res.setHeader("X-Content-Type-Options", "nosniff");
     if (req.method === "OPTIONS") {
@@ -122,25 +437,40 @@ export function siteServer(siteDir: string, options: { archive?: string; mcp?: M
       res.writeHead(404, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-cache" });
       res.end(req.method === "HEAD" ? undefined : "Not found.\n");
     };
-    const path = requestPath(req.url ?? "/");
-    if (path === null) return notFound();
+    const path = requestPath(url);
+    if (path === null || HOST_CONFIGURATION.has(path)) return notFound();
+    const live = () => serveFile(path, url, req, res, notFound);
     if (timeTravel?.takes(path, req)) {
-      timeTravel.answer(path, req, res).catch(() => {
+      timeTravel.answer(path, req, res, live).catch(() => {
         if (!res.headersSent) res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" });
         res.end("The archive could not be read.\n");
       });
       return;
     }
-    let file = join(root, path);
+    live();
+  };
+
+  const serveFile = (path: string, url: string, req: IncomingMessage, res: ServerResponse, notFound: () => void) => {
     let real: string;
     try {
-      real = fs.realpathSync(file);
+      real = fs.realpathSync(join(root, path));
       if (real !== root && !real.startsWith(root + sep)) return notFound();
       if (fs.statSync(real).isDirectory()) {
-        file = join(real, "index.html");
-        real = fs.realpathSync(file);
+        // A folder is named with its final slash, as the links of its page are relative to it.
+        if (!path.endsWith("/")) {
+          const q = url.indexOf("?");
+          const location = q >= 0 ? `${url.slice(0, q)}/${url.slice(q)}` : `${url}/`;
+          res.writeHead(301, {
+            Location: location,
+            "Content-Type": "text/plain; charset=utf-8",
+            "Cache-Control": "no-cache",
+          });
+          res.end(req.method === "HEAD" ? undefined : `Moved to ${location}\n`);
+          return;
+        }
+        real = fs.realpathSync(join(real, "index.html"));
         if (!real.startsWith(root + sep)) return notFound();
-      }
+      } else if (path.endsWith("/")) return notFound();
       if (!fs.statSync(real).isFile()) return notFound();
     } catch {
       return notFound();
@@ -152,12 +482,9 @@ export function siteServer(siteDir: string, options: { archive?: string; mcp?: M
     const type = withCharset(
       entry?.mediaType ?? logFileType(path) ?? BY_EXTENSION[extname(real)] ?? "application/octet-stream",
     );
-    const etag = `"${sha}"`;
     const headers: Record<string, string> = {
       "Content-Type": type,
-      ETag: etag,
       "Cache-Control": cacheControl(path),
-      "Accept-Ranges": "bytes",
       Vary: "Accept-Encoding",
     };
     // Each surface is a Memento original resource and its own TimeGate.
@@ -165,67 +492,31 @@ export function siteServer(siteDir: string, options: { archive?: string; mcp?: M
       headers.Link = `<${path}>; rel="original timegate", <${TIMEMAP_PREFIX}${path}>; rel="timemap"; type="application/link-format"`;
       headers.Vary = "Accept-Encoding, Accept-Datetime";
     }
-    const inm = req.headers["if-none-match"];
-    if (inm && inm.split(",").some((t) => t.trim() === etag || t.trim() === `W/${etag}` || t.trim() === "*")) {
-      res.writeHead(304, headers);
-      res.end();
-      return;
-    }
-    const range = req.headers.range;
-    if (range) {
-      const m = /^bytes=(\d*)-(\d*)$/.exec(range.trim());
-      let start = m?.[1] ? Number(m[1]) : Number.NaN;
-      let end = m?.[2] ? Number(m[2]) : body.byteLength - 1;
-      if (m && !m[1] && m[2]) {
-        start = Math.max(0, body.byteLength - Number(m[2]));
-        end = body.byteLength - 1;
-      }
-      if (!m || Number.isNaN(start) || start > end || start >= body.byteLength) {
-        res.writeHead(416, { ...headers, "Content-Range": `bytes */${body.byteLength}` });
-        res.end();
-        return;
-      }
-      end = Math.min(end, body.byteLength - 1);
-      const part = body.subarray(start, end + 1);
-      res.writeHead(206, {
-        ...headers,
-        "Content-Range": `bytes ${start}-${end}/${body.byteLength}`,
-        "Content-Length": String(part.byteLength),
-      });
-      res.end(req.method === "HEAD" ? undefined : part);
-      return;
-    }
-    const accept = String(req.headers["accept-encoding"] ?? "");
-    const encoding = /\bbr\b/.test(accept) ? "br" : /\bgzip\b/.test(accept) ? "gzip" : null;
-    let out: Buffer = body;
-    if (encoding && body.byteLength > 256) {
-      const key = `${encoding}:${sha}`;
-      let packed = compressed.get(key);
-      if (!packed) {
-        packed =
-          encoding === "br"
-            ? brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } })
-            : gzipSync(body, { level: 6 });
-        compressed.set(key, packed);
-      }
-      out = packed;
-      headers["Content-Encoding"] = encoding;
-    }
-    headers["Content-Length"] = String(out.byteLength);
-    res.writeHead(200, headers);
-    res.end(req.method === "HEAD" ? undefined : out);
+    answerRepresentation(req, res, body, sha, headers, pack);
   };
-  return createServer(handle);
+  return createServer(oneAtATime(handle));
+}
+
+/**
+ * The instant an Accept-Datetime names (an IMF-fixdate), or NaN when it is not one or names a
+ * day the calendar does not have (30 February is refused, not rolled over to March).
+ */
+function acceptDatetime(text: string, parse: (t: string) => number): number {
+  const t = text.trim();
+  const ms = parse(t);
+  // The day, month, year and time must read back as given; the day name is not checked.
+  return Number.isNaN(ms) || new Date(ms).toUTCString().slice(5) !== t.slice(5) ? Number.NaN : ms;
 }
 
 /**
  * Memento (RFC 7089) over the archive: a surface asked for with Accept-Datetime is redirected
  * (302) to the memento of the version published then; /memento/<frame-id><path> gives that
- * version byte for byte as its frame served it, with Memento-Datetime; /timemap<path> lists the
- * versions (the frames at which the surface's content changed) in application/link-format, a
- * thousand a page.
+ * version byte for byte as its frame served it, with Memento-Datetime, answered as a live file
+ * is (validators, ranges, compression); /timemap<path> lists the versions (the frames at which
+ * the surface's content changed) in application/link-format, a thousand a page. A path the
+ * archive never published is answered as the live site answers it, Accept-Datetime or not.
  */
-function mementoAnswerer(archive: string) {
+function mementoAnswerer(archive: string, pack: Pack) {
   let index: Promise<MementoIndex> | null = null;
   const ready = async () => {
     index ??= (async () => new (await import("../archive/api/memento.ts")).MementoIndex(gitdirOf(resolve(archive))))();
@@ -245,7 +536,7 @@ function mementoAnswerer(archive: string) {
         (req.headers["accept-datetime"] !== undefined && path.startsWith("/") && !path.endsWith("/"))
       );
     },
-    async answer(path: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    async answer(path: string, req: IncomingMessage, res: ServerResponse, live: () => void): Promise<void> {
       const m = await import("../archive/api/memento.ts");
       const i = await ready();
       const head = req.method === "HEAD";
@@ -265,26 +556,35 @@ function mementoAnswerer(archive: string) {
         const original = rest.slice(slash);
         const version = slash > 0 ? i.byFrame(original, frameId) : null;
         if (!version) return text(res, 404, "No such memento: see the surface's TimeMap.\n");
-        const bytes = await i.bytes(original, version);
-        res.writeHead(200, {
-          "Content-Type": servedType(version.mediaType),
-          "Content-Length": String(bytes.byteLength),
-          ETag: `"${createHash("sha256").update(bytes).digest("hex")}"`,
-          "Cache-Control": "public, max-age=31536000, immutable",
-          "Memento-Datetime": m.httpDate(version.at),
-          Link: m.mementoLinks(original, i.list(original)),
-        });
-        res.end(head ? undefined : bytes);
+        const stored = await i.bytes(original, version);
+        const bytes = Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength);
+        answerRepresentation(
+          req,
+          res,
+          bytes,
+          createHash("sha256").update(bytes).digest("hex"),
+          {
+            "Content-Type": servedType(version.mediaType),
+            "Cache-Control": "public, max-age=31536000, immutable",
+            "Memento-Datetime": m.httpDate(version.at),
+            Link: m.mementoLinks(original, i.list(original)),
+            Vary: "Accept-Encoding",
+          },
+          pack,
+        );
         return;
       }
       // A TimeGate: the original resource asked for with Accept-Datetime.
       const list = i.list(path);
-      if (list.length === 0) return text(res, 404, `The archive never published ${path}.\n`);
-      const instant = m.parseHttpDate(String(req.headers["accept-datetime"]));
+      if (list.length === 0) return live();
+      const instant = acceptDatetime(String(req.headers["accept-datetime"]), m.parseHttpDate);
       if (Number.isNaN(instant))
-        return text(res, 400, "Accept-Datetime must be an HTTP-date, as Tue, 21 Nov 2026 10:00:00 GMT.\n", {
-          Vary: "Accept-Datetime",
-        });
+        return text(
+          res,
+          400,
+          "Accept-Datetime must be an HTTP-date of a day that exists, as Sat, 21 Nov 2026 10:00:00 GMT.\n",
+          { Vary: "Accept-Datetime" },
+        );
       const version = i.at(path, instant)!;
       res.writeHead(302, {
         Location: mementoUri(path, version.frameId),

@@ -1,7 +1,9 @@
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { request } from "node:http";
 import type { AddressInfo } from "node:net";
+import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { siteServer } from "../../app/serve.ts";
 import { archiveWithFrames, at, git } from "../helpers/archive.ts";
@@ -145,5 +147,52 @@ describe("Memento (RFC 7089) through serve --archive", () => {
     );
     const r = await get("/timemap/api/v1/black-box.json");
     expect(r.body.toString()).toContain(`datetime="${httpDate(at(60))}"`);
+  });
+});
+
+describe("a memento is answered as the live site answers a file", () => {
+  it("answers a memento's If-None-Match, Range and Accept-Encoding as the live site does", async () => {
+    const uri = `/memento/${frames[1]!.frameId}/api/v1/black-box.json`;
+    const plain = await get(uri);
+    expect(plain.status).toBe(200);
+    const hash = createHash("sha256").update(plain.body).digest("hex");
+    expect(plain.headers.etag).toBe(`"${hash}"`);
+    expect(plain.headers["accept-ranges"]).toBe("bytes");
+    const again = await get(uri, { "if-none-match": `"${hash}"` });
+    expect(again.status).toBe(304);
+    expect(again.body.byteLength).toBe(0);
+    expect(again.headers["memento-datetime"]).toBe(httpDate(frames[1]!.at));
+    const part = await get(uri, { range: "bytes=0-9" });
+    expect(part.status).toBe(206);
+    expect(part.body.equals(plain.body.subarray(0, 10))).toBe(true);
+    expect(part.headers["content-range"]).toBe(`bytes 0-9/${plain.body.byteLength}`);
+    expect((await get(uri, { range: "bytes=0-9", "if-range": '"elsewhere"' })).status).toBe(200);
+    expect((await get(uri, { range: `bytes=${plain.body.byteLength}-` })).status).toBe(416);
+    const gz = await get(uri, { "accept-encoding": "gzip;q=0.5, br;q=0" });
+    expect(gz.headers["content-encoding"]).toBe("gzip");
+    expect(gz.headers.etag).toBe(`"${hash}-gzip"`);
+    expect(String(gz.headers.vary)).toContain("Accept-Encoding");
+    expect(gunzipSync(gz.body).equals(plain.body)).toBe(true);
+    expect((await get(uri, { "accept-encoding": "gzip", "if-none-match": `"${hash}-gzip"` })).status).toBe(304);
+  });
+
+  it("refuses an Accept-Datetime naming a day the calendar does not have with 400", async () => {
+    const path = "/api/v1/risk.json";
+    for (const date of [
+      "Thu, 30 Feb 2026 10:00:00 GMT",
+      "Tue, 31 Nov 2026 10:00:00 GMT",
+      "Sat, 21 Nov 2026 24:00:00 GMT",
+    ])
+      expect((await get(path, { "Accept-Datetime": date })).status, date).toBe(400);
+    expect((await get(path, { "Accept-Datetime": "Sat, 28 Feb 2026 10:00:00 GMT" })).status).toBe(302);
+  });
+
+  it("answers a path the archive never published as the live site does, Accept-Datetime or not", async () => {
+    for (const headers of [{}, { "Accept-Datetime": "Sat, 28 Feb 2026 10:00:00 GMT" }]) {
+      expect((await get("/_headers", headers)).status).toBe(404);
+      const folder = await get("/series", headers);
+      expect(folder.status).toBe(301);
+      expect(folder.headers.location).toBe("/series/");
+    }
   });
 });

@@ -1,12 +1,15 @@
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { once } from "node:events";
 import { request } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, connect } from "node:net";
 import { gunzipSync, brotliDecompressSync } from "node:zlib";
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mcpHttpHandler } from "../../app/mcp.ts";
 import { requestPath, siteServer } from "../../app/serve.ts";
 import { runAssemble } from "../../cli/commands/assemble.ts";
 import { runServe } from "../../cli/commands/serve.ts";
+import { nodeHasher } from "../../cli/runtime/node.ts";
 import { at } from "../helpers/archive.ts";
 import { hostHeadersFor } from "../helpers/host-headers.ts";
 import { tempDir } from "../helpers/tmp.ts";
@@ -139,6 +142,216 @@ describe("the _headers file static hosts apply", () => {
       expect(r.headers["content-type"]).toBe(h["content-type"]);
       expect(r.headers["cache-control"]).toBe(h["cache-control"]);
     }
+  });
+});
+
+/** A server of its own over `site`, for tests that count its connections or need other options. */
+async function ownServer(options: Parameters<typeof siteServer>[1] = {}) {
+  const server = siteServer(site, options);
+  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+  const port = (server.address() as AddressInfo).port;
+  const connections = () => new Promise<number>((ok) => server.getConnections((_e, n) => ok(n)));
+  return { server, port, url: `http://127.0.0.1:${port}`, connections };
+}
+
+const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
+
+describe("serve under clients that pipeline", () => {
+  it("bounds the memory of a client that pipelines requests without reading, and answers the others", async () => {
+    const { server, port, url, connections } = await ownServer();
+    const before = process.memoryUsage().arrayBuffers;
+    const hog = connect(port, "127.0.0.1");
+    await once(hog, "connect");
+    hog.on("error", () => {});
+    hog.pause(); // never reads a response
+    hog.write("GET /openapi.json HTTP/1.1\r\nHost: x\r\n\r\n".repeat(400));
+    await sleep(500);
+    // Before: every one of the 400 answers (openapi.json is 160 KB) waited in memory.
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(16 * 2 ** 20);
+    for (let i = 0; i < 40 && (await connections()) > 0; i++) await sleep(50);
+    expect(await connections()).toBe(0);
+    const other = await fetch(`${url}/api/v1/risk.json`);
+    expect(other.status).toBe(200);
+    await other.arrayBuffer();
+    hog.destroy();
+    server.close();
+  });
+
+  it("answers pipelined requests in order, one after the other", async () => {
+    const { server, port } = await ownServer();
+    const socket = connect(port, "127.0.0.1");
+    await once(socket, "connect");
+    const paths = ["/api/v1/risk.json", "/nothing", "/llms.txt", "/series", "/api/v1/risk.json"];
+    socket.write(
+      paths
+        .map(
+          (p, i) =>
+            `${i === 1 ? "HEAD" : "GET"} ${p} HTTP/1.1\r\nHost: x${i === paths.length - 1 ? "\r\nConnection: close" : ""}\r\n\r\n`,
+        )
+        .join(""),
+    );
+    const chunks: Buffer[] = [];
+    socket.on("data", (c: Buffer) => chunks.push(c));
+    await once(socket, "end");
+    const statuses = [
+      ...Buffer.concat(chunks)
+        .toString("latin1")
+        .matchAll(/HTTP\/1\.1 (\d{3}) /g),
+    ].map((m) => m[1]);
+    expect(statuses).toEqual(["200", "404", "200", "301", "200"]);
+    server.close();
+  });
+});
+
+describe("serve's content negotiation, validators and ranges (RFC 9110)", () => {
+  const file = "/llms-full.txt";
+  const bytes = () => readFileSync(`${site}${file}`);
+
+  it("negotiates Accept-Encoding by q-value: q=0 refuses a coding, names are case-insensitive, * stands for the rest", async () => {
+    const coding = async (accept: string) =>
+      (await get(file, { "accept-encoding": accept })).headers["content-encoding"];
+    expect(await coding("gzip;q=0")).toBeUndefined();
+    expect(await coding("br;q=0, gzip")).toBe("gzip");
+    expect(await coding("GZIP")).toBe("gzip");
+    expect(await coding("Br;Q=1.0")).toBe("br");
+    expect(await coding("gzip;q=0.9, br;q=0.8")).toBe("gzip");
+    expect(await coding("gzip;q=0.5, br;q=0.8")).toBe("br");
+    expect(await coding("br;q=0, *")).toBe("gzip");
+    expect(await coding("*")).toBe("br");
+    expect(await coding("*;q=0, identity")).toBeUndefined();
+    expect(await coding("identity, gzip;q=0.5")).toBeUndefined();
+    expect(await coding("deflate")).toBeUndefined();
+    expect(await coding("")).toBeUndefined();
+    const gz = await get(file, { "accept-encoding": "br;q=0, GZIP;q=0.3" });
+    expect(gunzipSync(gz.body).equals(bytes())).toBe(true);
+  });
+
+  it("gives each coding its own strong ETag and answers If-None-Match for the representation served", async () => {
+    const hash = sha(bytes());
+    const plain = await get(file);
+    const gz = await get(file, { "accept-encoding": "gzip" });
+    const br = await get(file, { "accept-encoding": "br" });
+    expect(plain.headers.etag).toBe(`"${hash}"`);
+    expect(gz.headers.etag).toBe(`"${hash}-gzip"`);
+    expect(br.headers.etag).toBe(`"${hash}-br"`);
+    // A tag matches only the representation it was given with.
+    expect((await get(file, { "accept-encoding": "gzip", "if-none-match": `"${hash}"` })).status).toBe(200);
+    const same = await get(file, { "accept-encoding": "gzip", "if-none-match": `"${hash}-br", "${hash}-gzip"` });
+    expect(same.status).toBe(304);
+    expect(same.headers.etag).toBe(`"${hash}-gzip"`);
+    expect((await get(file, { "if-none-match": `"${hash}-gzip"` })).status).toBe(200);
+    expect((await get(file, { "accept-encoding": "br", "if-none-match": `W/"${hash}-br"` })).status).toBe(304);
+  });
+
+  it("ignores Range when If-Range does not match the ETag of the representation served", async () => {
+    const hash = sha(bytes());
+    const ranged = (headers: Record<string, string>) => get(file, { range: "bytes=0-9", ...headers });
+    expect((await ranged({ "if-range": `"${hash}"` })).status).toBe(206);
+    for (const ifRange of [`"${"0".repeat(64)}"`, `W/"${hash}"`, `"${hash}-gzip"`, "Thu, 01 Jan 2015 00:00:00 GMT"]) {
+      const r = await ranged({ "if-range": ifRange });
+      expect(r.status, ifRange).toBe(200);
+      expect(r.body.equals(bytes())).toBe(true);
+    }
+    // A range of the gzip representation, validated by its own tag.
+    const gz = await get(file, { "accept-encoding": "gzip" });
+    const part = await ranged({ "accept-encoding": "gzip", "if-range": `"${hash}-gzip"` });
+    expect(part.status).toBe(206);
+    expect(part.headers["content-encoding"]).toBe("gzip");
+    expect(part.body.equals(gz.body.subarray(0, 10))).toBe(true);
+    expect(part.headers["content-range"]).toBe(`bytes 0-9/${gz.body.byteLength}`);
+  });
+
+  it("ignores a Range in another unit, answers several ranges with the whole file, and refuses only an unsatisfiable one with 416", async () => {
+    const whole = bytes();
+    for (const range of ["items=0-9", "bytes=0-9, 20-29", "bytes=5-2", "bytes=abc"]) {
+      const r = await get(file, { range });
+      expect(r.status, range).toBe(200);
+      expect(r.body.equals(whole)).toBe(true);
+    }
+    const tail = await get(file, { range: "bytes=-10" });
+    expect(tail.status).toBe(206);
+    expect(tail.body.equals(whole.subarray(whole.byteLength - 10))).toBe(true);
+    expect((await get(file, { range: "BYTES=0-9" })).status).toBe(206);
+    const none = await get(file, { range: `bytes=${whole.byteLength}-, 99999999-` });
+    expect(none.status).toBe(416);
+    expect(none.headers["content-range"]).toBe(`bytes */${whole.byteLength}`);
+    expect((await get(file, { range: "bytes=-0" })).status).toBe(416);
+    // Ranges are defined for GET only.
+    expect((await get(file, { range: "bytes=0-9" }, "HEAD")).status).toBe(200);
+  });
+});
+
+describe("serve's paths", () => {
+  it("refuses a trailing slash after a file and an encoded slash, redirects a folder to its slash form and never serves _headers", async () => {
+    for (const path of [
+      "/api/v1/risk.json/",
+      "/api/v1/%2frisk.json",
+      "/api%2Fv1/risk.json",
+      "/api//v1/risk.json",
+      "/_headers",
+      "/_headers?x",
+    ]) {
+      const r = await get(path);
+      expect(r.status, path).toBe(404);
+    }
+    const series = await get("/series");
+    expect(series.status).toBe(301);
+    expect(series.headers.location).toBe("/series/");
+    const agents = await get("/donnees/agents?lang=fr&x=%2F");
+    expect(agents.status).toBe(301);
+    expect(agents.headers.location).toBe("/donnees/agents/?lang=fr&x=%2F");
+    const page = await get("/series/");
+    expect(page.status).toBe(200);
+    expect(page.headers["content-type"]).toBe("text/html; charset=utf-8");
+    expect(requestPath("/api/v1/%2frisk.json")).toBeNull();
+  });
+});
+
+describe("serve --mcp: the request size limit", () => {
+  it("answers a chunked request over 1 MB with 413 before closing, and reads a small chunked one", async () => {
+    const { server, port } = await ownServer({
+      mcp: mcpHttpHandler({ site, archive: `${site}/../archive.git`, hash: nodeHasher }),
+    });
+    const post = (body: Buffer) =>
+      new Promise<{ status: number; body: string }>((ok, fail) => {
+        const req = request(
+          {
+            host: "127.0.0.1",
+            port,
+            path: "/mcp",
+            method: "POST",
+            headers: {
+              "Content-Type": "application/json",
+              Accept: "application/json, text/event-stream",
+              "Transfer-Encoding": "chunked",
+              Expect: "100-continue",
+            },
+          },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on("data", (c: Buffer) => chunks.push(c));
+            res.on("end", () => ok({ status: res.statusCode!, body: Buffer.concat(chunks).toString() }));
+          },
+        );
+        req.on("error", fail);
+        req.on("continue", () => {
+          for (let i = 0; i < body.byteLength; i += 65_536) req.write(body.subarray(i, i + 65_536));
+          req.end();
+        });
+      });
+    const huge = await post(Buffer.from(`"${"x".repeat(2_000_000)}"`));
+    expect(huge.status).toBe(413);
+    expect(JSON.parse(huge.body).error.message).toBe("The request is too large");
+    const init = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } },
+    };
+    const small = await post(Buffer.from(JSON.stringify(init)));
+    expect(small.status, small.body).toBe(200);
+    expect(JSON.parse(small.body).result.serverInfo.name).toBe("risk-cli");
+    server.close();
   });
 });
 
