@@ -380,9 +380,12 @@ function publicationReader(
       const cached = !whole && plan.inputsUnchanged && caches.publication ? cachedWarnings(gitdir, inputs) : null;
       if (cached) return cached;
       const p = parseWhole();
-      return editorialFindings(p, assembly.frame.indexedAt ?? assembly.frame.at, (path) => `${p.config.baseUrl}${path}`)
-        .filter((f) => f.severity === "error")
-        .map(({ needle, ...f }) => formatFinding({ ...f, line: f.line ?? lineOf(files.files.get(f.file), needle) }));
+      return (
+        editorialFindings(p, assembly.frame.indexedAt ?? assembly.frame.at, (path) => `${p.config.baseUrl}${path}`)
+          // Errors, and a glob that matches nothing (a corpus emptied by a typo must not pass unseen).
+          .filter((f) => f.severity === "error" || f.code === "empty-glob")
+          .map(({ needle, ...f }) => formatFinding({ ...f, line: f.line ?? lineOf(files.files.get(f.file), needle) }))
+      );
     },
     /** Keeps what was parsed for the next assembly (written even with the cache off, so it stays current). */
     save(warnings: readonly string[]): void {

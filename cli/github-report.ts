@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 /**
  * What each command tells a GitHub Actions job (loaded only there): an assembly's summary,
  * outputs and fallback warnings; lint findings and input errors as annotations on their file and
@@ -13,7 +14,7 @@ import { demoPublication } from "./paths.ts";
 type Args = { command: string; publication?: string };
 
 function publicationDir(args: Args): string {
-  return resolve(args.publication ?? demoPublication());
+  return resolve(args.publication ?? (existsSync("risk.config.yaml") ? "." : demoPublication()));
 }
 
 export async function reportToJob(args: Args, result: unknown): Promise<void> {

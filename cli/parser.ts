@@ -34,7 +34,7 @@ const archive = withDefault(
 
 const publication = optional(
   option("--publication", string({ metavar: "DIR" }), {
-    description: message`The publication folder (default: the built-in demo).`,
+    description: message`The publication folder (default: the current folder when it holds a risk.config.yaml, else the built-in demo).`,
   }),
 );
 const site = withDefault(
@@ -185,7 +185,7 @@ const parser = or(
       command: constant("collect"),
       publication: optional(
         option("--publication", string({ metavar: "DIR" }), {
-          description: message`The publication folder (default: the built-in demo).`,
+          description: message`The publication folder (default: the current folder when it holds a risk.config.yaml, else the built-in demo).`,
         }),
       ),
       archive,

@@ -13,3 +13,18 @@ export function demoPublication(): string {
   }
   throw new Error("The built-in demo publication is missing from this installation");
 }
+
+/**
+ * The publication a command reads when no --publication is given: the current folder when it
+ * holds a risk.config.yaml (a publisher's own site, set up with `init --detect .`), else the
+ * built-in demo. Either way it is said on stderr, so that no one publishes the demo believing it
+ * is their own publication.
+ */
+export function defaultPublication(verb: string): string {
+  if (existsSync("risk.config.yaml")) {
+    process.stderr.write(`risk-cli: no --publication given: ${verb} the publication in this folder (risk.config.yaml)\n`);
+    return process.cwd();
+  }
+  process.stderr.write(`risk-cli: no --publication given: ${verb} the built-in demo publication\n`);
+  return demoPublication();
+}

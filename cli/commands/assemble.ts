@@ -4,7 +4,7 @@ import type { CollectLimits } from "../../core/inputs/collect.ts";
 import { RiskError } from "../../core/errors.ts";
 import { resolveNow } from "../clock.ts";
 import { resolveRemote } from "../remote.ts";
-import { demoPublication } from "../paths.ts";
+import { defaultPublication } from "../paths.ts";
 import { nodeHasher, stderrLogger } from "../runtime/node.ts";
 import { runtimeFs, runtimeHttp } from "../runtime/select.ts";
 
@@ -30,13 +30,9 @@ export type AssembleSummary = AssemblySummary;
 
 /** `risk-cli assemble`: resolves the options, runs one assembly (app/assembly.ts). */
 export async function runAssemble(opts: AssembleOptions): Promise<AssembleSummary> {
-  // Without --publication the built-in demo is assembled: said on stderr, so that no one
-  // publishes the demo believing it is their own publication.
-  if (opts.publication === undefined)
-    process.stderr.write("risk-cli: no --publication given: assembling the built-in demo publication\n");
   const clock = () => resolveNow(opts.now, process.env, () => new Date(), { allowFuture: opts.allowFuture });
   const request = {
-    publication: resolve(opts.publication ?? demoPublication()),
+    publication: resolve(opts.publication ?? defaultPublication("assembling")),
     site: opts.site,
     archive: opts.archive,
     now: clock(),

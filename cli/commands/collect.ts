@@ -5,7 +5,7 @@ import { ageSeconds, resolveSignals, type Signal } from "../../core/signals.ts";
 import { openArchive } from "../../archive/index.ts";
 import { resolveNow } from "../clock.ts";
 import { humanAge } from "../format/age.ts";
-import { demoPublication } from "../paths.ts";
+import { defaultPublication } from "../paths.ts";
 import { runtimeFs, runtimeHttp } from "../runtime/select.ts";
 
 export interface CollectOptions {
@@ -46,7 +46,7 @@ export interface CollectReport {
  * nothing.
  */
 export async function runCollect(opts: CollectOptions): Promise<CollectReport> {
-  const pubDir = resolve(opts.publication ?? demoPublication());
+  const pubDir = resolve(opts.publication ?? defaultPublication("collecting"));
   const now = resolveNow(opts.now, process.env, () => new Date());
   const { fs } = runtimeFs();
   const publication = await loadPublication(fs, pubDir);

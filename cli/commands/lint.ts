@@ -6,7 +6,7 @@ import { collectUpstream } from "../../core/inputs/collect.ts";
 import { instrumentsOf, parsePublication, readPublicationFiles } from "../../core/inputs/publication.ts";
 import { SURFACES } from "../../core/surfaces/index.ts";
 import { resolveNow } from "../clock.ts";
-import { demoPublication } from "../paths.ts";
+import { defaultPublication } from "../paths.ts";
 import { nodeHasher, stderrLogger } from "../runtime/node.ts";
 import { runtimeFs } from "../runtime/select.ts";
 import { VERSION } from "../../core/version.ts";
@@ -27,7 +27,7 @@ export interface LintReport {
  */
 export async function runLint(opts: { publication?: string; json: boolean }): Promise<LintReport> {
   const log = stderrLogger(opts.json);
-  const pubDir = resolve(opts.publication ?? demoPublication());
+  const pubDir = resolve(opts.publication ?? defaultPublication("checking"));
   const files = await readPublicationFiles(runtimeFs().fs, pubDir);
   const publication = parsePublication(files);
   const now = resolveNow(undefined, process.env, () => new Date());

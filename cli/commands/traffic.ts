@@ -3,7 +3,7 @@ import { gitdirOf, requireArchive } from "../../archive/git/objects.ts";
 import { acquireLock } from "../../archive/lock.ts";
 import { ingestLogs, knownPages, readTrafficState, writeTrafficState } from "../../app/traffic.ts";
 import { loadPublication } from "../../core/inputs/publication.ts";
-import { demoPublication } from "../paths.ts";
+import { defaultPublication } from "../paths.ts";
 import { nodeFs, stderrLogger } from "../runtime/node.ts";
 
 /**
@@ -18,7 +18,7 @@ export async function runTrafficIngest(opts: {
 }) {
   const gitdir = gitdirOf(resolve(opts.archive));
   requireArchive(gitdir);
-  const p = await loadPublication(nodeFs, resolve(opts.publication ?? demoPublication()));
+  const p = await loadPublication(nodeFs, resolve(opts.publication ?? defaultPublication("reading")));
   const log = stderrLogger(opts.json);
   const lock = acquireLock(gitdir, new Date(), log.warn);
   try {

@@ -6,6 +6,7 @@
 import type { Publication } from "../inputs/publication.ts";
 import type { UrlOf } from "../surfaces/common.ts";
 import type { ExtractWarningCode } from "../claims/extract.ts";
+import picomatch from "picomatch";
 import { editorialOf } from "./analysis.ts";
 
 export interface Finding {
@@ -16,6 +17,8 @@ export interface Finding {
     | "stale-translation"
     | "no-claim"
     | "dropped-markup"
+    | "empty-glob"
+    | "future-date"
     | "upstream-fallback"
     | ExtractWarningCode;
   /** The file, relative to the publication folder. */
@@ -66,6 +69,41 @@ export function editorialFindings(p: Publication, now: string, url: UrlOf): Find
           ? `translated from the ${doc.meta.translatedFrom} version, but the French original was updated since; update the translation, then translatedFrom`
           : `last revised ${doc.meta.updated ?? doc.meta.date}, before the French original's last revision; update the translation, then its updated date (or translatedFrom)`,
         needle: "translatedFrom:",
+      });
+    }
+  }
+  // A glob that matches no document empties its part of the corpus: a typo, most often.
+  const content = p.config.content;
+  for (const [kind, key] of [
+    ["article", "articles"],
+    ["guide", "guides"],
+  ] as const) {
+    for (const lang of ["fr", "en"] as const) {
+      for (const glob of content?.[key]?.[lang] ?? []) {
+        const match = picomatch(glob);
+        if ([...p.articles, ...p.guides].some((d) => d.kind === kind && d.lang === lang && match(rel(d.file))))
+          continue;
+        findings.push({
+          severity: "warning",
+          code: "empty-glob",
+          file: "risk.config.yaml",
+          field: `content.${key}.${lang}`,
+          message: `the glob ${glob} matches no published ${kind}; check its folders and letter case (drafts and files whose name starts with _ are left out)`,
+          needle: glob,
+        });
+      }
+    }
+  }
+  const today = now.slice(0, 10);
+  for (const doc of [...p.articles, ...p.guides]) {
+    if ((doc.publishedAt ?? doc.meta.date) > (doc.publishedAt ? now : today)) {
+      findings.push({
+        severity: "warning",
+        code: "future-date",
+        file: rel(doc.file),
+        field: "date",
+        message: `dated ${doc.publishedAt ?? doc.meta.date}, after ${doc.publishedAt ? now : today}: risk-cli publishes it now; if your site holds it back until then, mark it as a draft until that day`,
+        needle: "",
       });
     }
   }

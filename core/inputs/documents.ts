@@ -37,7 +37,13 @@ export function docLocations(content: ContentConfig | undefined): DocLocation[] 
     for (const lang of ["fr", "en"] as const) {
       const globs = configured ? configured[lang] : DEFAULT_GLOBS[kind][lang];
       const test = picomatch(globs.length ? globs : ["\0none"], { dot: false });
-      out.push({ kind, lang, globs, match: (rel) => DOCUMENT_FILE.test(rel) && test(rel) });
+      // A file whose name starts with _ is not a page (Hugo's _index.md, Astro's _draft.md).
+      out.push({
+        kind,
+        lang,
+        globs,
+        match: (rel) => DOCUMENT_FILE.test(rel) && !/(^|\/)_[^/]*$/.test(rel) && test(rel),
+      });
     }
   }
   return out;
@@ -131,7 +137,12 @@ const DATE_TIME = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?) ?(
 /** A date or date-time value as frontmatter gives it: the UTC calendar date, and the instant if any. */
 function dateOf(value: unknown): { date: string; instant: string | null } | null {
   if (value instanceof Date && !Number.isNaN(value.getTime())) {
-    const iso = value.toISOString();
+    // TOML's dates (smol-toml's TomlDate) print themselves as written, offset included: the UTC
+    // instant comes from Date's own toISOString. A TOML local date is a date, not an instant.
+    const toml = value as Date & { isDate?: () => boolean; isTime?: () => boolean };
+    if (toml.isTime?.()) return null;
+    const iso = Date.prototype.toISOString.call(value);
+    if (toml.isDate?.()) return { date: iso.slice(0, 10), instant: null };
     return { date: iso.slice(0, 10), instant: iso.replace(".000Z", "Z") };
   }
   if (typeof value !== "string") return null;
@@ -164,6 +175,18 @@ export function readFrontmatter(
   head: string,
   content: ContentConfig | undefined,
 ): ReadFrontmatter {
+  const flag = (key: string, value: unknown): boolean | undefined => {
+    if (value === undefined || value === null || typeof value === "boolean") return value ?? undefined;
+    const word = typeof value === "string" ? value.trim().toLowerCase() : "";
+    if (word === "true" || word === "yes") return true;
+    if (word === "false" || word === "no") return false;
+    throw inputError(
+      file,
+      lineOfKey(head, key),
+      key,
+      `${key} says whether the document is published: write true or false (found ${JSON.stringify(value).slice(0, 40)})`,
+    );
+  };
   let raw: Record<string, unknown>;
   if (format === "toml") {
     try {
@@ -179,11 +202,14 @@ export function readFrontmatter(
   const fm = content?.frontmatter ?? { map: {}, ignore: [] };
   const slugKey = content && typeof content.slug === "object" ? content.slug.key : null;
   const draftKey = fm.draft;
-  const draft = draftKey !== undefined && raw[draftKey] === true;
+  const publishedKey = fm.published;
+  const draft =
+    (draftKey !== undefined && flag(draftKey, raw[draftKey]) === true) ||
+    (publishedKey !== undefined && flag(publishedKey, raw[publishedKey]) === false);
   const meta: Record<string, unknown> = {};
   const origin = new Map<string, string>();
   for (const [key, value] of Object.entries(raw)) {
-    if (key === draftKey || key === slugKey || fm.ignore.includes(key)) continue;
+    if (key === draftKey || key === publishedKey || key === slugKey || fm.ignore.includes(key)) continue;
     const target = fm.map[key] ?? key;
     if (!(FRONTMATTER_KEYS as readonly string[]).includes(target)) {
       const likely = LIKELY_KEYS[key.toLowerCase()];
@@ -204,7 +230,10 @@ export function readFrontmatter(
         `${origin.get(target)} and ${key} both give ${target}; keep one, or declare the other in content.frontmatter.ignore`,
       );
     origin.set(target, key);
-    meta[target] = value instanceof Date && !(target === "date" || target === "updated") ? value.toISOString() : value;
+    meta[target] =
+      value instanceof Date && !(target === "date" || target === "updated" || target === "translatedFrom")
+        ? Date.prototype.toISOString.call(value)
+        : value;
   }
   let publishedAt: string | null = null;
   for (const key of ["date", "updated", "translatedFrom"] as const) {
@@ -215,6 +244,10 @@ export function readFrontmatter(
     meta[key] = d.date;
     if (key === "date") publishedAt = d.instant;
   }
+  // A Jekyll post's date is in its file name when the frontmatter gives none.
+  const named = content?.slug === "jekyll" ? /^(\d{4})-(\d{1,2})-(\d{1,2})-/.exec(file.split("/").at(-1)!) : null;
+  if (meta.date === undefined && named)
+    meta.date = `${named[1]}-${named[2]!.padStart(2, "0")}-${named[3]!.padStart(2, "0")}`;
   // Tags given as one comma-separated string (a common Hugo and Jekyll habit) are a list.
   if (typeof meta.tags === "string") meta.tags = meta.tags.split(/[,\s]+/).filter(Boolean);
   const result = Frontmatter.safeParse(meta, { reportInput: true });
@@ -233,6 +266,8 @@ export function readFrontmatter(
     );
   }
   const slugRaw = slugKey ? raw[slugKey] : undefined;
+  if (slugRaw !== undefined && slugRaw !== null && typeof slugRaw !== "string")
+    throw inputError(file, lineOfKey(head, slugKey!), slugKey!, "the slug is a text, as my-article");
   return {
     meta: result.data,
     publishedAt,
@@ -253,11 +288,14 @@ export function fileSlug(rel: string, jekyll: boolean): string {
     .replace(DOCUMENT_FILE, "")
     .replace(/\.(fr|en)$/, "");
   if (name === "index" || name === "_index") name = parts.at(-2) ?? name;
-  return jekyll ? name.replace(/^\d{4}-\d{2}-\d{2}-/, "") : name;
+  return jekyll ? name.replace(/^\d{4}-\d{1,2}-\d{1,2}-/, "") : name;
 }
 
-/** The slug of a document at `rel`, as the config says slugs are made. */
-export function slugOf(rel: string, content: ContentConfig | undefined, slugValue: string | null): string | null {
+/**
+ * The slug of a document at `rel`, as the config says slugs are made; with a frontmatter key, a
+ * file that does not give it takes its file name's slug (as Hugo and Astro do).
+ */
+export function slugOf(rel: string, content: ContentConfig | undefined, slugValue: string | null): string {
   const rule = content?.slug ?? "file";
-  return typeof rule === "object" ? slugValue : fileSlug(rel, rule === "jekyll");
+  return typeof rule === "object" ? (slugValue ?? fileSlug(rel, false)) : fileSlug(rel, rule === "jekyll");
 }

@@ -93,12 +93,32 @@ export const InstrumentConfig = z.strictObject({
 export type InstrumentConfig = z.infer<typeof InstrumentConfig>;
 
 /** A page path on the publisher's site: starts with /, no spaces, quotes or angle brackets. */
-const PagePath = z.string().regex(/^\/[^\s"'<>\\]*$/, "a path on the site starting with /, as /posts/");
+const PagePath = z
+  .string()
+  .regex(/^\/[^\s"'<>\\]*$/, "a path on the site starting with /, as /posts/")
+  .refine((s) => !/(^|\/)\.\.?(\/|$)/.test(s), { message: "no . or .. segment; give the page's own path" })
+  .refine((s) => !/[{}]/.test(s.replaceAll("{slug}", "")), {
+    message: "{slug} is the only placeholder (the page's slug); write the rest of the path as it is",
+  });
 /** A page path with a {slug} placeholder, as /posts/{slug}/. */
 const SlugPagePath = PagePath.refine((s) => s.includes("{slug}"), {
   message: "a pattern with {slug} where the page's slug goes, as /posts/{slug}/",
 });
 const LangPatterns = z.strictObject({ fr: SlugPagePath.optional(), en: SlugPagePath.optional() });
+
+export const UrlsConfig = z.strictObject({
+  article: LangPatterns.optional(),
+  guide: LangPatterns.optional(),
+  methodology: SlugPagePath.optional(),
+  glossary: PagePath.optional(),
+  glossaryEntry: SlugPagePath.optional(),
+  sources: PagePath.optional(),
+  source: SlugPagePath.optional(),
+  protocol: PagePath.optional(),
+  changelog: PagePath.optional(),
+  agents: PagePath.optional(),
+  home: PagePath.optional(),
+});
 
 /** A glob relative to the publication's root, as src/content/posts/**\/*.{md,mdx}. */
 const Glob = z
@@ -142,6 +162,8 @@ export const ContentConfig = z.strictObject({
       map: z.record(z.string(), z.enum(FRONTMATTER_KEYS)).default({}),
       /** A key whose true value leaves the document out (drafts). */
       draft: z.string().optional(),
+      /** A key whose false value leaves the document out (Jekyll's `published: false`). */
+      published: z.string().optional(),
       /** The publisher's other keys, declared once and then ignored. */
       ignore: z.array(z.string()).default([]),
     })
@@ -195,21 +217,7 @@ export const Config = z.strictObject({
   /** Where the corpus lives and how its frontmatter reads (docs/inputs.md, "Bring your own site"). */
   content: ContentConfig.optional(),
   /** The patterns of the publisher's page addresses; the defaults are the demo's (core/inputs/pages.ts). */
-  urls: z
-    .strictObject({
-      article: LangPatterns.optional(),
-      guide: LangPatterns.optional(),
-      methodology: SlugPagePath.optional(),
-      glossary: PagePath.optional(),
-      glossaryEntry: SlugPagePath.optional(),
-      sources: PagePath.optional(),
-      source: SlugPagePath.optional(),
-      protocol: PagePath.optional(),
-      changelog: PagePath.optional(),
-      agents: PagePath.optional(),
-      home: PagePath.optional(),
-    })
-    .optional(),
+  urls: UrlsConfig.optional(),
   riskBandScaleCaveat: RiskBandScaleCaveat,
   instruments: z
     .strictObject({

@@ -1,6 +1,10 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { nodeFs } from "../../cli/runtime/node.ts";
+import { docLocations, locate, readFrontmatter, slugOf } from "../../core/inputs/documents.ts";
+import { loadPublication } from "../../core/inputs/publication.ts";
+import { ContentConfig, UrlsConfig } from "../../core/inputs/schemas.ts";
 import { runCli } from "../helpers/cli.ts";
 import { demoCopy, editFile } from "../helpers/publication.ts";
 import { DRAFT_MARK, siteFromDemo, type SiteStyle } from "../helpers/sites.ts";
@@ -193,4 +197,89 @@ describe("an upstream that cannot say everything", () => {
     const entry = JSON.stringify(freshness);
     expect(entry).toContain('"timeliness":"unknown"');
   }, 60_000);
+});
+
+describe("frontmatter and file names as publishers write them", () => {
+  const content = (extra: Record<string, unknown> = {}) =>
+    ContentConfig.parse({ frontmatter: { map: { pubDate: "date" }, ...extra } });
+  const head = (lines: string[]) => `${lines.join("\n")}\n`;
+
+  it("reads a TOML offset date-time as the UTC instant it names, as YAML does", () => {
+    for (const [toml, yaml, date] of [
+      ["2026-03-01T23:30:00-05:00", "2026-03-01T23:30:00-05:00", "2026-03-02"],
+      ["2026-03-01T01:00:00+02:00", "2026-03-01T01:00:00+02:00", "2026-02-28"],
+    ] as const) {
+      const fromToml = readFrontmatter(
+        "a.md",
+        "toml",
+        head(['title = "T"', 'description = "D"', `date = ${toml}`]),
+        content(),
+      );
+      const fromYaml = readFrontmatter(
+        "a.md",
+        "yaml",
+        head(["title: T", "description: D", `date: ${yaml}`]),
+        content(),
+      );
+      expect(fromToml.meta.date, toml).toBe(date);
+      expect(fromToml.publishedAt).toBe(fromYaml.publishedAt);
+    }
+    const local = readFrontmatter(
+      "a.md",
+      "toml",
+      head(['title = "T"', 'description = "D"', "date = 2026-03-01"]),
+      content(),
+    );
+    expect(local).toMatchObject({ meta: { date: "2026-03-01" }, publishedAt: null });
+  });
+
+  it("leaves out drafts whatever the way they are written, and refuses a draft flag that is neither true nor false", () => {
+    const read = (flag: string, extra: Record<string, unknown>) =>
+      readFrontmatter("a.md", "yaml", head(["title: T", "description: D", "date: 2026-03-01", flag]), content(extra));
+    for (const flag of ["draft: true", 'draft: "true"', "draft: yes", "draft: True"])
+      expect(read(flag, { draft: "draft" }).draft, flag).toBe(true);
+    expect(read("draft: false", { draft: "draft" }).draft).toBe(false);
+    // Jekyll's published: false is a draft too.
+    expect(read("published: false", { published: "published" }).draft).toBe(true);
+    expect(read("published: true", { published: "published" }).draft).toBe(false);
+    expect(() => read("draft: 1", { draft: "draft" })).toThrow(/a\.md:5 \(field draft\).*true or false/);
+    expect(() => read("draft: maybe", { draft: "draft" })).toThrow(/true or false/);
+  });
+
+  it("takes a Jekyll post's date and slug from its file name, short months and days included", () => {
+    const jekyll = ContentConfig.parse({ slug: "jekyll" });
+    const read = readFrontmatter("_posts/2026-3-1-short.md", "yaml", head(["title: T", "description: D"]), jekyll);
+    expect(read.meta.date).toBe("2026-03-01");
+    expect(slugOf("_posts/2026-3-1-short.md", jekyll, null)).toBe("short");
+  });
+
+  it("gives a file without the slug key its file name's slug, and leaves out files whose name starts with _", () => {
+    const keyed = ContentConfig.parse({ slug: { key: "slug" }, articles: { fr: ["posts/**/*.md"], en: [] } });
+    expect(slugOf("posts/mon-billet.md", keyed, null)).toBe("mon-billet");
+    expect(slugOf("posts/mon-billet.md", keyed, "titre-choisi")).toBe("titre-choisi");
+    const where = docLocations(keyed);
+    expect(locate("posts/mon-billet.md", where)).toEqual({ kind: "article", lang: "fr" });
+    expect(locate("posts/_index.md", where)).toBeNull();
+    expect(locate("posts/_draft.md", where)).toBeNull();
+  });
+
+  it("refuses a page pattern with another placeholder, a doubled brace or a .. segment", () => {
+    for (const pattern of ["/blog/{slug}/{year}/", "/blog/{{slug}}/", "/../../{slug}", "/a/./{slug}/"]) {
+      const urls = UrlsConfig.safeParse({ article: { fr: pattern } });
+      expect(urls.success, pattern).toBe(false);
+    }
+    expect(UrlsConfig.safeParse({ article: { fr: "/blog/{slug}/" } }).success).toBe(true);
+  });
+
+  it("does not publish the translation of a draft, nor name the draft", async () => {
+    const pub = demoCopy();
+    const dir = join(pub, "content/articles/fr");
+    const original = readdirSync(dir).find((n) => n.endsWith(".md"))!;
+    const slug = original.replace(/\.md$/, "");
+    editFile(join(pub, "risk.config.yaml"), (t) => `${t}\ncontent:\n  frontmatter:\n    draft: draft\n`);
+    editFile(join(dir, original), (t) => t.replace(/^---\n/, "---\ndraft: true\n"));
+    const p = await loadPublication(nodeFs, pub);
+    expect(p.articles.some((d) => d.slug === slug)).toBe(false);
+    expect(p.articles.some((d) => d.meta.translationOf === slug)).toBe(false);
+  });
 });
