@@ -7,9 +7,10 @@
  */
 import * as fs from "node:fs";
 import { join } from "node:path";
+import picomatch from "picomatch";
 import { parse as parseToml } from "smol-toml";
-import { parse as parseYaml, stringify } from "yaml";
-import { FRONTMATTER_KEYS } from "../core/inputs/schemas.ts";
+import { parseDocument, stringify } from "yaml";
+import { type ContentConfig, FRONTMATTER_KEYS } from "../core/inputs/schemas.ts";
 import { fileSlug, LIKELY_KEYS } from "../core/inputs/documents.ts";
 
 export type Generator = "astro" | "hugo" | "jekyll" | "eleventy" | "markdown";
@@ -18,27 +19,48 @@ interface Found {
   rel: string;
   kind: "article" | "guide";
   lang: "fr" | "en";
-  keys: string[];
+  fm: Record<string, unknown>;
   slug: string;
 }
 
 export interface Detection {
   generator: Generator;
-  documents: { kind: "article" | "guide"; lang: "fr" | "en"; files: number; globs: string[] }[];
+  documents: {
+    kind: "article" | "guide";
+    lang: "fr" | "en";
+    files: number;
+    globs: string[];
+    /** The slugs of the documents that are published (drafts left out). */
+    slugs: string[];
+  }[];
   content: {
     articles?: { fr: string[]; en: string[] };
     guides?: { fr: string[]; en: string[] };
-    slug: "file" | "jekyll";
+    slug: "file" | "jekyll" | { key: string };
     translations: "translationOf" | "same-slug";
-    frontmatter: { map: Record<string, string>; draft?: string; ignore: string[] };
+    frontmatter: {
+      map: Record<string, (typeof FRONTMATTER_KEYS)[number]>;
+      draft?: string;
+      published?: string;
+      ignore: string[];
+    };
   };
-  urls: Record<string, unknown>;
+  urls: Record<string, Record<string, string>>;
+  /** The topics the documents name (frontmatter `topics`, after mapping). */
+  topics: string[];
   /** What could not be mapped, each with what to do. */
   unmapped: string[];
+  /** Files and folders that are not documents of the site, each reason with a few of them. */
+  leftOut: string[];
 }
+
+// The detection is written as the config's content block: it must be one the schema accepts.
+const _contentIsConfig = (d: Detection["content"]): ContentConfig => d;
+void _contentIsConfig;
 
 const SKIP = new Set(["node_modules", "dist", "public", "_site", "resources", "build", "out", "vendor"]);
 const DOC = /\.(md|mdx|markdown)$/;
+const DATED = /(^|\/)\d{4}-\d{1,2}-\d{1,2}-[^/]+$/;
 const TRANSLATION_KEYS = [
   "translationOf",
   "sourceArticle",
@@ -47,28 +69,121 @@ const TRANSLATION_KEYS = [
   "translationKey",
   "sourceSlug",
 ];
+/** Frontmatter keys that give a page its whole address, by generator. */
+const ADDRESS_KEYS: Partial<Record<Generator, string>> = { hugo: "url", jekyll: "permalink", eleventy: "permalink" };
+/** Generators whose `slug` key names the page, the file name standing in when a file has none. */
+const SLUG_KEY_GENERATORS = new Set<Generator>(["hugo", "astro"]);
+const ELEVENTY_CONFIGS = [
+  ".eleventy.js",
+  ".eleventy.cjs",
+  "eleventy.config.js",
+  "eleventy.config.mjs",
+  "eleventy.config.cjs",
+];
 
 function generatorOf(root: string): Generator {
   const has = (name: string) => fs.existsSync(join(root, name));
   if (["astro.config.mjs", "astro.config.ts", "astro.config.js", "astro.config.cjs"].some(has)) return "astro";
   if (["hugo.toml", "hugo.yaml", "hugo.json", "config.toml"].some(has)) return "hugo";
   if (has("_config.yml") || has("_posts")) return "jekyll";
-  if ([".eleventy.js", "eleventy.config.js", "eleventy.config.mjs", "eleventy.config.cjs"].some(has)) return "eleventy";
+  if (ELEVENTY_CONFIGS.some(has)) return "eleventy";
   return "markdown";
 }
 
-function walk(root: string, dir: string, out: string[]): void {
-  for (const e of fs.readdirSync(join(root, dir), { withFileTypes: true })) {
+/**
+ * Eleventy's input folder (`dir.input` in its config), relative to the site's root: "" for the
+ * root. Page addresses are relative to it, and Eleventy reads nothing outside it.
+ */
+function eleventyInput(root: string): string {
+  for (const name of ELEVENTY_CONFIGS) {
+    let text: string;
+    try {
+      text = fs.readFileSync(join(root, name), "utf8");
+    } catch {
+      continue;
+    }
+    const dir = /\bdir\s*:\s*\{([^}]*)\}/.exec(text)?.[1] ?? "";
+    const input = /\binput\s*:\s*(["'`])([^"'`\n]*)\1/.exec(dir)?.[2];
+    if (input === undefined) return "";
+    const parts = input.split("/").filter((p) => p !== "" && p !== ".");
+    // Only a folder inside the site; anything else is not read as one.
+    if (input.startsWith("/") || parts.includes("..")) return "";
+    return parts.join("/");
+  }
+  return "";
+}
+
+interface Walked {
+  /** Markdown and MDX files that may be documents. */
+  docs: string[];
+  /** Files that are not pages of the site: no glob may take them. */
+  excluded: { rel: string; reason: string }[];
+  /** Folders left out whole, with why. */
+  folders: { rel: string; reason: string }[];
+}
+
+const IGNORED_FILE = /^(README|CHANGELOG|LICENSE|CONTRIBUTING)\./i;
+
+function walk(root: string, dir: string, generator: Generator, out: Walked, excludedAs?: string): void {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(join(root, dir), { withFileTypes: true });
+  } catch {
+    out.folders.push({ rel: dir || ".", reason: "could not be listed" });
+    return;
+  }
+  for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     if (e.name.startsWith(".") || SKIP.has(e.name)) continue;
     const rel = dir ? `${dir}/${e.name}` : e.name;
-    if (e.isDirectory()) walk(root, rel, out);
-    else if (e.isFile() && DOC.test(e.name) && !/^(README|CHANGELOG|LICENSE|CONTRIBUTING)\./i.test(e.name))
-      out.push(rel);
+    if (e.isDirectory()) {
+      let why = excludedAs;
+      if (!why && fs.lstatSync(join(root, rel, "risk.config.yaml"), { throwIfNoEntry: false })) {
+        why = "holds its own risk.config.yaml (another publication)";
+        out.folders.push({ rel, reason: why });
+      } else if (!why && generator === "jekyll" && e.name === "_drafts") {
+        why = "Jekyll's drafts, never published";
+        out.folders.push({ rel, reason: why });
+      }
+      walk(root, rel, generator, out, why);
+    } else if (e.isFile() && DOC.test(e.name) && !IGNORED_FILE.test(e.name)) {
+      if (excludedAs) out.excluded.push({ rel, reason: excludedAs });
+      else out.docs.push(rel);
+    }
   }
 }
 
+/**
+ * Hugo's files that are not pages: a section's list page (`_index.md`) and a leaf bundle's
+ * resources (any other Markdown file in or below a folder that holds an `index.md`).
+ */
+function hugoNonPages(docs: string[]): Map<string, string> {
+  const bundles = new Set(
+    docs.filter((r) => /^index(\.(fr|en))?\.(md|mdx|markdown)$/.test(r.split("/").at(-1)!)).map(dirOf),
+  );
+  const out = new Map<string, string>();
+  for (const rel of docs) {
+    if (rel.split("/").at(-1)!.startsWith("_index.")) {
+      out.set(rel, "Hugo section pages (_index), lists rather than articles");
+      continue;
+    }
+    const dir = dirOf(rel);
+    const isIndex = bundles.has(dir) && /^index(\.(fr|en))?\./.test(rel.split("/").at(-1)!);
+    const parts = dir.split("/");
+    for (let i = parts.length; i > 0; i--) {
+      const d = parts.slice(0, i).join("/");
+      if (bundles.has(d) && !(isIndex && d === dir)) {
+        out.set(rel, "resources of a Hugo page bundle, part of the page beside their index.md");
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+const dirOf = (rel: string) => rel.split("/").slice(0, -1).join("/");
+
 /** The frontmatter of a document as an object, or null when it has none that parses. */
-function frontmatterOf(text: string): Record<string, unknown> | null {
+function frontmatterOf(text: string, warn: (message: string) => void): Record<string, unknown> | null {
   const t = text.replace(/^\uFEFF/, "").replace(/\r\n/g, "\n");
   const fence = t.startsWith("---\n") ? "---" : t.startsWith("+++\n") ? "+++" : null;
   if (!fence) return null;
@@ -76,83 +191,120 @@ function frontmatterOf(text: string): Record<string, unknown> | null {
   if (end < 0) return null;
   try {
     const head = t.slice(4, end + 1);
-    const value = fence === "---" ? parseYaml(head) : parseToml(head);
+    let value: unknown;
+    if (fence === "---") {
+      // The yaml library's own warnings would reach the terminal without the file's name: they
+      // are collected and reported with it instead.
+      const doc = parseDocument(head, { logLevel: "silent" });
+      if (doc.errors.length) return null;
+      for (const w of doc.warnings) warn(w.message.split("\n")[0]!);
+      value = doc.toJS({ maxAliasCount: 100 });
+    } else value = parseToml(head);
     return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
   } catch {
     return null;
   }
 }
 
-/** The globs that take exactly a group's files: its folders, recursive where no other group lives. */
-function globsOf(group: Found[], others: Found[]): string[] {
+/** A path as a glob that matches only itself. */
+const literal = (rel: string) => rel.replace(/[*?[\]{}()!+@\\]/g, "\\$&");
+
+/**
+ * The globs that take exactly a group's files: for each file not yet taken, the most general
+ * pattern of its folder (recursive, then that folder only, then without the other language's
+ * suffix, then the file itself) that takes none of the `forbidden` files.
+ */
+function globsOf(group: Found[], forbidden: string[], generator: Generator): string[] {
   const exts = [...new Set(group.map((f) => f.rel.split(".").pop()!))].sort();
   const ext = exts.length === 1 ? exts[0]! : `{${exts.join(",")}}`;
-  const dirs = [...new Set(group.map((f) => f.rel.split("/").slice(0, -1).join("/")))].sort();
-  const under = (d: string, rel: string) => (d === "" ? true : rel.startsWith(`${d}/`));
+  const hugo = generator === "hugo";
+  // Hugo never makes a page of a file whose name starts with _: the globs say so.
+  const any = hugo ? "[^_]*" : "*";
   const globs: string[] = [];
-  for (const d of dirs) {
-    if (globs.some((g) => g.endsWith(`/**/*.${ext}`) && under(g.slice(0, -`/**/*.${ext}`.length), `${d}/x`))) continue;
-    const mixed = others.some((o) => under(d, o.rel));
-    globs.push(`${d ? `${d}/` : ""}${mixed ? "" : "**/"}*.${ext}`);
+  const matchers: ((rel: string) => boolean)[] = [];
+  const depth = (rel: string) => rel.split("/").length;
+  const files = [...group].sort((a, b) => depth(a.rel) - depth(b.rel) || (a.rel < b.rel ? -1 : 1));
+  for (const f of files) {
+    if (matchers.some((m) => m(f.rel))) continue;
+    const name = f.rel.split("/").at(-1)!;
+    const suffix = /\.(fr|en)\.[^.]+$/.exec(name)?.[1];
+    const s = suffix ? `.${suffix}` : "";
+    const other = f.lang === "fr" ? "en" : "fr";
+    const d = dirOf(f.rel);
+    const at = (dir: string, pattern: string) => (dir ? `${dir}/${pattern}` : pattern);
+    const candidates: string[] = [];
+    if (hugo && /^index(\.(fr|en))?\./.test(name) && d) {
+      // A leaf bundle: its index.md is the page.
+      candidates.push(at(dirOf(d), `**/index${s}.${ext}`), at(d, `index${s}.${ext}`));
+    } else {
+      candidates.push(at(d, `**/${any}${s}.${ext}`), at(d, `${any}${s}.${ext}`));
+      if (!s) {
+        const not = hugo ? `!(_*|*.${other})` : `!(*.${other})`;
+        candidates.push(at(d, `**/${not}.${ext}`), at(d, `${not}.${ext}`));
+      }
+    }
+    candidates.push(literal(f.rel));
+    for (const glob of candidates) {
+      const m = picomatch(glob, { dot: false });
+      if (!m(f.rel) || forbidden.some((r) => m(r))) continue;
+      globs.push(glob);
+      matchers.push(m);
+      break;
+    }
   }
   return globs;
 }
 
+/** A few of a list's items, and how many more. */
+const some = (items: string[]) =>
+  `${items.slice(0, 3).join(", ")}${items.length > 3 ? ` and ${items.length - 3} more` : ""}`;
+
 export function detectSite(root: string): Detection {
   const generator = generatorOf(root);
-  const rels: string[] = [];
-  walk(root, "", rels);
-  const jekyll = generator === "jekyll" && rels.some((r) => /(^|\/)\d{4}-\d{2}-\d{2}-[^/]+$/.test(r));
+  const input = generator === "eleventy" ? eleventyInput(root) : "";
+  const walked: Walked = { docs: [], excluded: [], folders: [] };
+  if (input && !fs.statSync(join(root, input), { throwIfNoEntry: false })?.isDirectory())
+    walked.folders.push({ rel: input, reason: "Eleventy's input folder (dir.input), missing" });
+  else walk(root, input, generator, walked);
+  const nonPages = generator === "hugo" ? hugoNonPages(walked.docs) : new Map<string, string>();
+  // A file whose name starts with _ is never a page (Astro's collections and risk-cli skip it).
+  for (const rel of walked.docs)
+    if (!nonPages.has(rel) && rel.split("/").at(-1)!.startsWith("_"))
+      nonPages.set(rel, "files whose name starts with _, which are not pages");
+  for (const [rel, reason] of nonPages) walked.excluded.push({ rel, reason });
+  const rels = walked.docs.filter((r) => !nonPages.has(r));
+  // A Jekyll post's date and slug are in its file name: 2026-09-22-slug.md.
+  const jekyll = generator === "jekyll" && rels.some((r) => DATED.test(r));
   const unmapped: string[] = [];
   const found: Found[] = [];
   for (const rel of rels) {
-    const fm = frontmatterOf(fs.readFileSync(join(root, rel), "utf8"));
+    const fm = frontmatterOf(fs.readFileSync(join(root, rel), "utf8"), (w) =>
+      unmapped.push(`${rel}: its frontmatter's YAML says "${w}"; check that value`),
+    );
     if (!fm) {
       unmapped.push(`${rel}: no YAML or TOML frontmatter; left out (add one, or narrow the globs)`);
       continue;
     }
-    const keys = Object.keys(fm);
     const declared = String(fm.lang ?? fm.language ?? fm.locale ?? "").toLowerCase();
     const lang: "fr" | "en" =
       declared.startsWith("en") ||
       (!declared && TRANSLATION_KEYS.some((k) => k in fm)) ||
-      (!declared && /(^|\/)en(\/|$)|\.en\.(md|mdx)$|(^|\/)[^/]*-en\//.test(rel))
+      (!declared && /(^|\/)en(\/|$)|\.en\.(md|mdx|markdown)$|(^|\/)[^/]*-en\//.test(rel))
         ? "en"
         : "fr";
     const kind = /guide/i.test(rel) ? "guide" : "article";
-    found.push({ rel, kind, lang, keys, slug: fileSlug(rel, jekyll) });
+    found.push({ rel, kind, lang, fm, slug: fileSlug(rel, jekyll) });
   }
-  const groups = (["article", "guide"] as const).flatMap((kind) =>
-    (["fr", "en"] as const).map((lang) => ({
-      kind,
-      lang,
-      files: found.filter((f) => f.kind === kind && f.lang === lang),
-    })),
-  );
-  const documents = groups
-    .filter((g) => g.files.length > 0)
-    .map((g) => ({
-      kind: g.kind,
-      lang: g.lang,
-      files: g.files.length,
-      globs: globsOf(
-        g.files,
-        found.filter((f) => !g.files.includes(f)),
-      ),
-    }));
-  const globsFor = (kind: "article" | "guide") => {
-    const of = (lang: "fr" | "en") => documents.find((d) => d.kind === kind && d.lang === lang)?.globs ?? [];
-    return of("fr").length ? { fr: of("fr"), en: of("en") } : undefined;
-  };
-  if (!documents.some((d) => d.lang === "fr"))
-    unmapped.push("no French original found: risk-cli publishes French originals and their English translations");
 
   // Frontmatter keys: risk-cli's own pass, known aliases are mapped, the rest are declared as the publisher's.
   const counts = new Map<string, number>();
-  for (const f of found) for (const k of f.keys) counts.set(k, (counts.get(k) ?? 0) + 1);
-  const map: Record<string, string> = {};
+  for (const f of found) for (const k of Object.keys(f.fm)) counts.set(k, (counts.get(k) ?? 0) + 1);
+  const valuesOf = (key: string) => found.filter((f) => key in f.fm).map((f) => f.fm[key]);
+  const map: Detection["content"]["frontmatter"]["map"] = {};
   const ignore: string[] = [];
   let draft: string | undefined;
+  let published: string | undefined;
+  let slugKey: string | undefined;
   const own = new Set<string>(FRONTMATTER_KEYS);
   const taken = new Set([...counts.keys()].filter((k) => own.has(k)));
   for (const key of [...counts.keys()].sort()) {
@@ -161,17 +313,67 @@ export function detectSite(root: string): Detection {
       draft = key;
       continue;
     }
+    // Jekyll's `published: false` leaves a post out: a flag, not a date.
+    if (key === "published" && valuesOf(key).every((v) => typeof v === "boolean")) {
+      published = key;
+      continue;
+    }
+    if (key === "slug" && SLUG_KEY_GENERATORS.has(generator)) {
+      slugKey = key;
+      continue;
+    }
     const target = LIKELY_KEYS[key.toLowerCase()];
     if (target && !taken.has(target)) {
       map[key] = target;
       taken.add(target);
     } else ignore.push(key);
   }
+  if (slugKey) for (const f of found) if (typeof f.fm[slugKey] === "string") f.slug = f.fm[slugKey] as string;
+  const addressKey = ADDRESS_KEYS[generator];
+  if (addressKey && counts.has(addressKey)) {
+    const own = found.filter((f) => addressKey in f.fm).map((f) => f.rel);
+    unmapped.push(
+      `${addressKey}: ${own.length} page(s) give their own address (${some(own)}); risk-cli links every page by the urls: pattern of its kind, so check those pages' links, or give them the pattern's address`,
+    );
+  }
+  if (counts.has("slug") && !slugKey) {
+    const own = found.filter((f) => "slug" in f.fm).map((f) => f.rel);
+    unmapped.push(
+      `slug: ${own.length} page(s) name their own slug (${some(own)}), declared as yours: risk-cli names each page by its file name, so check those pages' links`,
+    );
+  }
   for (const required of ["title", "description", "date"])
-    if (!taken.has(required))
+    if (!taken.has(required) && !(required === "date" && found.every((f) => jekyll && DATED.test(f.rel))))
       unmapped.push(
         `${required}: required, and no key of your frontmatter looks like it; add it to each document or map your key to it (content.frontmatter.map)`,
       );
+
+  const isDraft = (f: Found) =>
+    (draft !== undefined && f.fm[draft] === true) || (published !== undefined && f.fm[published] === false);
+  const groups = (["article", "guide"] as const).flatMap((kind) =>
+    (["fr", "en"] as const).map((lang) => ({
+      kind,
+      lang,
+      files: found.filter((f) => f.kind === kind && f.lang === lang),
+    })),
+  );
+  const excluded = walked.excluded.map((e) => e.rel);
+  const documents = groups
+    .filter((g) => g.files.length > 0)
+    .map((g) => ({
+      kind: g.kind,
+      lang: g.lang,
+      files: g.files.length,
+      globs: globsOf(g.files, [...found.filter((f) => !g.files.includes(f)).map((f) => f.rel), ...excluded], generator),
+      slugs: [...new Set(g.files.filter((f) => !isDraft(f)).map((f) => f.slug))].sort(),
+    }));
+  const globsFor = (kind: "article" | "guide") => {
+    const of = (lang: "fr" | "en") => documents.find((d) => d.kind === kind && d.lang === lang)?.globs ?? [];
+    return of("fr").length ? { fr: of("fr"), en: of("en") } : undefined;
+  };
+  if (!documents.some((d) => d.lang === "fr"))
+    unmapped.push("no French original found: risk-cli publishes French originals and their English translations");
+
   const frSlugs = new Set(found.filter((f) => f.lang === "fr").map((f) => `${f.kind}:${f.slug}`));
   const en = found.filter((f) => f.lang === "en");
   const translations: "translationOf" | "same-slug" = taken.has("translationOf")
@@ -184,31 +386,63 @@ export function detectSite(root: string): Detection {
       "translations: no key names an English document's French original, and their slugs differ; add translationOf (or your key mapped to it) to each translation",
     );
 
-  const urls = guessUrls(generator, documents);
+  const topicKey = Object.keys(map).find((k) => map[k] === "topics") ?? "topics";
+  const topics = [
+    ...new Set(valuesOf(topicKey).flatMap((v) => (Array.isArray(v) ? v.filter((t) => typeof t === "string") : []))),
+  ].sort() as string[];
+
+  const urls = guessUrls(generator, input, documents);
   unmapped.push(
     "urls: the page patterns are guesses from the folders; check each against a page of your site before publishing",
   );
+  const reasons = new Map<string, string[]>();
+  for (const e of [
+    ...walked.folders.map((f) => ({ ...f, rel: `${f.rel}/` })),
+    ...walked.excluded.filter((e) => !walked.folders.some((f) => e.rel.startsWith(`${f.rel}/`))),
+  ])
+    reasons.set(e.reason, [...(reasons.get(e.reason) ?? []), e.rel]);
   return {
     generator,
     documents,
     content: {
       ...(globsFor("article") ? { articles: globsFor("article") } : {}),
       ...(globsFor("guide") ? { guides: globsFor("guide") } : {}),
-      slug: jekyll ? "jekyll" : "file",
+      slug: slugKey ? { key: slugKey } : jekyll ? "jekyll" : "file",
       translations,
-      frontmatter: { map, ...(draft ? { draft } : {}), ignore },
+      frontmatter: { map, ...(draft ? { draft } : {}), ...(published ? { published } : {}), ignore },
     },
     urls,
+    topics,
     unmapped,
+    leftOut: [...reasons].map(([reason, rels]) => `${some(rels)}: ${reason}`),
   };
 }
 
 /** Page patterns guessed from where each group's files sit: the folder under the content root. */
-function guessUrls(generator: Generator, documents: Detection["documents"]): Record<string, unknown> {
+function guessUrls(
+  generator: Generator,
+  input: string,
+  documents: Detection["documents"],
+): Record<string, Record<string, string>> {
+  // The folders a page's address does not show: the content root of each generator.
+  const drop =
+    generator === "astro"
+      ? 2
+      : generator === "hugo"
+        ? 1
+        : generator === "eleventy" && input
+          ? input.split("/").length
+          : 0;
   const section = (glob: string) => {
-    const parts = glob.split("/").filter((p) => !/[*{]/.test(p));
-    const drop = generator === "astro" ? 2 : generator === "hugo" ? 1 : 0;
-    const rest = parts.slice(drop).filter((p) => p !== "en" && p !== "fr" && p !== "_posts");
+    const parts = glob
+      .split("/")
+      .slice(0, -1)
+      .filter((p) => !/[*?{[(!\\]/.test(p));
+    const rest = parts
+      .slice(drop)
+      .filter((p) => p !== "en" && p !== "fr" && p !== "_posts")
+      // A Jekyll collection's folder is _name; its pages are published under /name/.
+      .map((p) => (generator === "jekyll" ? p.replace(/^_/, "") : p));
     return rest.length ? `/${rest.join("/")}` : "";
   };
   const urls: Record<string, Record<string, string>> = {};
@@ -220,11 +454,19 @@ function guessUrls(generator: Generator, documents: Detection["documents"]): Rec
   return urls;
 }
 
+/** A note as one comment line: a file name's line break or control character cannot end it. */
+const commentLine = (text: string) =>
+  text.replace(
+    /[\u0000-\u001f\u007f\u0085\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+
 /** The detection as the YAML blocks to add to risk.config.yaml, with what is left to do as comments. */
 export function detectionYaml(d: Detection): string {
   return (
     `# Read where it lives: detected by risk-cli init --detect (${d.generator}).\n` +
-    d.unmapped.map((u) => `# TODO ${u}\n`).join("") +
+    d.unmapped.map((u) => `# TODO ${commentLine(u)}\n`).join("") +
+    d.leftOut.map((u) => `# Left out: ${commentLine(u)}\n`).join("") +
     stringify({ content: d.content, urls: d.urls }, { lineWidth: 0 })
   );
 }

@@ -1,0 +1,390 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { parse as parseYaml } from "yaml";
+import { detectSite } from "../../app/detect.ts";
+import { runInitDetect } from "../../cli/commands/init.ts";
+import { runLint } from "../../cli/commands/lint.ts";
+import { report } from "../../cli/exit.ts";
+import { demoPublication } from "../../cli/paths.ts";
+import { docLocations, locate } from "../../core/inputs/documents.ts";
+import { ContentConfig } from "../../core/inputs/schemas.ts";
+import { ROOT } from "../helpers/cli.ts";
+import { siteFromDemo } from "../helpers/sites.ts";
+import { tempDir } from "../helpers/tmp.ts";
+
+/** A site made of these files (path inside the site -> text). */
+function site(files: Record<string, string>): string {
+  const root = `${tempDir("risk-detect-")}/site`;
+  mkdirSync(root, { recursive: true });
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, rel)), { recursive: true });
+    writeFileSync(join(root, rel), text);
+  }
+  return root;
+}
+
+const md = (meta: string, body = "Un texte.\n") => `---\n${meta}\n---\n${body}`;
+const toml = (meta: string, body = "Un texte.\n") => `+++\n${meta}\n+++\n${body}`;
+const post = (title: string, extra = "") =>
+  md(`title: ${title}\ndescription: Un article sur ${title}.\npubDate: 2026-09-01${extra ? `\n${extra}` : ""}`);
+const hugoPost = (title: string, extra = "") =>
+  toml(`title = "${title}"\ndescription = "Un article."\ndate = 2026-09-01${extra ? `\n${extra}` : ""}`);
+
+/** What init --detect printed on standard error while `run` ran, and what it returned or threw. */
+async function captured<T>(run: () => Promise<T>): Promise<{ stderr: string; result?: T; error?: unknown }> {
+  let stderr = "";
+  const spy = vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
+    stderr += String(chunk);
+    return true;
+  });
+  try {
+    const result = await run();
+    return { stderr, result };
+  } catch (error) {
+    return { stderr, error };
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+/** The exit status and message risk-cli gives for an error. */
+function exitOf(error: unknown): { status: number; stderr: string } {
+  let stderr = "";
+  const spy = vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
+    stderr += String(chunk);
+    return true;
+  });
+  try {
+    return { status: report(error, false), stderr };
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+const config = (root: string) => parseYaml(readFileSync(join(root, "risk.config.yaml"), "utf8"));
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe("init --detect on the folder it is given", () => {
+  it("refuses an empty DIR (exit 2) and never initialises the current folder", async () => {
+    const cwd = site({ "astro.config.mjs": "export default {};\n", "src/content/posts/a.md": post("A") });
+    vi.spyOn(process, "cwd").mockReturnValue(cwd);
+    for (const dir of ["", "  "]) {
+      const { error } = await captured(() => runInitDetect({ dir, json: true }));
+      expect(error, JSON.stringify(dir)).toBeDefined();
+      expect(exitOf(error).status).toBe(2);
+    }
+    expect(readdirSync(cwd).sort()).toEqual(["astro.config.mjs", "src"]);
+  });
+
+  it("skips a nested folder holding its own risk.config.yaml", () => {
+    const root = site({
+      "docs/a.md": post("A"),
+      "docs/other/risk.config.yaml": "name: x\n",
+      "docs/other/content/articles/fr/b.md": post("B"),
+    });
+    const d = detectSite(root);
+    expect(d.documents.map((x) => x.files)).toEqual([1]);
+    const locations = docLocations(ContentConfig.parse(d.content));
+    expect(locate("docs/a.md", locations)).not.toBeNull();
+    expect(locate("docs/other/content/articles/fr/b.md", locations)).toBeNull();
+    expect(d.leftOut.join("\n")).toContain("docs/other/: holds its own risk.config.yaml");
+  });
+});
+
+describe("init --detect and symbolic links in the site", () => {
+  const minimal = () =>
+    site({ "astro.config.mjs": "export default {};\n", "src/content/posts/premier.md": post("Premier") });
+
+  for (const rel of [
+    "content/topics.yaml",
+    "content/glossary.yaml",
+    "content/claim-reviews.yaml",
+    "content/methodologies",
+    "upstream",
+    "content",
+    "risk.config.yaml",
+  ])
+    it(`a broken one at ${rel}: exit 3 naming it inside the site, never an internal error or the install path; nothing written`, async () => {
+      const root = minimal();
+      mkdirSync(dirname(join(root, rel)), { recursive: true });
+      symlinkSync("/nonexistent/x", join(root, rel));
+      const before = readdirSync(root).sort();
+      const { error } = await captured(() => runInitDetect({ dir: root, json: false }));
+      const { status, stderr } = exitOf(error);
+      expect(status, stderr).toBe(3);
+      expect(stderr).toContain(`${rel}: a broken symbolic link`);
+      expect(stderr).not.toContain(demoPublication());
+      expect(stderr).not.toContain(ROOT);
+      expect(readdirSync(root).sort()).toEqual(before);
+    });
+
+  it("never writes through one leading out of the site", async () => {
+    const root = minimal();
+    const outside = tempDir("risk-outside-");
+    symlinkSync(outside, join(root, "content"));
+    const { error } = await captured(() => runInitDetect({ dir: root, json: false }));
+    const { status, stderr } = exitOf(error);
+    expect(status, stderr).toBe(3);
+    expect(stderr).toContain("content: a symbolic link leading out of the site");
+    expect(readdirSync(outside)).toEqual([]);
+    expect(existsSync(join(root, "risk.config.yaml"))).toBe(false);
+  });
+});
+
+describe("the registries init --detect writes", () => {
+  it("stand alone: a minimal Astro site loads and lints clean, naming no demo article or guide", async () => {
+    const root = site({
+      "astro.config.mjs": "export default {};\n",
+      "src/content/posts/premier.md": post("Premier"),
+      "src/content/posts/second.md": post("Second"),
+    });
+    const { result, stderr } = await captured(() => runInitDetect({ dir: root, json: false }));
+    expect(result, stderr).toBeDefined();
+    const lint = await runLint({ publication: root, json: true });
+    expect(lint.findings.filter((f) => f.severity === "error")).toEqual([]);
+    expect(lint.counts.articles).toBe(2);
+    const glossary = readFileSync(join(root, "content/glossary.yaml"), "utf8");
+    const demo = readdirSync(join(demoPublication(), "content/articles/fr"))
+      .concat(readdirSync(join(demoPublication(), "content/guides/fr")))
+      .map((f) => f.replace(/\.md$/, ""));
+    for (const file of readdirSync(join(root, "content"), { recursive: true }).map(String))
+      if (/\.(yaml|json)$/.test(file)) {
+        const text = readFileSync(join(root, "content", file), "utf8");
+        for (const slug of demo) expect(text, `${file} names ${slug}`).not.toContain(slug);
+      }
+    expect(parseYaml(glossary).every((e: { guide: unknown }) => e.guide === null)).toBe(true);
+    expect(parseYaml(readFileSync(join(root, "content/claim-reviews.yaml"), "utf8")).entries).toEqual([]);
+  });
+
+  it("say which topics the documents name that the written content/topics.yaml lacks", async () => {
+    const root = site({
+      "astro.config.mjs": "export default {};\n",
+      "src/content/posts/premier.md": post("Premier", "topics: [credit, jardinage]"),
+      "src/content/posts/_brouillon.md": post("Brouillon"),
+    });
+    const { result } = await captured(() => runInitDetect({ dir: root, json: false }));
+    expect(result?.documents).toEqual([expect.objectContaining({ files: 1, slugs: ["premier"] })]);
+    expect(result?.unmapped.find((u) => u.startsWith("topics:"))).toContain("lacks (jardinage)");
+    expect(readFileSync(join(root, "risk.config.yaml"), "utf8")).toContain("# TODO topics:");
+  });
+
+  it("keep a glossary's link to a guide the site has, at the site's address for it", async () => {
+    const root = site({
+      "astro.config.mjs": "export default {};\n",
+      "src/content/posts/premier.md": post("Premier"),
+      "src/content/guides/lire-les-spreads.md": post("Lire les spreads"),
+    });
+    await captured(() => runInitDetect({ dir: root, json: false }));
+    const glossary = parseYaml(readFileSync(join(root, "content/glossary.yaml"), "utf8"));
+    const hy = glossary.find((e: { slug: string }) => e.slug === "spread-high-yield");
+    expect(hy.guide).toBe("lire-les-spreads");
+    expect(hy.atlas.guides).toEqual([expect.objectContaining({ href: "/guides/lire-les-spreads/" })]);
+    expect(hy.atlas.articles).toEqual([]);
+    const lint = await runLint({ publication: root, json: true });
+    expect(lint.findings.filter((f) => f.severity === "error")).toEqual([]);
+  });
+
+  it("are never written when the site has them in the other format (.json)", async () => {
+    const root = site({
+      "astro.config.mjs": "export default {};\n",
+      "src/content/posts/premier.md": post("Premier", "topics: [maison]"),
+      "content/topics.json": JSON.stringify([{ slug: "maison", label: "Maison", blurb: "Les sujets de la maison." }]),
+      "content/editorial/changelog.json": "[]",
+    });
+    const { result } = await captured(() => runInitDetect({ dir: root, json: false }));
+    expect(existsSync(join(root, "content/topics.yaml"))).toBe(false);
+    expect(existsSync(join(root, "content/editorial/changelog.yaml"))).toBe(false);
+    expect(result?.copied).not.toContain("content/topics.yaml");
+    const lint = await runLint({ publication: root, json: true });
+    expect(lint.findings.filter((f) => f.severity === "error")).toEqual([]);
+  });
+
+  for (const style of ["astro", "hugo", "jekyll"] as const)
+    it(`read a ${style} site holding the demo's corpus, which lints without an error`, async () => {
+      const root = siteFromDemo(style);
+      const { result, stderr } = await captured(() => runInitDetect({ dir: root, json: false }));
+      expect(result, stderr).toBeDefined();
+      const lint = await runLint({ publication: root, json: true });
+      expect(lint.findings.filter((f) => f.severity === "error")).toEqual([]);
+      expect(lint.counts.articles).toBe(7);
+      const glossary = parseYaml(readFileSync(join(root, "content/glossary.yaml"), "utf8"));
+      expect(glossary.filter((e: { guide: unknown }) => e.guide).length).toBeGreaterThan(0);
+    }, 60_000);
+});
+
+describe("frontmatter keys that name a page", () => {
+  it("Hugo's and Astro's slug: slug: {key: slug}, the file name standing in where a file has none", async () => {
+    const hugo = site({
+      "hugo.toml": "",
+      "content/posts/a.md": hugoPost("A", 'slug = "article-a"'),
+      "content/posts/b.md": hugoPost("B"),
+    });
+    const astro = site({
+      "astro.config.mjs": "export default {};\n",
+      "src/content/posts/a.md": post("A", "slug: article-a"),
+      "src/content/posts/b.md": post("B"),
+    });
+    for (const root of [hugo, astro]) {
+      const d = detectSite(root);
+      expect(d.content.slug).toEqual({ key: "slug" });
+      expect(d.content.frontmatter.ignore).not.toContain("slug");
+      expect(d.documents[0]!.slugs).toEqual(["article-a", "b"]);
+      await captured(() => runInitDetect({ dir: root, json: false }));
+      const lint = await runLint({ publication: root, json: true });
+      expect(lint.findings.filter((f) => f.severity === "error")).toEqual([]);
+    }
+  });
+
+  it("Hugo's url and Jekyll's and Eleventy's permalink: declared, with a notice that those pages must be checked", () => {
+    const sites = {
+      url: site({ "hugo.toml": "", "content/posts/a.md": hugoPost("A", 'url = "/ailleurs/a/"') }),
+      permalink: site({ "_config.yml": "", "_posts/2026-09-01-a.md": post("A", "permalink: /ailleurs/a/") }),
+      eleventy: site({ ".eleventy.js": "module.exports = {};\n", "posts/a.md": post("A", "permalink: /x/") }),
+    };
+    for (const [name, root] of Object.entries(sites)) {
+      const key = name === "url" ? "url" : "permalink";
+      const d = detectSite(root);
+      expect(d.content.frontmatter.ignore, name).toContain(key);
+      const notice = d.unmapped.find((u) => u.startsWith(`${key}:`));
+      expect(notice, name).toMatch(/1 page\(s\) give their own address \([^)]*a\.md\).*urls: pattern/);
+    }
+  });
+});
+
+describe("a Jekyll site", () => {
+  it("leaves _drafts out of the globs and the addresses, reads published: false as a draft, and publishes a collection without its _", async () => {
+    const root = site({
+      "_config.yml": "title: x\n",
+      "_posts/2026-09-01-premier.md": md("title: Premier\ndescription: Un article.\nlayout: post"),
+      "_posts/2026-09-02-cache.md": md("title: Caché\ndescription: Pas publié.\npublished: false"),
+      "_drafts/brouillon.md": md("title: Brouillon\ndescription: Un brouillon."),
+      "_guides/lire.md": md("title: Lire\ndescription: Un guide.\ndate: 2026-09-01"),
+    });
+    const d = detectSite(root);
+    expect(JSON.stringify(d.content)).not.toContain("_drafts");
+    expect(d.urls).toEqual({ article: { fr: "/{slug}/" }, guide: { fr: "/guides/{slug}/" } });
+    expect(d.content.frontmatter.published).toBe("published");
+    expect(d.content.frontmatter.map).not.toHaveProperty("published");
+    expect(d.documents[0]!.slugs).toEqual(["premier"]);
+    await captured(() => runInitDetect({ dir: root, json: false }));
+    const lint = await runLint({ publication: root, json: true });
+    expect(lint.findings.filter((f) => f.severity === "error")).toEqual([]);
+    expect(lint.counts.articles).toBe(1);
+  });
+});
+
+describe("a Hugo site", () => {
+  it("reads its pages only: no section page (_index.md), no page-bundle resource", async () => {
+    const root = site({
+      "hugo.toml": "",
+      "content/posts/_index.md": toml('title = "Articles"'),
+      "content/posts/simple.md": hugoPost("Simple"),
+      "content/posts/bundle/index.md": hugoPost("Bundle"),
+      "content/posts/bundle/notes.md": hugoPost("Notes"),
+      "content/posts/bundle/annexe/detail.md": hugoPost("Détail"),
+    });
+    const d = detectSite(root);
+    expect(d.documents).toEqual([expect.objectContaining({ kind: "article", lang: "fr", files: 2 })]);
+    expect(d.content.articles!.fr).toEqual(["content/posts/[^_]*.md", "content/posts/**/index.md"]);
+    const locations = docLocations(ContentConfig.parse(d.content));
+    expect(locate("content/posts/simple.md", locations)).not.toBeNull();
+    expect(locate("content/posts/bundle/index.md", locations)).not.toBeNull();
+    expect(locate("content/posts/other/index.md", locations)).not.toBeNull();
+    expect(locate("content/posts/next.md", locations)).not.toBeNull();
+    for (const rel of [
+      "content/posts/_index.md",
+      "content/posts/bundle/notes.md",
+      "content/posts/bundle/annexe/detail.md",
+    ])
+      expect(locate(rel, locations), rel).toBeNull();
+    expect(d.urls.article).toEqual({ fr: "/posts/{slug}/" });
+    expect(d.leftOut.join("\n")).toContain("content/posts/_index.md");
+    expect(d.leftOut.join("\n")).toContain("content/posts/bundle/notes.md");
+    await captured(() => runInitDetect({ dir: root, json: false }));
+    const lint = await runLint({ publication: root, json: true });
+    expect(lint.findings.filter((f) => f.severity === "error")).toEqual([]);
+    expect(lint.counts.articles).toBe(2);
+  });
+
+  it("reads languages given by file name (x.fr.md, index.en.md), slugs without the suffix", async () => {
+    const root = site({
+      "hugo.toml": "",
+      "content/posts/_index.fr.md": toml('title = "Articles"'),
+      "content/posts/un.fr.md": hugoPost("Un"),
+      "content/posts/un.en.md": hugoPost("One"),
+      "content/posts/deux/index.fr.md": hugoPost("Deux"),
+      "content/posts/deux/index.en.md": hugoPost("Two"),
+      "content/posts/deux/notes.fr.md": hugoPost("Notes"),
+    });
+    const d = detectSite(root);
+    expect(d.content.articles).toEqual({
+      fr: ["content/posts/[^_]*.fr.md", "content/posts/**/index.fr.md"],
+      en: ["content/posts/**/[^_]*.en.md"],
+    });
+    expect(d.content.slug).toBe("file");
+    expect(d.content.translations).toBe("same-slug");
+    expect(d.documents.map((x) => x.slugs)).toEqual([
+      ["deux", "un"],
+      ["deux", "un"],
+    ]);
+    expect(d.urls.article).toEqual({ fr: "/posts/{slug}/", en: "/en/posts/{slug}/" });
+    await captured(() => runInitDetect({ dir: root, json: false }));
+    const lint = await runLint({ publication: root, json: true });
+    expect(lint.findings.filter((f) => f.severity === "error")).toEqual([]);
+    expect(lint.counts.articles).toBe(2);
+  });
+
+  it("keeps French files without a suffix apart from English ones with it", () => {
+    const root = site({
+      "hugo.toml": "",
+      "content/posts/un.md": hugoPost("Un"),
+      "content/posts/un.en.md": hugoPost("One"),
+    });
+    const d = detectSite(root);
+    const locations = docLocations(ContentConfig.parse(d.content));
+    expect(locate("content/posts/un.md", locations)).toEqual({ kind: "article", lang: "fr" });
+    expect(locate("content/posts/un.en.md", locations)).toEqual({ kind: "article", lang: "en" });
+    expect(locate("content/posts/trois.md", locations)).toEqual({ kind: "article", lang: "fr" });
+  });
+});
+
+describe("an Eleventy site", () => {
+  for (const [file, text] of [
+    [".eleventy.js", 'module.exports = function () {\n  return { dir: { input: "src", output: "_site" } };\n};\n'],
+    ["eleventy.config.js", 'export const config = { dir: { input: "./src/", includes: "_includes" } };\n'],
+  ] as const)
+    it(`guesses addresses relative to its input folder (${file})`, () => {
+      const root = site({ [file]: text, "src/posts/a.md": post("A"), "notes/todo.md": post("Todo") });
+      const d = detectSite(root);
+      expect(d.content.articles!.fr).toEqual(["src/posts/**/*.md"]);
+      expect(d.urls.article).toEqual({ fr: "/posts/{slug}/" });
+    });
+});
+
+describe("what a site's files say to the YAML library", () => {
+  it("is never printed raw: a warning is reported with the file's name", () => {
+    const root = site({ "posts/a.md": post("A", "extra: !custom valeur") });
+    const warnings: unknown[] = [];
+    vi.spyOn(process, "emitWarning").mockImplementation((w: unknown) => {
+      warnings.push(w);
+    });
+    const d = detectSite(root);
+    expect(warnings).toEqual([]);
+    expect(d.unmapped.find((u) => u.startsWith("posts/a.md:"))).toContain("Unresolved tag: !custom");
+  });
+
+  it("cannot write into risk.config.yaml through a file name's line break", async () => {
+    const root = site({
+      "posts/a.md": post("A"),
+      "posts/x\nurls: {evil: 1}\n#.md": "no frontmatter\n",
+    });
+    await captured(() => runInitDetect({ dir: root, json: false }));
+    const written = config(root);
+    expect(written.urls).not.toHaveProperty("evil");
+    expect(readFileSync(join(root, "risk.config.yaml"), "utf8")).toContain("posts/x\\u000aurls");
+  });
+});
