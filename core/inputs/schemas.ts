@@ -29,11 +29,13 @@ export const Line = z
   .regex(
     /^[^\u0000-\u001f\u007f\u2028\u2029\u202a-\u202e\u2066-\u2069]*$/,
     "one line without control characters or bidirectional overrides; remove line breaks",
-  );
+  )
+  .refine((s) => s.isWellFormed(), { message: "a lone UTF-16 surrogate (\\uD800...) is no character; remove it" });
 /** A text of one or more lines: no control character other than tab and line breaks. */
 export const Prose = z
   .string()
-  .regex(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/, "no control characters (NUL, BEL, ESC...)");
+  .regex(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/, "no control characters (NUL, BEL, ESC...)")
+  .refine((s) => s.isWellFormed(), { message: "a lone UTF-16 surrogate (\\uD800...) is no character; remove it" });
 
 const Bilingual = z.strictObject({ fr: Line.min(1), en: Line.min(1) });
 /** An absolute URI or a site-relative path starting with `/`. */
