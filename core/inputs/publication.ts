@@ -139,8 +139,16 @@ export async function readPublicationFiles(fs: ReadOnlyFs, root: string): Promis
   const rels: string[] = [];
   for (const base of REGISTRIES) {
     const yaml = `${base}.yaml`;
-    if (await fs.exists(`${root}/${yaml}`)) rels.push(yaml);
-    else if (await fs.exists(`${root}/${base}.json`)) rels.push(`${base}.json`);
+    const [hasYaml, hasJson] = [await fs.exists(`${root}/${yaml}`), await fs.exists(`${root}/${base}.json`)];
+    if (hasYaml && hasJson)
+      throw inputError(
+        yaml,
+        undefined,
+        undefined,
+        `${base}.json holds the same registry: keep one of the two files (YAML or JSON), so that no one edits the one that is not read`,
+      );
+    if (hasYaml) rels.push(yaml);
+    else if (hasJson) rels.push(`${base}.json`);
     else
       throw inputError(
         yaml,

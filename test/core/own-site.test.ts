@@ -271,6 +271,14 @@ describe("frontmatter and file names as publishers write them", () => {
     expect(UrlsConfig.safeParse({ article: { fr: "/blog/{slug}/" } }).success).toBe(true);
   });
 
+  it("refuses a registry kept both as YAML and as JSON, naming both", async () => {
+    const pub = demoCopy();
+    writeFileSync(join(pub, "content/topics.json"), "[]\n");
+    await expect(loadPublication(nodeFs, pub)).rejects.toThrow(
+      /content\/topics\.yaml.*content\/topics\.json holds the same registry/,
+    );
+  });
+
   it("does not publish the translation of a draft, nor name the draft", async () => {
     const pub = demoCopy();
     const dir = join(pub, "content/articles/fr");
