@@ -476,7 +476,8 @@ export function siteServer(siteDir: string, options: { archive?: string; mcp?: M
       return notFound();
     }
     refresh();
-    const body = fs.readFileSync(real);
+    const body = readRegularFile(real);
+    if (!body) return notFound();
     const entry = known.get(path);
     const sha = entry?.sha256 ?? createHash("sha256").update(body).digest("hex");
     const type = withCharset(
@@ -596,4 +597,37 @@ function mementoAnswerer(archive: string, pack: Pack) {
       res.end();
     },
   };
+}
+
+/** The most a served file may hold: far above any surface, far below the machine's memory. */
+const MAX_SERVED_BYTES = 256 << 20;
+
+/**
+ * A regular file's bytes, or null: opened without following a final link and without blocking
+ * (a FIFO swapped in after the checks above neither hangs nor is read), checked to be a regular
+ * file of at most MAX_SERVED_BYTES on the descriptor that is read.
+ */
+function readRegularFile(path: string): Buffer | null {
+  let fd: number;
+  try {
+    fd = fs.openSync(path, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
+  } catch {
+    return null;
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile() || st.size > MAX_SERVED_BYTES) return null;
+    const body = Buffer.alloc(st.size);
+    let read = 0;
+    while (read < st.size) {
+      const n = fs.readSync(fd, body, read, st.size - read, read);
+      if (n === 0) break;
+      read += n;
+    }
+    return body.subarray(0, read);
+  } catch {
+    return null;
+  } finally {
+    fs.closeSync(fd);
+  }
 }

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { once } from "node:events";
 import { request } from "node:http";
@@ -24,6 +25,8 @@ beforeAll(async () => {
   await runAssemble({ site, archive: `${dir}/archive.git`, now: at(0), json: true });
   writeFileSync(`${dir}/secret.txt`, "outside the site\n");
   symlinkSync(`${dir}/secret.txt`, `${site}/leak.txt`);
+  // A FIFO inside the site: never read (it would hang the server), never served.
+  execFileSync("mkfifo", [`${site}/api/v1/fifo.json`]);
   mkdirSync(`${site}/.git`, { recursive: true });
   writeFileSync(`${site}/.git/config`, "dotfile\n");
   const server = siteServer(site);
@@ -118,6 +121,7 @@ describe("risk-cli serve", () => {
       "/leak.txt",
       "/.git/config",
       "/.risk-cli-site",
+      "/api/v1/fifo.json",
     ]) {
       const r = await get(path);
       expect(r.status, path).toBe(404);
