@@ -374,7 +374,7 @@ const parser = or(
     }),
     {
       brief: message`Serve the site folder as the contract says (CORS, content types, ETags, ranges, compression).`,
-      description: message`Serves GET and HEAD of the site's files with the contract's media types (charset=utf-8 on text), Access-Control-Allow-Origin: *, nosniff, an ETag that is the file's SHA-256, byte ranges, gzip and brotli, and a Cache-Control per kind of file. Never serves a path outside the site, a dotfile or a symbolic link leading out. Listens on 127.0.0.1 by default.`,
+      description: message`Serves GET and HEAD of the site's files with the contract's media types (charset=utf-8 on text), Access-Control-Allow-Origin: *, nosniff, a strong ETag per representation (the file's SHA-256, suffixed when compressed), one byte range (with If-Range), gzip and brotli by q-value, and a Cache-Control per kind of file. Never serves a path outside the site, a dotfile or a symbolic link leading out. Listens on 127.0.0.1 by default.`,
       footer: examples(
         "risk-cli serve",
         "risk-cli serve --site ./public --port 9000",
