@@ -25,6 +25,8 @@ const TEXT_PROPS = ["title", "caption", "alt", "source", "label"];
 /** Elements removed with all they hold. */
 const REMOVED = new Set(["style", "script", "template", "noscript"]);
 const MAX_TAG = 4_000;
+/** C0 controls but tab, line feed and carriage return; DEL; C1 controls. */
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
 
 interface Tag {
   name: string;
@@ -121,6 +123,8 @@ function lineCounter(text: string) {
 /** The body with its markup reduced to readable text, and what was dropped. */
 export function readableBody(body: string, options: { mdx: boolean }): { text: string; dropped: DroppedMarkup[] } {
   const dropped: DroppedMarkup[] = [];
+  // Control characters become spaces: same length, so that offsets and line numbers stay the file's.
+  body = body.replace(CONTROL, " ");
   // Fenced code is shown as written: markup inside it is the subject of the text.
   const parts = body.split(/^( {0,3}(?:```|~~~)[^\n]*\n[\s\S]*?^ {0,3}(?:```|~~~)[ \t]*$)/m);
   let offset = 0;
@@ -129,7 +133,7 @@ export function readableBody(body: string, options: { mdx: boolean }): { text: s
   for (const [k, part] of parts.entries()) {
     if (k % 2 === 1) out.push(part);
     else {
-      let text = options.mdx ? withoutModuleLines(part) : part;
+      let text = options.mdx ? withoutModuleStatements(part) : part;
       const first = lineOf(offset);
       if (text.includes("<"))
         text = reduceMarkup(text, (line, component) => dropped.push({ line: line + first - 1, component }));
@@ -140,20 +144,42 @@ export function readableBody(body: string, options: { mdx: boolean }): { text: s
   return { text: out.join(""), dropped };
 }
 
-/** MDX's `import`/`export` statements and block expressions (`{...}` alone on their lines), blanked. */
-function withoutModuleLines(text: string): string {
+const BLANK = /^[ \t\r]*$/;
+
+/**
+ * MDX's `import`/`export` statements, blanked, and block expressions (`{...}` alone on their lines). As in MDX, a statement starts with `import` or
+ * `export` and a space at the start of a line that begins a block (the document's or a part's first
+ * line, or one after a blank line or a heading), never inside a paragraph, and runs to the next blank
+ * line, or further while a bracket is open or the line ends with `,` or `=`.
+ */
+function withoutModuleStatements(text: string): string {
   const lines = text.split("\n");
+  let blockStart = true;
   let inStatement = false;
   let depth = 0;
+  let continues = false;
+  let expression = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    const starts = !inStatement && (/^(import|export)\s/.test(line) || /^\{/.test(line));
-    if (!starts && !inStatement) continue;
-    for (const c of line)
-      depth += c === "{" || c === "(" || c === "[" ? 1 : c === "}" || c === ")" || c === "]" ? -1 : 0;
-    lines[i] = "";
-    inStatement = depth > 0 || /[,=]\s*$/.test(line) || /^(import|export)\s*\{?\s*$/.test(line);
-    if (!inStatement) depth = 0;
+    const blank = BLANK.test(line);
+    if (!inStatement && blockStart && /^(?:import|export)(?:\s|$)/.test(line)) {
+      inStatement = true;
+      expression = false;
+      depth = 0;
+    } else if (!inStatement && /^\{/.test(line)) {
+      inStatement = true;
+      expression = true;
+      depth = 0;
+    } else if (inStatement && blank && depth <= 0 && !continues) inStatement = false;
+    if (inStatement) {
+      for (const c of line)
+        depth += c === "{" || c === "(" || c === "[" ? 1 : c === "}" || c === ")" || c === "]" ? -1 : 0;
+      if (!blank) continues = /[,=]\s*$/.test(line) || /^(?:import|export)\s*\{?\s*$/.test(line);
+      lines[i] = "";
+      // A block expression ends with its closing brace.
+      if (expression && depth <= 0) inStatement = false;
+    }
+    blockStart = blank || /^ {0,3}#{1,6}(?:\s|$)/.test(line);
   }
   return lines.join("\n");
 }
