@@ -37,7 +37,7 @@ interface Tag {
 }
 
 /** Reads the tag starting at `i` (text[i] is `<`), or null when it is not one. */
-function readTag(text: string, i: number): Tag | null {
+function readTag(text: string, i: number, braces: (i: number) => number): Tag | null {
   let j = i + 1;
   const closing = text[j] === "/";
   if (closing) j++;
@@ -55,13 +55,14 @@ function readTag(text: string, i: number): Tag | null {
     if (text[j] === "/" && text[j + 1] === ">") return { name, closing, selfClosing: true, attrs, end: j + 2 };
     if (text[j] === "{") {
       // A spread or expression attribute: {...props}.
-      const close = matchBrace(text, j, limit);
-      if (close < 0) return null;
+      const close = braces(j);
+      if (close < 0 || close >= limit) return null;
       j = close + 1;
       continue;
     }
+    // A name or an unquoted value never holds `<`: where one stands, this was no tag.
     const attrStart = j;
-    while (j < limit && /[^\s=>/{}"']/.test(text[j]!)) j++;
+    while (j < limit && /[^\s=<>/{}"']/.test(text[j]!)) j++;
     if (j === attrStart) return null;
     const attr = text.slice(attrStart, j);
     if (text[j] !== "=") {
@@ -76,8 +77,8 @@ function readTag(text: string, i: number): Tag | null {
       attrs.set(attr, text.slice(j + 1, close));
       j = close + 1;
     } else if (quote === "{") {
-      const close = matchBrace(text, j, limit);
-      if (close < 0) return null;
+      const close = braces(j);
+      if (close < 0 || close >= limit) return null;
       const expression = text.slice(j + 1, close).trim();
       // A string literal in braces is text; any other expression is code.
       const literal = /^(["'`])([^"'`]*)\1$/.exec(expression);
@@ -85,26 +86,71 @@ function readTag(text: string, i: number): Tag | null {
       j = close + 1;
     } else {
       const valueStart = j;
-      while (j < limit && /[^\s>]/.test(text[j]!)) j++;
+      while (j < limit && /[^\s<>]/.test(text[j]!)) j++;
       attrs.set(attr, text.slice(valueStart, j));
     }
   }
   return null;
 }
 
-/** The index of the brace closing the one at `i`, strings skipped; -1 past `limit`. */
-function matchBrace(text: string, i: number, limit: number): number {
-  let depth = 0;
-  for (let j = i; j < limit; j++) {
-    const c = text[j];
-    if (c === '"' || c === "'" || c === "`") {
-      const close = text.indexOf(c, j + 1);
-      if (close < 0 || close >= limit) return -1;
-      j = close;
-    } else if (c === "{") depth++;
-    else if (c === "}" && --depth === 0) return j;
-  }
-  return -1;
+const BACKSLASH = 92;
+const NEWLINE = 10;
+const BACKTICK = 96;
+
+/**
+ * Where each `{` of one text closes, found once: braces are counted as MDX counts them, except
+ * inside a string that closes on its line (a template literal: anywhere), inside a block comment
+ * that closes, and after a backslash. A quote or comment that does not close is an ordinary
+ * character (an apostrophe in JSX text), and is not searched for again. Every brace met on the way
+ * is remembered with its match, and a later search jumps over what is known, so a flood of `{`
+ * (closed or not) is read once.
+ */
+function braceMatcher(text: string): (i: number) => number {
+  // A `{`'s closing `}`, or -1 when it never closes.
+  const memo = new Map<number, number>();
+  return (i: number): number => {
+    const known = memo.get(i);
+    if (known !== undefined) return known;
+    const open: number[] = [];
+    // Where a failed search for each kind of closer ended: an opener before it fails too.
+    let noQuote = -1;
+    let noApostrophe = -1;
+    let noTemplate = -1;
+    let noComment = false;
+    for (let j = i; j < text.length; j++) {
+      const c = text.charCodeAt(j);
+      if (c === 123) {
+        const inner = j === i ? undefined : memo.get(j);
+        // A brace inside that never closes leaves every brace around it open.
+        if (inner !== undefined && inner < 0) break;
+        if (inner !== undefined) j = inner;
+        else open.push(j);
+      } else if (c === 125) {
+        memo.set(open.pop()!, j);
+        if (open.length === 0) return j;
+      } else if (c === BACKSLASH) j++;
+      else if (c === 34 || c === 39 || c === BACKTICK) {
+        if (j < (c === 34 ? noQuote : c === 39 ? noApostrophe : noTemplate)) continue;
+        let k = j + 1;
+        while (k < text.length) {
+          const d = text.charCodeAt(k);
+          if (d === BACKSLASH) k += 2;
+          else if (d === c || (d === NEWLINE && c !== BACKTICK)) break;
+          else k++;
+        }
+        if (text.charCodeAt(k) === c) j = k;
+        else if (c === 34) noQuote = k;
+        else if (c === 39) noApostrophe = k;
+        else noTemplate = k;
+      } else if (c === 47 && text.charCodeAt(j + 1) === 42 && !noComment) {
+        const end = text.indexOf("*/", j + 2);
+        if (end >= 0) j = end + 1;
+        else noComment = true;
+      }
+    }
+    for (const o of open) memo.set(o, -1);
+    return -1;
+  };
 }
 
 const newlines = (s: string) => s.replace(/[^\n]/g, "");
@@ -124,24 +170,73 @@ function lineCounter(text: string) {
 export function readableBody(body: string, options: { mdx: boolean }): { text: string; dropped: DroppedMarkup[] } {
   const dropped: DroppedMarkup[] = [];
   // Control characters become spaces: same length, so that offsets and line numbers stay the file's.
-  body = body.replace(CONTROL, " ");
-  // Fenced code is shown as written: markup inside it is the subject of the text.
-  const parts = body.split(/^( {0,3}(?:```|~~~)[^\n]*\n[\s\S]*?^ {0,3}(?:```|~~~)[ \t]*$)/m);
-  let offset = 0;
-  const lineOf = lineCounter(body);
+  const clean = body.replace(CONTROL, " ");
+  const lineOf = lineCounter(clean);
   const out: string[] = [];
-  for (const [k, part] of parts.entries()) {
-    if (k % 2 === 1) out.push(part);
+  for (const part of fencedParts(clean)) {
+    const text = clean.slice(part.start, part.end);
+    // Fenced code is shown as written: markup inside it is the subject of the text.
+    if (part.code) out.push(text);
     else {
-      let text = options.mdx ? withoutModuleStatements(part) : part;
-      const first = lineOf(offset);
-      if (text.includes("<"))
-        text = reduceMarkup(text, (line, component) => dropped.push({ line: line + first - 1, component }));
-      out.push(text);
+      const first = lineOf(part.start);
+      const prose = options.mdx ? withoutModuleStatements(text) : text;
+      out.push(
+        prose.includes("<")
+          ? reduceMarkup(prose, (line, component) => dropped.push({ line: line + first - 1, component }))
+          : prose,
+      );
     }
-    offset += part.length;
   }
   return { text: out.join(""), dropped };
+}
+
+interface Part {
+  start: number;
+  end: number;
+  code: boolean;
+}
+
+/**
+ * The body cut into prose and fenced code. A fence opens with three or more backticks or tildes
+ * (up to three spaces in) and closes at the next line of the same character, at least as long,
+ * with nothing after it; one that never closes is not code. Pairs are found from one list of the
+ * fence lines and, for each character, the longest closer at or after each of them, so a flood of
+ * unclosed fences is read once.
+ */
+function fencedParts(text: string): Part[] {
+  const fences: { start: number; end: number; char: string; length: number; closer: boolean }[] = [];
+  for (const m of text.matchAll(/^ {0,3}(`{3,}|~{3,})([^\n]*)$/gm)) {
+    const [line, run, info] = m as unknown as [string, string, string];
+    // A backtick fence's info string holds no backtick.
+    if (run[0] === "`" && info.includes("`")) continue;
+    fences.push({
+      start: m.index,
+      end: m.index + line.length,
+      char: run[0]!,
+      length: run.length,
+      closer: /^[ \t\r]*$/.test(info),
+    });
+  }
+  // longest[c][k]: the longest closer of character c among fences[k..].
+  const longest: Record<string, number[]> = { "`": new Array(fences.length + 1), "~": new Array(fences.length + 1) };
+  longest["`"]![fences.length] = longest["~"]![fences.length] = 0;
+  for (let k = fences.length - 1; k >= 0; k--) {
+    const f = fences[k]!;
+    for (const c of ["`", "~"]) longest[c]![k] = Math.max(longest[c]![k + 1]!, f.closer && f.char === c ? f.length : 0);
+  }
+  const parts: Part[] = [];
+  let at = 0;
+  for (let k = 0; k < fences.length; k++) {
+    const open = fences[k]!;
+    if (longest[open.char]![k + 1]! < open.length) continue;
+    let j = k + 1;
+    while (!(fences[j]!.closer && fences[j]!.char === open.char && fences[j]!.length >= open.length)) j++;
+    parts.push({ start: at, end: open.start, code: false }, { start: open.start, end: fences[j]!.end, code: true });
+    at = fences[j]!.end;
+    k = j;
+  }
+  parts.push({ start: at, end: text.length, code: false });
+  return parts;
 }
 
 const BLANK = /^[ \t\r]*$/;
@@ -187,6 +282,7 @@ function withoutModuleStatements(text: string): string {
 function reduceMarkup(text: string, drop: (line: number, component: string) => void): string {
   const out: string[] = [];
   const lineAt = lineCounter(text);
+  const braces = braceMatcher(text);
   // The next closing tag of each name after a position, memoised so that a flood of unclosed
   // elements is not searched for again and again.
   const closeMemo = new Map<string, { from: number; at: number }>();
@@ -210,7 +306,7 @@ function reduceMarkup(text: string, drop: (line: number, component: string) => v
       i = end < 0 ? text.length : end + 3;
       continue;
     }
-    const tag = readTag(text, lt);
+    const tag = readTag(text, lt, braces);
     if (!tag) {
       i = lt + 1;
       continue;

@@ -67,3 +67,57 @@ describe("control characters", () => {
     }
   });
 });
+
+/** Milliseconds of the best of three runs of `f` (the least disturbed by the machine's other work). */
+function best(f: () => void): number {
+  let min = Number.POSITIVE_INFINITY;
+  for (let k = 0; k < 3; k++) {
+    const t = performance.now();
+    f();
+    min = Math.min(min, performance.now() - t);
+  }
+  return min;
+}
+
+const FLOODS = [
+  "<!-- c -->\n\n",
+  "<!-- c -->\n",
+  "```\n",
+  "```a\n",
+  "~~~~\n```\n",
+  'import x from "y"\n\n',
+  "export const a = 1\n",
+  "{a}",
+  "{'",
+  "a {/* c */} ",
+  "`",
+  "``a`",
+  "<",
+  "<a ",
+  "<a {",
+  '<a x="',
+  "<>",
+  "<style>",
+  "<svg>",
+  "\\",
+  "\0",
+];
+
+describe("the markup reader takes time linear in its input", () => {
+  for (const flood of FLOODS) {
+    it(`reads 60 KB and 240 KB of ${JSON.stringify(flood)} in proportion (quadratic would be 16 times)`, () => {
+      const run = (kb: number) => {
+        const text = flood.repeat(Math.floor((kb * 1000) / flood.length));
+        const body = `Intro.\n\n${text}\n`;
+        return best(() => {
+          for (const read of [md, mdx]) expect(read(body).text.split("\n")).toHaveLength(body.split("\n").length);
+        });
+      };
+      const small = run(60);
+      const large = run(240);
+      // Four times the input: linear gives about 4, quadratic 16. A generous bound that timing noise cannot break.
+      expect(large, `${small.toFixed(1)} ms then ${large.toFixed(1)} ms`).toBeLessThan(Math.max(10 * small, 200));
+      expect(large).toBeLessThan(5000);
+    });
+  }
+});
