@@ -1,32 +1,43 @@
 /**
  * MDX and inline HTML reduced to the text a reader would read, before anything is published from a
- * document's body (the text corpora, the search index, the claims). MDX `import`/`export` lines and
- * block expressions go; a component keeps its text props (title, caption, alt, source, label) and
- * its children, and one that carries no text is dropped and reported; `<style>` and `<script>` go
- * whole; an `<svg>` gives only its `<title>`; an `<img>` its `alt`; any other element its content.
- * HTML comments stay: they carry the claim markers. Line breaks are kept where markup is removed,
- * so that every line number the claims engine reports is still the file's.
+ * document's body (the text corpora, the search index, the claims). In MDX, `import`/`export`
+ * statements and `{…}` expressions go wherever they stand, comments `{/* … *\/}` with them; a
+ * component keeps its text props (title, caption, alt, source, label) and its children, and one that
+ * carries no text is dropped and reported; a fragment `<>…</>` keeps its children. In Markdown and
+ * MDX alike `<style>` and `<script>` go whole (left open, they hold the rest of the document, as in
+ * an HTML parser, and are reported); an `<svg>` gives only its `<title>`; an `<img>` its `alt`; any
+ * other element its content. Code spans, fenced code and backslash-escaped characters are text.
+ * Control characters other than tab and line breaks become spaces. HTML comments stay: they carry
+ * the claim markers. Line breaks are kept where markup is removed, so that every line number the
+ * claims engine reports is still the file's.
  *
  * Hand-written, not an MDX or HTML parser: those build a syntax tree and a JavaScript program for
  * every file (the MDX compiler alone is dozens of modules), where this needs one linear pass that
- * never fails on a file a publisher's own build accepts. Every scan is bounded: a tag's attributes
- * are read for at most MAX_TAG characters, and the search for an element's end is memoised, so a
- * flood of `<` costs no more than plain text.
+ * never fails on a file a publisher's own build accepts. Every scan is bounded or consumes what it
+ * reads: a tag's attributes are read for at most MAX_TAG characters, the search for an element's
+ * end is memoised, code spans and fences are paired from one list of their delimiters, and an
+ * expression either closes (and the scan goes on after it) or holds the rest of the document. A
+ * flood of `<`, `{`, backticks, fences or `import` lines costs no more than plain text.
  */
 
 export interface DroppedMarkup {
   /** The line in the body (1-based; the caller adds the frontmatter's lines). */
   line: number;
   component: string;
+  /** Why it was dropped when it is not a component without text: an element or expression never closed. */
+  reason?: string;
 }
 
 /** Props whose value is text a reader sees: kept where the component stood. */
 const TEXT_PROPS = ["title", "caption", "alt", "source", "label"];
 /** Elements removed with all they hold. */
 const REMOVED = new Set(["style", "script", "template", "noscript"]);
+/** Elements whose content is raw text to their end tag: left open, they hold the rest of the document. */
+const RAW_TEXT = new Set(["style", "script"]);
 const MAX_TAG = 4_000;
 /** C0 controls but tab, line feed and carriage return; DEL; C1 controls. */
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
+const NEVER_CLOSED = "is never closed: everything after it is read as its content and left out of every published text";
 
 interface Tag {
   name: string;
@@ -173,18 +184,22 @@ export function readableBody(body: string, options: { mdx: boolean }): { text: s
   const clean = body.replace(CONTROL, " ");
   const lineOf = lineCounter(clean);
   const out: string[] = [];
+  let swallowed = false;
   for (const part of fencedParts(clean)) {
     const text = clean.slice(part.start, part.end);
     // Fenced code is shown as written: markup inside it is the subject of the text.
-    if (part.code) out.push(text);
+    if (swallowed) out.push(newlines(text));
+    else if (part.code) out.push(text);
     else {
       const first = lineOf(part.start);
       const prose = options.mdx ? withoutModuleStatements(text) : text;
-      out.push(
-        prose.includes("<")
-          ? reduceMarkup(prose, (line, component) => dropped.push({ line: line + first - 1, component }))
-          : prose,
-      );
+      if (!(options.mdx ? /[<`\\{]/ : /[<`\\]/).test(prose)) {
+        out.push(prose);
+        continue;
+      }
+      const reduced = reduceMarkup(prose, options.mdx, (d) => dropped.push({ ...d, line: d.line + first - 1 }));
+      out.push(reduced.text);
+      swallowed = reduced.swallowed;
     }
   }
   return { text: out.join(""), dropped };
@@ -242,7 +257,7 @@ function fencedParts(text: string): Part[] {
 const BLANK = /^[ \t\r]*$/;
 
 /**
- * MDX's `import`/`export` statements, blanked, and block expressions (`{...}` alone on their lines). As in MDX, a statement starts with `import` or
+ * MDX's `import`/`export` statements, blanked. As in MDX, a statement starts with `import` or
  * `export` and a space at the start of a line that begins a block (the document's or a part's first
  * line, or one after a blank line or a heading), never inside a paragraph, and runs to the next blank
  * line, or further while a bracket is open or the line ends with `,` or `=`.
@@ -253,17 +268,11 @@ function withoutModuleStatements(text: string): string {
   let inStatement = false;
   let depth = 0;
   let continues = false;
-  let expression = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     const blank = BLANK.test(line);
     if (!inStatement && blockStart && /^(?:import|export)(?:\s|$)/.test(line)) {
       inStatement = true;
-      expression = false;
-      depth = 0;
-    } else if (!inStatement && /^\{/.test(line)) {
-      inStatement = true;
-      expression = true;
       depth = 0;
     } else if (inStatement && blank && depth <= 0 && !continues) inStatement = false;
     if (inStatement) {
@@ -271,17 +280,44 @@ function withoutModuleStatements(text: string): string {
         depth += c === "{" || c === "(" || c === "[" ? 1 : c === "}" || c === ")" || c === "]" ? -1 : 0;
       if (!blank) continues = /[,=]\s*$/.test(line) || /^(?:import|export)\s*\{?\s*$/.test(line);
       lines[i] = "";
-      // A block expression ends with its closing brace.
-      if (expression && depth <= 0) inStatement = false;
     }
     blockStart = blank || /^ {0,3}#{1,6}(?:\s|$)/.test(line);
   }
   return lines.join("\n");
 }
 
-function reduceMarkup(text: string, drop: (line: number, component: string) => void): string {
+/** Where each code span that opens at a backtick run closes: the next run as long, in the same paragraph. */
+function codeSpans(text: string) {
+  const runs = new Map<number, number[]>();
+  for (const m of text.matchAll(/`+/g)) {
+    const list = runs.get(m[0].length);
+    if (list) list.push(m.index);
+    else runs.set(m[0].length, [m.index]);
+  }
+  const next = new Map<number, number>();
+  const blanks = [...text.matchAll(/\n[ \t\r]*\n/g)].map((m) => m.index);
+  let blank = 0;
+  // Asked for runs in increasing order: each list is walked once.
+  return (at: number, length: number): number => {
+    while (blank < blanks.length && blanks[blank]! < at) blank++;
+    const paragraphEnd = blanks[blank] ?? text.length;
+    const list = runs.get(length) ?? [];
+    let k = next.get(length) ?? 0;
+    while (k < list.length && list[k]! < at + length) k++;
+    next.set(length, k);
+    const close = list[k];
+    return close !== undefined && close < paragraphEnd ? close + length : -1;
+  };
+}
+
+function reduceMarkup(
+  text: string,
+  mdx: boolean,
+  drop: (d: DroppedMarkup) => void,
+): { text: string; swallowed: boolean } {
   const out: string[] = [];
   const lineAt = lineCounter(text);
+  const spanEnd = codeSpans(text);
   const braces = braceMatcher(text);
   // The next closing tag of each name after a position, memoised so that a flood of unclosed
   // elements is not searched for again and again.
@@ -296,30 +332,67 @@ function reduceMarkup(text: string, drop: (line: number, component: string) => v
     closeMemo.set(name, { from, at });
     return at;
   };
+  // What is left open from `at` holds the rest of the document: dropped, its line breaks kept.
+  const swallow = (at: number, component: string) => {
+    drop({ line: lineAt(at), component, reason: NEVER_CLOSED });
+    out.push(text.slice(last, at), newlines(text.slice(at)));
+    return { text: out.join(""), swallowed: true };
+  };
+  const special = mdx ? /[<`\\{]/g : /[<`\\]/g;
   let i = 0;
   let last = 0;
   while (i < text.length) {
-    const lt = text.indexOf("<", i);
-    if (lt < 0) break;
-    if (text.startsWith("<!--", lt)) {
-      const end = text.indexOf("-->", lt + 4);
+    special.lastIndex = i;
+    const found = special.exec(text);
+    if (!found) break;
+    const at = found.index;
+    const c = text[at];
+    if (c === "\\") {
+      // An escaped character is text.
+      i = at + 2;
+      continue;
+    }
+    if (c === "`") {
+      // A code span is text as written; a run with no partner is only backticks.
+      let run = at;
+      while (text[run] === "`") run++;
+      const end = spanEnd(at, run - at);
+      i = end < 0 ? run : end;
+      continue;
+    }
+    if (c === "{") {
+      const close = braces(at);
+      if (close < 0) return swallow(at, "{");
+      out.push(text.slice(last, at), newlines(text.slice(at, close + 1)));
+      i = last = close + 1;
+      continue;
+    }
+    if (text.startsWith("<!--", at)) {
+      const end = text.indexOf("-->", at + 4);
       i = end < 0 ? text.length : end + 3;
       continue;
     }
-    const tag = readTag(text, lt, braces);
-    if (!tag) {
-      i = lt + 1;
+    if (mdx && (text.startsWith("<>", at) || text.startsWith("</>", at))) {
+      // A fragment: only its children are read.
+      out.push(text.slice(last, at), " ");
+      i = last = at + (text[at + 1] === ">" ? 2 : 3);
       continue;
     }
-    out.push(text.slice(last, lt));
+    const tag = readTag(text, at, braces);
+    if (!tag) {
+      i = at + 1;
+      continue;
+    }
     const lower = tag.name.toLowerCase();
     const component = /^[A-Z]/.test(tag.name) || tag.name.includes(".");
     let resume = tag.end;
     if (!tag.closing && (REMOVED.has(lower) || lower === "svg")) {
       const close = tag.selfClosing ? -1 : closeOf(tag.name, tag.end);
+      if (close < 0 && !tag.selfClosing && RAW_TEXT.has(lower)) return swallow(at, tag.name);
+      out.push(text.slice(last, at));
       const inner = close < 0 ? "" : text.slice(tag.end, close);
       resume = close < 0 ? tag.end : text.indexOf(">", close) + 1;
-      out.push(newlines(text.slice(lt, resume)));
+      out.push(newlines(text.slice(at, resume)));
       if (lower === "svg") {
         const titles = [...inner.matchAll(/<title[^>]*>([^<]*)<\/title\s*>/gi)]
           .map((m) => m[1]!.trim())
@@ -327,18 +400,19 @@ function reduceMarkup(text: string, drop: (line: number, component: string) => v
         if (titles.length) out.push(` ${titles.join(" ")} `);
       }
     } else if (tag.closing) {
-      out.push(" ");
+      out.push(text.slice(last, at), " ");
     } else {
+      out.push(text.slice(last, at));
       const words = [...tag.attrs]
         .filter(([name, value]) => value && (TEXT_PROPS.includes(name) || (lower === "img" && name === "alt")))
         .map(([, value]) => value!.replace(/\s+/g, " ").trim())
         .filter(Boolean);
-      if (component && words.length === 0 && tag.selfClosing) drop(lineAt(lt), tag.name);
+      if (component && words.length === 0 && tag.selfClosing) drop({ line: lineAt(at), component: tag.name });
       out.push(words.length ? ` ${words.join(" — ")} ` : " ");
-      out.push(newlines(text.slice(lt, tag.end)));
+      out.push(newlines(text.slice(at, tag.end)));
     }
     i = last = resume;
   }
   out.push(text.slice(last));
-  return out.join("");
+  return { text: out.join(""), swallowed: false };
 }

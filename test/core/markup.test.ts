@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readableBody } from "../../core/editorial/markup.ts";
+import { MDX_BLOCK } from "../helpers/sites.ts";
 
 /** The readable text of an MDX body, as an article's body is read (editorial/markup.ts). */
 const mdx = (body: string) => readableBody(body, { mdx: true });
@@ -49,6 +50,121 @@ describe("MDX import and export", () => {
   it("are only words in a .md file", () => {
     const body = 'import x from "y"\n\nexport const a = 1\n';
     expect(md(body).text).toBe(body);
+  });
+});
+
+describe("an Astro article's MDX", () => {
+  it("keeps components' text props, the SVG's title and the figure caption, and names the component without text", () => {
+    const { text, dropped } = mdx(MDX_BLOCK);
+    sameLines(MDX_BLOCK, text);
+    expect(text).not.toMatch(/<|>|import|export|components|stroke|margin|[{}]/);
+    expect(text).toContain("Écart BTP-Bund sur dix ans — BCE, Bundesbank");
+    expect(text).toContain("Courbe de l’écart en points de base");
+    expect(text).toContain("Figure 1 : l’écart a culminé en mai.");
+    expect(text).toContain("Les données de mai sont provisoires.");
+    expect(dropped).toEqual([{ line: 5, component: "Chart" }]);
+  });
+});
+
+describe("MDX expressions", () => {
+  it("are dropped wherever they are, comments too: nothing of their code reaches the text", () => {
+    const body = [
+      'Before {props.inline} and {"STRINGEXPR"} and {1 + 2} after.',
+      "A note{/* PRIVATE NOTE */} here, {/* don't {leak} this */} and {'}'} there.",
+      "{cond && <p>Don't show {x}</p>} stays out.",
+      "{",
+      "  /* PRIVATE",
+      "     BLOCK */",
+      "}",
+      "End.",
+    ].join("\n");
+    const { text, dropped } = mdx(body);
+    sameLines(body, text);
+    expect(text).not.toMatch(/props|inline|STRINGEXPR|1 \+ 2|PRIVATE|NOTE|leak|don't|cond|show|[{}]/);
+    expect(text).toContain("Before");
+    expect(text).toContain("after.");
+    expect(text).toContain("A note here,");
+    expect(text).toContain("there.");
+    expect(text).toContain("stays out.");
+    expect(text).toContain("End.");
+    expect(dropped).toEqual([]);
+  });
+
+  it("in a component's attribute are read as before: a string literal is text, any other expression code", () => {
+    const { text } = mdx('<Figure caption={"Écart BTP-Bund"} data={{ a: "}" }} />\n');
+    expect(text).toContain("Écart BTP-Bund");
+    expect(text).not.toMatch(/data|[{}]/);
+  });
+
+  it("are kept as written in code spans and fenced code, and after a backslash", () => {
+    const body = "Write `{props.title}` or \\{literal\\}.\n\n```jsx\n<Note>{props.title}</Note>\n```\n";
+    const { text } = mdx(body);
+    expect(text).toContain("`{props.title}`");
+    expect(text).toContain("\\{literal\\}");
+    expect(text).toContain("<Note>{props.title}</Note>");
+  });
+
+  it("are plain text in a .md file", () => {
+    const body = "A set {a, b} and {props.inline} and {/* not a comment */}.\n";
+    expect(md(body).text).toBe(body);
+  });
+
+  it("left open drop the rest of the document, and lint names where", () => {
+    const body = "Prose.\n\nText {open\n\nSECRET after.\n\n```\ncode\n```\n";
+    const { text, dropped } = mdx(body);
+    sameLines(body, text);
+    expect(text).toContain("Text ");
+    expect(text).not.toMatch(/SECRET|open|code/);
+    expect(dropped).toMatchObject([{ line: 3, component: "{" }]);
+  });
+});
+
+describe("JSX fragments", () => {
+  it("are dropped in MDX, their children's text kept", () => {
+    const { text } = mdx("<>\n  Kept <b>words</b>.\n</>\n\nA <>short</> one.\n");
+    expect(text).not.toMatch(/<|>/);
+    expect(text).toContain("Kept");
+    expect(text).toContain("words");
+    expect(text).toContain("short");
+  });
+
+  it("are text in a .md file (`a <> b`)", () => {
+    expect(md("a <> b\n").text).toBe("a <> b\n");
+  });
+});
+
+describe("an unclosed <style> or <script>", () => {
+  for (const [name, content] of [
+    ["style", ".secret { color: red; }"],
+    ["script", "window.SECRET = fetch('/token');"],
+  ] as const) {
+    for (const [kind, read] of [
+      ["md", md],
+      ["mdx", mdx],
+    ] as const) {
+      it(`holds the rest of the document, which is dropped and named (<${name}>, .${kind})`, () => {
+        const body = `Intro.\n\n<${name}>\n${content}\n\nMore ${content}\n\n\`\`\`\n${content}\n\`\`\`\n`;
+        const { text, dropped } = read(body);
+        sameLines(body, text);
+        expect(text).toContain("Intro.");
+        expect(text).not.toMatch(/secret|SECRET|token|color/i);
+        expect(dropped).toMatchObject([{ line: 3, component: name }]);
+        expect(dropped[0]!.reason).toMatch(/never closed/);
+      });
+    }
+  }
+
+  it("closed, is dropped whole and the text after it stays", () => {
+    const { text, dropped } = md("<style>\n.a { color: red }\n</style>\n\nAfter.\n");
+    expect(text).not.toContain("color");
+    expect(text).toContain("After.");
+    expect(dropped).toEqual([]);
+  });
+
+  it("written in a code span is text, not an element", () => {
+    const { text, dropped } = md("Put it in a `<style>` element.\n\nThe rest stays.\n");
+    expect(text).toContain("The rest stays.");
+    expect(dropped).toEqual([]);
   });
 });
 
