@@ -138,15 +138,13 @@ function logBytes(path: string, max: number): LogRead {
   try {
     return { bytes: gunzipSync(raw, options), truncated: false };
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE")
-      return { skipped: `gunzips to over ${mib(max)}` };
+    if ((e as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") return { skipped: `gunzips to over ${mib(max)}` };
   }
   try {
     // Cut in the middle: take what decompresses.
     return { bytes: gunzipSync(raw, { ...options, finishFlush: constants.Z_SYNC_FLUSH }), truncated: true };
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE")
-      return { skipped: `gunzips to over ${mib(max)}` };
+    if ((e as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") return { skipped: `gunzips to over ${mib(max)}` };
     return { skipped: "named .gz or starting like gzip, but not a gzip stream that can be read" };
   }
 }

@@ -22,7 +22,9 @@ export function demoPublication(): string {
  */
 export function defaultPublication(verb: string): string {
   if (existsSync("risk.config.yaml")) {
-    process.stderr.write(`risk-cli: no --publication given: ${verb} the publication in this folder (risk.config.yaml)\n`);
+    process.stderr.write(
+      `risk-cli: no --publication given: ${verb} the publication in this folder (risk.config.yaml)\n`,
+    );
     return process.cwd();
   }
   process.stderr.write(`risk-cli: no --publication given: ${verb} the built-in demo publication\n`);
