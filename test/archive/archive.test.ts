@@ -250,7 +250,7 @@ describe("nothing is lost", () => {
     expect(readdirSync(`${site}/..`).sort()).toEqual(["archive", "site"]);
   });
 
-  it("a lone surrogate is refused naming the surface and field, and nothing is written", async () => {
+  it("a lone surrogate in a title is refused naming the file, line and field, and nothing is written", async () => {
     const pub = demoCopy();
     const { site, archive } = await archiveWithFrames(1, pub);
     const before = { site: treeDigest(site), archive: treeDigest(archive) };
@@ -258,9 +258,9 @@ describe("nothing is lost", () => {
       t.replace(/^title: .*$/m, 'title: "Spread \\uD800 cassé"'),
     );
     await expect(runAssemble({ site, archive, publication: pub, now: at(15), json: true })).rejects.toMatchObject({
-      code: "E_CANONICAL",
+      code: "E_INPUT",
       message: expect.stringMatching(
-        /Cannot serialise \/api\/v1\/catalog\.json at \$\.articles\[\d+\]\.\S*[tT]itle: a string holds a lone surrogate/,
+        /content\/articles\/fr\/spread-btp-bund-2026\.md:\d+ \(field title\).*lone UTF-16 surrogate/,
       ),
     });
     expect(treeDigest(site)).toEqual(before.site);
