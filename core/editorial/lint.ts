@@ -114,7 +114,9 @@ export function editorialFindings(p: Publication, now: string, url: UrlOf): Find
         code: "dropped-markup",
         file: rel(doc.file),
         field: "(body)",
-        message: `the component <${d.component}> carries no text (no title, caption, alt, source or label) and is left out of every published text; give it one of those props if it says something a reader needs`,
+        message: d.reason
+          ? `${d.component === "{" ? "an MDX expression {" : `<${d.component}>`} ${d.reason}`
+          : `the component <${d.component}> carries no text (no title, caption, alt, source or label) and is left out of every published text; give it one of those props if it says something a reader needs`,
         needle: "",
         line: d.line,
       });

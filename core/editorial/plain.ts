@@ -6,8 +6,10 @@ import { withoutComments } from "../render/text.ts";
  * that is only tokenised; these few rules keep every word and drop the markup.
  */
 export function markdownToPlain(markdown: string): string {
-  // Every rule is linear in the text: a label stops at the next bracket, a tag at the next `<`,
-  // so that a flood of `[` or `<` (60 KB of them) costs no more than plain text.
+  // Every rule is linear in the text: a label stops at the next bracket, a tag at the next `<`, a
+  // line rule never reads past its line's end (spaces and tabs, not \s), and no two quantifiers can
+  // share the same spaces, so that a flood of `[`, `<` or blank lines (60 KB of them) costs no more
+  // than plain text.
   return withoutComments(markdown, " ")
     .replace(/^ {0,3}(```|~~~).*$/gm, " ")
     .replace(/!\[([^\][]*)\]\([^()]*\)/g, "$1")
@@ -17,10 +19,12 @@ export function markdownToPlain(markdown: string): string {
     .replace(/<[^<>\n]+>/g, " ")
     .replace(/^ {0,3}#{1,6}\s+/gm, "")
     .replace(/^ {0,3}>\s?/gm, "")
-    .replace(/^\s*(?:[-*+]|\d+[.)])\s+/gm, "")
-    .replace(/(\*{1,3}|_{1,3})(\S(?:[\s\S]*?\S)?)\1/g, "$2")
+    .replace(/^[ \t]*(?:[-*+]|\d+[.)])[ \t]+/gm, "")
+    // Emphasis holds no delimiter of its own kind: each try stops at the next one.
+    .replace(/(\*{1,3})([^\s*](?:[^*]*?[^\s*])?)\1/g, "$2")
+    .replace(/(_{1,3})([^\s_](?:[^_]*?[^\s_])?)\1/g, "$2")
     .replace(/`+([^`]*)`+/g, "$1")
-    .replace(/^\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*$/gm, " ")
+    .replace(/^[ \t]*(?:\|[ \t]*)?(?::?-{3,}:?[ \t]*\|[ \t]*)+(?::?-+:?[ \t]*)?$/gm, " ")
     .replace(/\|/g, " ")
     .replace(/\s+/g, " ")
     .trim();

