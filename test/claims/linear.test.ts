@@ -14,7 +14,26 @@ function best(f: () => void): number {
   return min;
 }
 
-const FLOODS = ["[", "![", "[a](", "<", "<!--", "*", "_a", "`", "``a`", "&#", "<a ", "[x]: ", "> [", "- ["];
+const FLOODS = [
+  "[",
+  "![",
+  "[a](",
+  "<",
+  "<!--",
+  "*",
+  "_a",
+  "`",
+  "``a`",
+  "&#",
+  "<a ",
+  "[x]: ",
+  "> [",
+  "- [",
+  // Many short pieces of one paragraph: emphasis, and complete links.
+  "x *a* ",
+  "a* ",
+  "[a](https://example.org/) ",
+];
 
 describe("the Markdown readers take time linear in their input", () => {
   for (const flood of FLOODS) {
