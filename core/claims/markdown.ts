@@ -286,22 +286,17 @@ function spans(s: string): Spans {
   return result;
 }
 
-/** The index of the `]` closing the `[` at `open`, or -1. */
-function _closeBracket(s: string, open: number): number {
-  return spans(s).close[open]!;
-}
-
 /** A link destination or title longer than this is not one (it bounds the scan, keeping reading linear). */
 const MAX_DESTINATION = 4096;
 
 /** `(dest "title")` starting at `open`: the destination and the index after `)`, or null. */
-function _destination(s: string, open: number): { href: string; next: number } | null {
+function _destination(s: string, open: number, sp: Spans): { href: string; next: number } | null {
   if (s[open] !== "(") return null;
   let i = open + 1;
   while (s[i] === " " || s[i] === "\n") i++;
   let href = "";
   // Without a `)` that closes this `(`, there is no destination: said at once, not after a scan.
-  const closing = spans(s).parenClose[open]!;
+  const closing = sp.parenClose[open]!;
   if (closing < 0) return null;
   const limit = Math.min(s.length, open + MAX_DESTINATION, closing + 1);
   if (s[i] === "<") {
@@ -338,6 +333,9 @@ function _destination(s: string, open: number): { href: string; next: number } |
 }
 
 function _inline(s: string, defs: ReadonlyMap<string, string>, out: Inline, allowLinks: boolean): void {
+  // Looked up once per text: finding the cached table compares the texts, which costs their
+  // length when an equal text comes again as another string (quadratic if done at every piece).
+  const sp = spans(s);
   let i = 0;
   while (i < s.length) {
     const c = s[i];
@@ -354,7 +352,7 @@ function _inline(s: string, defs: ReadonlyMap<string, string>, out: Inline, allo
       let j = i;
       while (s[j] === "`") j++;
       const run = s.slice(i, j);
-      const after = spans(s).codeEnd[i]!;
+      const after = sp.codeEnd[i]!;
       if (after > 0) {
         const end = after - run.length;
         let code = s.slice(i + run.length, end).replace(/\n/g, " ");
@@ -403,12 +401,12 @@ function _inline(s: string, defs: ReadonlyMap<string, string>, out: Inline, allo
     const image = c === "!" && s[i + 1] === "[";
     if (c === "[" || image) {
       const open = image ? i + 1 : i;
-      const close = _closeBracket(s, open);
+      const close = sp.close[open]!;
       if (close > 0) {
         const labelRaw = s.slice(open + 1, close);
         let href: string | null = null;
         let next = close + 1;
-        const dest = _destination(s, close + 1);
+        const dest = _destination(s, close + 1, sp);
         if (dest) {
           href = dest.href;
           next = dest.next;
