@@ -77,7 +77,11 @@ export function splitDocument(
   file: string,
   text: string,
 ): { format: "yaml" | "toml"; head: string; body: string; bodyLine: number } {
-  const normalised = text.replace(/^\uFEFF/, "").replace(/\r\n/g, "\n");
+  // Spaces or tabs after a fence (an editor's trailing whitespace) do not change it.
+  const normalised = text
+    .replace(/^\uFEFF/, "")
+    .replace(/\r\n/g, "\n")
+    .replace(/^(---|\+\+\+)[ \t]+\n/, "$1\n");
   const fence = normalised.startsWith("---\n") ? "---" : normalised.startsWith("+++\n") ? "+++" : null;
   if (!fence)
     throw inputError(
@@ -86,14 +90,16 @@ export function splitDocument(
       undefined,
       "a document must start with frontmatter: YAML between two `---` lines, or TOML between two `+++` lines",
     );
-  const end = normalised.indexOf(`\n${fence}`, 3);
-  if (end < 0 || (normalised[end + 4] !== "\n" && end + 4 !== normalised.length))
-    throw inputError(file, 1, undefined, `the frontmatter is not closed by a \`${fence}\` line`);
+  const closing = fence === "---" ? /\n---[ \t]*(?:\n|$)/g : /\n\+\+\+[ \t]*(?:\n|$)/g;
+  closing.lastIndex = 3;
+  const close = closing.exec(normalised);
+  if (!close) throw inputError(file, 1, undefined, `the frontmatter is not closed by a \`${fence}\` line`);
+  const end = close.index;
   const head = normalised.slice(4, end + 1);
   return {
     format: fence === "---" ? "yaml" : "toml",
     head,
-    body: normalised.slice(end + 5),
+    body: normalised.slice(end + close[0].length),
     bodyLine: head.split("\n").length + 2,
   };
 }

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { nodeFs } from "../../cli/runtime/node.ts";
-import { docLocations, locate, readFrontmatter, slugOf } from "../../core/inputs/documents.ts";
+import { docLocations, locate, readFrontmatter, slugOf, splitDocument } from "../../core/inputs/documents.ts";
 import { loadPublication } from "../../core/inputs/publication.ts";
 import { ContentConfig, UrlsConfig } from "../../core/inputs/schemas.ts";
 import { runCli } from "../helpers/cli.ts";
@@ -269,6 +269,13 @@ describe("frontmatter and file names as publishers write them", () => {
       expect(urls.success, pattern).toBe(false);
     }
     expect(UrlsConfig.safeParse({ article: { fr: "/blog/{slug}/" } }).success).toBe(true);
+  });
+
+  it("reads frontmatter fences followed by spaces or tabs, as editors leave them", () => {
+    const doc = splitDocument("a.md", "---  \ntitle: T\n---\t\nBody.\n");
+    expect(doc).toMatchObject({ format: "yaml", head: "title: T\n", body: "Body.\n", bodyLine: 4 });
+    expect(splitDocument("a.md", "+++\ntitle = 'T'\n+++ \r\nBody.").body).toBe("Body.");
+    expect(() => splitDocument("a.md", "---\ntitle: T\n----\nBody.\n")).toThrow(/not closed/);
   });
 
   it("refuses a registry kept both as YAML and as JSON, naming both", async () => {
