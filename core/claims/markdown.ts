@@ -180,11 +180,16 @@ const _ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"
 function _entity(name: string): string | null {
   if (name[0] === "#") {
     const code = name[1] === "x" || name[1] === "X" ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
-    return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : null;
+    // A character reference may not bring in what the input files may not hold: control
+    // characters, bidirectional overrides, lone surrogates. Those are kept as written.
+    return Number.isFinite(code) && code > 0 && code <= 0x10ffff && !_UNWELCOME.test(String.fromCodePoint(code))
+      ? String.fromCodePoint(code)
+      : null;
   }
   return _ENTITIES[name] ?? null;
 }
 
+const _UNWELCOME = /^[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\ud800-\udfff]$/;
 const _PUNCT = /[!-/:-@[-`{-~]/;
 const _BARE_URL = /^https?:\/\/[^\s<>]*[^\s<>.,;:!?'")\]]/;
 
@@ -336,6 +341,7 @@ function _inline(s: string, defs: ReadonlyMap<string, string>, out: Inline, allo
   // Looked up once per text: finding the cached table compares the texts, which costs their
   // length when an equal text comes again as another string (quadratic if done at every piece).
   const sp = spans(s);
+  let nextHttp = -1;
   let i = 0;
   while (i < s.length) {
     const c = s[i];
@@ -459,8 +465,14 @@ function _inline(s: string, defs: ReadonlyMap<string, string>, out: Inline, allo
       }
     }
     // A run of ordinary text up to the next character that may open something, or a bare URL.
+    // The run is read only up to the next "http": reading to the end of the text and keeping the
+    // part before the URL read the rest of the text again for each URL (quadratic on a list of them).
+    if (allowLinks && nextHttp <= i) {
+      nextHttp = s.indexOf("http", i + 1);
+      if (nextHttp < 0) nextHttp = s.length;
+    }
     _PLAIN.lastIndex = i;
-    const plain = _PLAIN.exec(s);
+    const plain = _PLAIN.exec(allowLinks && nextHttp < s.length ? s.slice(0, nextHttp) : s);
     let chunk = plain ? plain[0] : c;
     const url = allowLinks ? _bareUrlAt(chunk) : -1;
     if (url > 0) chunk = chunk.slice(0, url);

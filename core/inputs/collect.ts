@@ -7,6 +7,7 @@
 import type { Http, ReadOnlyFs } from "../ports.ts";
 import { isPrivateHost } from "./addresses.ts";
 import { INSTRUMENT_KEYS, type InstrumentKey } from "../schemas/primitives.ts";
+import { inputError } from "../errors.ts";
 import { parseWithSchema } from "./locate.ts";
 import { instrumentsOf, type Publication } from "./publication.ts";
 import { ConfluenceFile } from "./schemas.ts";
@@ -62,9 +63,39 @@ export async function collectUpstream(
   for (const key of INSTRUMENT_KEYS) if (byKey.has(key)) instruments[key] = byKey.get(key)!;
   let confluence: UpstreamState["confluence"] = null;
   if (p.config.confluence) {
-    // The confluence synthesis is an input of the publication: a broken one is an input error.
-    const file = localPath(p.root, p.config.confluence);
-    confluence = parseWithSchema(file, await ports.fs.readText(file), ConfluenceFile, { json: true });
+    // The confluence synthesis is an input of the publication: a file inside it (the config says
+    // so), named by that path in every message; a missing, unreadable or broken one is an input error.
+    const rel = p.config.confluence;
+    const file = `${p.root}/${rel}`;
+    if (ports.fs.realPath) {
+      const realRoot = await ports.fs.realPath(p.root).catch(() => p.root);
+      const real = await ports.fs.realPath(file).catch(() => null);
+      if (real === null)
+        throw inputError(rel, undefined, undefined, "the file is missing; risk.config.yaml names it as confluence");
+      if (!real.startsWith(`${realRoot}/`))
+        throw inputError(
+          rel,
+          undefined,
+          undefined,
+          "a symbolic link leading out of the publication; copy the file into it",
+        );
+    }
+    let text: string;
+    try {
+      text = await ports.fs.readText(file);
+    } catch (e) {
+      const reason = (e as { data?: { reason?: unknown } }).data?.reason;
+      const code = (e as { code?: unknown }).code;
+      throw inputError(
+        rel,
+        undefined,
+        undefined,
+        typeof reason === "string"
+          ? reason
+          : `it cannot be read${typeof code === "string" && /^E[A-Z]+$/.test(code) ? ` (${code})` : ""}`,
+      );
+    }
+    confluence = parseWithSchema(rel, text, ConfluenceFile, { json: true });
   }
   return { attemptedAt: options.attemptedAt, instruments, confluence };
 }

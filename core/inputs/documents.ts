@@ -201,6 +201,16 @@ export function readFrontmatter(
       const line = e instanceof TomlError ? e.line + 1 : undefined;
       throw inputError(file, line, undefined, `invalid TOML: ${(e as Error).message.split("\n")[0]}`);
     }
+    // The TOML reader rolls a day the calendar does not have over to the next month (2026-02-30
+    // would be published as 2026-03-02): such a date is refused, as in YAML.
+    head.split("\n").forEach((text, i) => {
+      const m = /^\s*([A-Za-z0-9_-]+)\s*=\s*(\d{4})-(\d{2})-(\d{2})/.exec(text);
+      if (!m) return;
+      const [year, month, day] = [Number(m[2]), Number(m[3]), Number(m[4])];
+      const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
+      if (month < 1 || month > 12 || day < 1 || day > last)
+        throw inputError(file, i + 2, m[1], `${m[2]}-${m[3]}-${m[4]} is not a day of the calendar`);
+    });
   } else {
     const parsed = parseWithSchema(file, head, z.record(z.string(), z.unknown()).nullable(), { lineOffset: 1 });
     raw = parsed ?? {};

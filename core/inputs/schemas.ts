@@ -27,14 +27,14 @@ export const Slug = z
 export const Line = z
   .string()
   .regex(
-    /^[^\u0000-\u001f\u007f\u2028\u2029\u202a-\u202e\u2066-\u2069]*$/,
+    /^[^\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]*$/,
     "one line without control characters or bidirectional overrides; remove line breaks",
   )
   .refine((s) => s.isWellFormed(), { message: "a lone UTF-16 surrogate (\\uD800...) is no character; remove it" });
 /** A text of one or more lines: no control character other than tab and line breaks. */
 export const Prose = z
   .string()
-  .regex(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/, "no control characters (NUL, BEL, ESC...)")
+  .regex(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]*$/, "no control characters (NUL, BEL, ESC...)")
   .refine((s) => s.isWellFormed(), { message: "a lone UTF-16 surrogate (\\uD800...) is no character; remove it" });
 
 const Bilingual = z.strictObject({ fr: Line.min(1), en: Line.min(1) });
@@ -98,7 +98,10 @@ export type InstrumentConfig = z.infer<typeof InstrumentConfig>;
 const PagePath = z
   .string()
   .regex(/^\/[^\s"'<>\\]*$/, "a path on the site starting with /, as /posts/")
-  .refine((s) => !/(^|\/)\.\.?(\/|$)/.test(s), { message: "no . or .. segment; give the page's own path" })
+  .refine((s) => !/[\u0000-\u001f\u007f-\u009f]/.test(s), { message: "no control characters" })
+  .refine((s) => !/(^|\/)(\.|%2e){1,2}(\/|$)/i.test(s), {
+    message: "no . or .. segment (written plainly or as %2e); give the page's own path",
+  })
   .refine((s) => !/[{}]/.test(s.replaceAll("{slug}", "")), {
     message: "{slug} is the only placeholder (the page's slug); write the rest of the path as it is",
   });
@@ -191,7 +194,7 @@ export const Config = z.strictObject({
     .strictObject({
       url: z
         .url({ protocol: /^https$/ })
-        .refine((u) => !new URL(u).username && !new URL(u).password && !new URL(u).search, {
+        .refine((u) => URL.canParse(u) && !new URL(u).username && !new URL(u).password && !new URL(u).search, {
           message: "an https URL without credentials or query",
         })
         // Published inside a shell command that readers paste (the citations' replay command).
@@ -201,7 +204,9 @@ export const Config = z.strictObject({
       branch: z
         .string()
         .regex(/^[A-Za-z0-9._/-]+$/)
-        .refine((b) => !b.includes("..") && !b.startsWith("/"), { message: "a branch name" })
+        .refine((b) => !b.includes("..") && !b.startsWith("/") && !b.startsWith("-"), {
+          message: "a branch name (not starting with / or -, no ..)",
+        })
         .default("risk-archive"),
     })
     .optional(),
@@ -233,7 +238,14 @@ export const Config = z.strictObject({
   debtSource: z.strictObject({ url: Uri }),
   /** The editorial corpus as a producer in freshness.json: stale when nothing was published for this long. */
   editorial: z.strictObject({ staleAfter: FixedDuration }).optional(),
-  confluence: z.string().optional(),
+  /** The holdings-confluence synthesis: an input of the publication, so a file inside it. */
+  confluence: z
+    .string()
+    .min(1)
+    .refine((s) => !s.startsWith("/") && !/^[a-z][a-z0-9+.-]*:/i.test(s) && !s.split("/").includes(".."), {
+      message: "a path inside the publication, as upstream/confluence.json (no URL, no absolute path, no ..)",
+    })
+    .optional(),
   /** Limits of upstream collection (README, "Risk signals"). */
   collection: z
     .strictObject({

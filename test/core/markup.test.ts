@@ -293,3 +293,16 @@ describe("lint on markup left out", () => {
     expect(dropped[0]!.file).toBe("content/articles/fr/spread-btp-bund-2026.md");
   });
 });
+
+describe("character references in an article", () => {
+  it("never bring in a control character, a bidirectional override or a lone surrogate: those stay as written", () => {
+    const text = parseInline(
+      "Le taux &#x1B;[31m est passé à &#x202E;3 % &#xD800; &#233;lev&#xE9; &amp;",
+      new Map(),
+    ).text;
+    expect(text).not.toMatch(/[\u001b\u202e\ud800]/);
+    expect(text).toContain("&#x1B;");
+    expect(text).toContain("&#x202E;");
+    expect(text).toContain("élevé &");
+  });
+});

@@ -1,10 +1,11 @@
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { nodeFs } from "../../cli/runtime/node.ts";
+import { nodeFs, nodeHasher, nodeHttp } from "../../cli/runtime/node.ts";
+import { collectUpstream } from "../../core/inputs/collect.ts";
 import { docLocations, locate, readFrontmatter, slugOf, splitDocument } from "../../core/inputs/documents.ts";
 import { loadPublication } from "../../core/inputs/publication.ts";
-import { ContentConfig, UrlsConfig } from "../../core/inputs/schemas.ts";
+import { Config as ConfigSchema, ContentConfig, UrlsConfig } from "../../core/inputs/schemas.ts";
 import { runCli } from "../helpers/cli.ts";
 import { demoCopy, editFile } from "../helpers/publication.ts";
 import { DRAFT_MARK, siteFromDemo, type SiteStyle } from "../helpers/sites.ts";
@@ -276,6 +277,48 @@ describe("frontmatter and file names as publishers write them", () => {
     expect(doc).toMatchObject({ format: "yaml", head: "title: T\n", body: "Body.\n", bodyLine: 4 });
     expect(splitDocument("a.md", "+++\ntitle = 'T'\n+++ \r\nBody.").body).toBe("Body.");
     expect(() => splitDocument("a.md", "---\ntitle: T\n----\nBody.\n")).toThrow(/not closed/);
+  });
+
+  it("refuses a TOML date the calendar does not have, instead of rolling it over", () => {
+    const head = 'title = "T"\ndescription = "D"\ndate = 2026-02-30\n';
+    expect(() => readFrontmatter("a.md", "toml", head, content())).toThrow(/a\.md:4 \(field date\).*not a day/);
+    const ok = 'title = "T"\ndescription = "D"\ndate = 2028-02-29\n';
+    expect(readFrontmatter("a.md", "toml", ok, content()).meta.date).toBe("2028-02-29");
+  });
+
+  it("refuses config values that would break out of where they are published", () => {
+    const base = ConfigSchema.shape;
+    expect(base.confluence.safeParse("../outside.json").success).toBe(false);
+    expect(base.confluence.safeParse("/etc/passwd").success).toBe(false);
+    expect(base.confluence.safeParse("https://127.0.0.1:1/x.json").success).toBe(false);
+    expect(base.confluence.safeParse("upstream/confluence.json").success).toBe(true);
+    // Not a URL at all, or a branch read as an option by git: refused, never an internal error.
+    for (const url of ["", "git.example.org/o.git", "--upload-pack=touch /tmp/x"])
+      expect(base.archive.safeParse({ url }).success, url).toBe(false);
+    expect(base.archive.safeParse({ url: "https://git.example.org/o.git", branch: "-b" }).success).toBe(false);
+    expect(base.name.safeParse("a\u0085b").success).toBe(false);
+    expect(UrlsConfig.safeParse({ article: { fr: "/blog/%2e%2e/{slug}/" } }).success).toBe(false);
+    expect(UrlsConfig.safeParse({ article: { fr: "/blog/{slug}/\u0000" } }).success).toBe(false);
+  });
+
+  it("names a missing or linked-out confluence file by its place in the publication (exit 3, never 70)", async () => {
+    const pub = demoCopy();
+    const config = readFileSync(join(pub, "risk.config.yaml"), "utf8");
+    const rel = /^confluence: (\S+)$/m.exec(config)?.[1] ?? "upstream/confluence.json";
+    if (!/^confluence:/m.test(config)) writeFileSync(join(pub, "risk.config.yaml"), `${config}\nconfluence: ${rel}\n`);
+    rmSync(join(pub, rel), { force: true });
+    const p = await loadPublication(nodeFs, pub);
+    const ports = { fs: nodeFs, http: nodeHttp, hash: nodeHasher };
+    await expect(collectUpstream(p, ports, { attemptedAt: "2026-11-21T10:00:00Z" })).rejects.toMatchObject({
+      code: "E_INPUT",
+      message: expect.stringMatching(new RegExp(`^Cannot read ${rel.replace(/[.]/g, "\\.")}: the file is missing`)),
+    });
+    const outside = join(tempDir("risk-outside-"), "secret.json");
+    writeFileSync(outside, '{"conviction":"SECRETOUTSIDE"}');
+    symlinkSync(outside, join(pub, rel));
+    const error = await collectUpstream(p, ports, { attemptedAt: "2026-11-21T10:00:00Z" }).catch((e: Error) => e);
+    expect(String((error as Error).message)).toMatch(/leading out of the publication/);
+    expect(String((error as Error).message)).not.toContain(outside);
   });
 
   it("refuses a registry kept both as YAML and as JSON, naming both", async () => {
