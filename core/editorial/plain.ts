@@ -10,22 +10,24 @@ export function markdownToPlain(markdown: string): string {
   // line rule never reads past its line's end (spaces and tabs, not \s), and no two quantifiers can
   // share the same spaces, so that a flood of `[`, `<` or blank lines (60 KB of them) costs no more
   // than plain text.
-  return withoutComments(markdown, " ")
-    .replace(/^ {0,3}(```|~~~).*$/gm, " ")
-    .replace(/!\[([^\][]*)\]\([^()]*\)/g, "$1")
-    .replace(/\[([^\][]*)\]\([^()]*\)/g, "$1")
-    .replace(/\[([^\][]*)\]\[[^\][]*\]/g, "$1")
-    .replace(/^ {0,3}\[[^\][]+\]:\s+\S+.*$/gm, " ")
-    .replace(/<[^<>\n]+>/g, " ")
-    .replace(/^ {0,3}#{1,6}\s+/gm, "")
-    .replace(/^ {0,3}>\s?/gm, "")
-    .replace(/^[ \t]*(?:[-*+]|\d+[.)])[ \t]+/gm, "")
-    // Emphasis holds no delimiter of its own kind: each try stops at the next one.
-    .replace(/(\*{1,3})([^\s*](?:[^*]*?[^\s*])?)\1/g, "$2")
-    .replace(/(_{1,3})([^\s_](?:[^_]*?[^\s_])?)\1/g, "$2")
-    .replace(/`+([^`]*)`+/g, "$1")
-    .replace(/^[ \t]*(?:\|[ \t]*)?(?::?-{3,}:?[ \t]*\|[ \t]*)+(?::?-+:?[ \t]*)?$/gm, " ")
-    .replace(/\|/g, " ")
-    .replace(/\s+/g, " ")
-    .trim();
+  return (
+    withoutComments(markdown, " ")
+      .replace(/^ {0,3}(```|~~~).*$/gm, " ")
+      .replace(/!\[([^\][]*)\]\([^()]*\)/g, "$1")
+      .replace(/\[([^\][]*)\]\([^()]*\)/g, "$1")
+      .replace(/\[([^\][]*)\]\[[^\][]*\]/g, "$1")
+      .replace(/^ {0,3}\[[^\][]+\]:\s+\S+.*$/gm, " ")
+      .replace(/<[^<>\n]+>/g, " ")
+      .replace(/^ {0,3}#{1,6}\s+/gm, "")
+      .replace(/^ {0,3}>\s?/gm, "")
+      .replace(/^[ \t]*(?:[-*+]|\d+[.)])[ \t]+/gm, "")
+      // Emphasis holds no delimiter of its own kind: each try stops at the next one.
+      .replace(/(\*{1,3})([^\s*](?:[^*]*?[^\s*])?)\1/g, "$2")
+      .replace(/(_{1,3})([^\s_](?:[^_]*?[^\s_])?)\1/g, "$2")
+      .replace(/`+([^`]*)`+/g, "$1")
+      .replace(/^[ \t]*(?:\|[ \t]*)?(?::?-{3,}:?[ \t]*\|[ \t]*)+(?::?-+:?[ \t]*)?$/gm, " ")
+      .replace(/\|/g, " ")
+      .replace(/\s+/g, " ")
+      .trim()
+  );
 }
