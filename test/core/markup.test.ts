@@ -3,6 +3,7 @@ import { parseBlocks, parseInline } from "../../core/claims/markdown.ts";
 import { readableBody } from "../../core/editorial/markup.ts";
 import { markdownToPlain } from "../../core/editorial/plain.ts";
 import { withoutComments } from "../../core/render/text.ts";
+import { expectLinear } from "../helpers/linear.ts";
 import { MDX_BLOCK } from "../helpers/sites.ts";
 
 /** The readable text of an MDX body, as an article's body is read (editorial/markup.ts). */
@@ -187,17 +188,6 @@ describe("control characters", () => {
   });
 });
 
-/** Milliseconds of the best of three runs of `f` (the least disturbed by the machine's other work). */
-function best(f: () => void): number {
-  let min = Number.POSITIVE_INFINITY;
-  for (let k = 0; k < 3; k++) {
-    const t = performance.now();
-    f();
-    min = Math.min(min, performance.now() - t);
-  }
-  return min;
-}
-
 const FLOODS = [
   "<!-- c -->\n\n",
   "<!-- c -->\n",
@@ -225,54 +215,26 @@ const FLOODS = [
 describe("the markup reader takes time linear in its input", () => {
   for (const flood of FLOODS) {
     it(`reads 60 KB and 240 KB of ${JSON.stringify(flood)} in proportion (quadratic would be 16 times)`, () => {
-      const run = (kb: number) => {
-        const text = flood.repeat(Math.floor((kb * 1000) / flood.length));
-        const body = `Intro.\n\n${text}\n`;
-        return best(() => {
-          for (const read of [md, mdx]) expect(read(body).text.split("\n")).toHaveLength(body.split("\n").length);
-        });
-      };
-      const small = run(60);
-      const large = run(240);
-      // Four times the input: linear gives about 4, quadratic 16. A generous bound that timing noise cannot break.
-      expect(large, `${small.toFixed(1)} ms then ${large.toFixed(1)} ms`).toBeLessThan(Math.max(10 * small, 200));
-      expect(large).toBeLessThan(5000);
+      expectLinear(flood, (body) => {
+        for (const read of [md, mdx]) expect(read(body).text.split("\n")).toHaveLength(body.split("\n").length);
+      });
     });
   }
 });
 
 describe("an article's text takes time linear in its size on its way to every corpus", () => {
-  // Emphasis floods in one paragraph ("a /* c */ ", "x *a* ") are left out: the claims' inline reader is not yet linear on them.
-  for (const flood of [
-    ...FLOODS.filter((f) => !f.includes("*")),
-    "\n",
-    " \n",
-    "- a\n",
-    "| --- |\n",
-    " ".repeat(100),
-    " *a",
-    "*/ ",
-  ]) {
+  for (const flood of [...FLOODS, "x *a* ", "\n", " \n", "- a\n", "| --- |\n", " ".repeat(100), " *a", "*/ "]) {
     it(`reads 60 KB and 240 KB of ${JSON.stringify(flood)} into the search text, the claims and llms-full in proportion`, () => {
-      const run = (kb: number) => {
-        const text = flood.repeat(Math.floor((kb * 1000) / flood.length));
-        const body = `Intro.\n\n${text}\n`;
-        return best(() => {
-          for (const read of [md, mdx]) {
-            // What an article's body goes through: its readable text, then each corpus's reader.
-            const readable = read(body).text;
-            const parsed = parseBlocks(readable);
-            for (const b of parsed.blocks) parseInline(b.raw, parsed.definitions);
-            markdownToPlain(readable);
-            withoutComments(readable);
-          }
-        });
-      };
-      const small = run(60);
-      const large = run(240);
-      // Four times the input: linear gives about 4, quadratic 16. A generous bound that timing noise cannot break.
-      expect(large, `${small.toFixed(1)} ms then ${large.toFixed(1)} ms`).toBeLessThan(Math.max(10 * small, 200));
-      expect(large).toBeLessThan(5000);
+      expectLinear(flood, (body) => {
+        for (const read of [md, mdx]) {
+          // What an article's body goes through: its readable text, then each corpus's reader.
+          const readable = read(body).text;
+          const parsed = parseBlocks(readable);
+          for (const b of parsed.blocks) parseInline(b.raw, parsed.definitions);
+          markdownToPlain(readable);
+          withoutComments(readable);
+        }
+      });
     });
   }
 });
