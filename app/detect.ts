@@ -328,7 +328,21 @@ export function detectSite(root: string): Detection {
       taken.add(target);
     } else ignore.push(key);
   }
+  const fileSlugs = new Map(found.map((f) => [f, f.slug]));
   if (slugKey) for (const f of found) if (typeof f.fm[slugKey] === "string") f.slug = f.fm[slugKey] as string;
+  // Without a key naming the original, a translation is paired with its original by slug. When
+  // the pages' own slugs break pairs that their file names make (Hugo's un.fr.md and un.en.md),
+  // the file names name the pages, and the slug key is declared as the publisher's.
+  const paired = (slugOf: (f: (typeof found)[number]) => string) => {
+    const fr = new Set(found.filter((f) => f.lang === "fr").map((f) => `${f.kind}:${slugOf(f)}`));
+    const en = found.filter((f) => f.lang === "en");
+    return en.length > 0 && en.every((f) => fr.has(`${f.kind}:${slugOf(f)}`));
+  };
+  if (slugKey && !taken.has("translationOf") && !paired((f) => f.slug) && paired((f) => fileSlugs.get(f)!)) {
+    for (const f of found) f.slug = fileSlugs.get(f)!;
+    ignore.push(slugKey);
+    slugKey = undefined;
+  }
   const addressKey = ADDRESS_KEYS[generator];
   if (addressKey && counts.has(addressKey)) {
     const own = found.filter((f) => addressKey in f.fm).map((f) => f.rel);

@@ -338,6 +338,22 @@ describe("a Hugo site", () => {
     expect(lint.counts.articles).toBe(2);
   });
 
+  it("pairs translations by file name when the pages' own slugs would break the pairs", async () => {
+    const root = site({
+      "hugo.toml": "",
+      "content/posts/un.fr.md": hugoPost("Un", 'slug = "un-slug"'),
+      "content/posts/un.en.md": hugoPost("One"),
+    });
+    const d = detectSite(root);
+    expect(d.content.slug).toBe("file");
+    expect(d.content.translations).toBe("same-slug");
+    expect(d.content.frontmatter.ignore).toContain("slug");
+    await captured(() => runInitDetect({ dir: root, json: false }));
+    const lint = await runLint({ publication: root, json: true });
+    expect(lint.findings.filter((f) => f.severity === "error")).toEqual([]);
+    expect(lint.counts.articles).toBe(1);
+  });
+
   it("keeps French files without a suffix apart from English ones with it", () => {
     const root = site({
       "hugo.toml": "",
