@@ -456,6 +456,8 @@ export function siteServer(siteDir: string, options: { archive?: string; mcp?: M
       real = fs.realpathSync(join(root, path));
       if (real !== root && !real.startsWith(root + sep)) return notFound();
       if (fs.statSync(real).isDirectory()) {
+        // A folder without a page (the frame log's tiles) is no page: not found, slash or not.
+        if (!fs.existsSync(join(real, "index.html"))) return notFound();
         // A folder is named with its final slash, as the links of its page are relative to it.
         if (!path.endsWith("/")) {
           const q = url.indexOf("?");

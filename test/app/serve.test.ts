@@ -27,6 +27,8 @@ beforeAll(async () => {
   symlinkSync(`${dir}/secret.txt`, `${site}/leak.txt`);
   // A FIFO inside the site: never read (it would hang the server), never served.
   execFileSync("mkfifo", [`${site}/api/v1/fifo.json`]);
+  // A folder with no page of its own.
+  mkdirSync(`${site}/tiles-only/a`, { recursive: true });
   mkdirSync(`${site}/.git`, { recursive: true });
   writeFileSync(`${site}/.git/config`, "dotfile\n");
   const server = siteServer(site);
@@ -122,6 +124,8 @@ describe("risk-cli serve", () => {
       "/.git/config",
       "/.risk-cli-site",
       "/api/v1/fifo.json",
+      "/tiles-only",
+      "/tiles-only/",
     ]) {
       const r = await get(path);
       expect(r.status, path).toBe(404);
