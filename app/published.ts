@@ -9,6 +9,7 @@ import { openArchive, type Archive, type FoundFrame } from "../archive/index.ts"
 import { parseDateEnd, parseDateTime } from "../core/dates.ts";
 import { RiskError } from "../core/errors.ts";
 import type { Hasher } from "../core/ports.ts";
+import { readRegularFile } from "./regular-file.ts";
 
 export const INTEGRITY_PATH = "/api/v1/integrity.json";
 
@@ -273,28 +274,22 @@ export function readSiteFile(root: string, path: string, check: (size: number) =
     throw refused();
   }
   if (!real.startsWith(rootReal + sep)) throw refused();
-  let fd: number;
+  let bytes: Buffer | "not-regular" | "refused";
   try {
-    fd = fs.openSync(real, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
+    bytes = readRegularFile(real, {
+      followLink: false,
+      admit: (size) => {
+        check(size);
+        return true;
+      },
+    });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
+    if (e instanceof RiskError) throw e;
     throw refused();
   }
-  try {
-    const st = fs.fstatSync(fd);
-    if (!st.isFile()) throw refused();
-    check(st.size);
-    const bytes = new Uint8Array(st.size);
-    let got = 0;
-    while (got < st.size) {
-      const n = fs.readSync(fd, bytes, got, st.size - got, got);
-      if (n === 0) break;
-      got += n;
-    }
-    return got === st.size ? bytes : bytes.subarray(0, got);
-  } finally {
-    fs.closeSync(fd);
-  }
+  if (bytes === "not-regular" || bytes === "refused") throw refused();
+  return bytes;
 }
 
 /**

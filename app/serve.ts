@@ -21,6 +21,7 @@ import { MEMENTO_PREFIX, mementoUri, TIMEMAP_PREFIX } from "../archive/models/me
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import { cacheControlOf, servedType } from "../core/render/headers.ts";
 import { logFileType } from "../core/log/site-log.ts";
+import { readRegularFile } from "./regular-file.ts";
 
 const ALLOW = "GET, HEAD, OPTIONS";
 
@@ -478,8 +479,15 @@ export function siteServer(siteDir: string, options: { archive?: string; mcp?: M
       return notFound();
     }
     refresh();
-    const body = readRegularFile(real);
-    if (!body) return notFound();
+    let body: Buffer | "not-regular" | "refused";
+    try {
+      // Read through one descriptor, without following a link: a FIFO or a link swapped in after
+      // the checks above is neither followed nor read.
+      body = readRegularFile(real, { followLink: false, admit: (size) => size <= MAX_SERVED_BYTES });
+    } catch {
+      return notFound();
+    }
+    if (typeof body === "string") return notFound();
     const entry = known.get(path);
     const sha = entry?.sha256 ?? createHash("sha256").update(body).digest("hex");
     const type = withCharset(
@@ -603,33 +611,3 @@ function mementoAnswerer(archive: string, pack: Pack) {
 
 /** The most a served file may hold: far above any surface, far below the machine's memory. */
 const MAX_SERVED_BYTES = 256 << 20;
-
-/**
- * A regular file's bytes, or null: opened without following a final link and without blocking
- * (a FIFO swapped in after the checks above neither hangs nor is read), checked to be a regular
- * file of at most MAX_SERVED_BYTES on the descriptor that is read.
- */
-function readRegularFile(path: string): Buffer | null {
-  let fd: number;
-  try {
-    fd = fs.openSync(path, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
-  } catch {
-    return null;
-  }
-  try {
-    const st = fs.fstatSync(fd);
-    if (!st.isFile() || st.size > MAX_SERVED_BYTES) return null;
-    const body = Buffer.alloc(st.size);
-    let read = 0;
-    while (read < st.size) {
-      const n = fs.readSync(fd, body, read, st.size - read, read);
-      if (n === 0) break;
-      read += n;
-    }
-    return body.subarray(0, read);
-  } catch {
-    return null;
-  } finally {
-    fs.closeSync(fd);
-  }
-}

@@ -16,6 +16,7 @@ import { isbot } from "isbot";
 import { classify, familyOf, languageOf, pageOf, parseLogLine, referrerDomain } from "../core/traffic/classify.ts";
 import { emptyDay, type DayCounts } from "../core/traffic/counts.ts";
 import { RiskError } from "../core/errors.ts";
+import { readRegularFile } from "./regular-file.ts";
 import { instrumentsOf, type Publication } from "../core/inputs/publication.ts";
 import { pageOf as pagePath } from "../core/inputs/pages.ts";
 import { AGENTS_PAGE, AGENTS_PAGE_EN, PRESS_PAGE, SERIES_PAGE, seriesPage } from "../core/surfaces/pages.ts";
@@ -105,9 +106,9 @@ type LogRead = { bytes: Buffer; truncated: boolean } | { skipped: string };
  * inside a file (not gzip after all, too large) leaves that file out and says why.
  */
 function logBytes(path: string, max: number): LogRead {
-  let fd: number;
+  let raw: Buffer | "not-regular" | "refused";
   try {
-    fd = fs.openSync(path, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+    raw = readRegularFile(path, { followLink: true, admit: (size) => size <= max });
   } catch (e) {
     throw new RiskError(
       "E_IO",
@@ -117,22 +118,8 @@ function logBytes(path: string, max: number): LogRead {
       },
     );
   }
-  let raw: Buffer;
-  try {
-    const st = fs.fstatSync(fd);
-    if (!st.isFile()) return { skipped: "not a regular file" };
-    if (st.size > max) return { skipped: `over ${mib(max)}; rotate the log more often` };
-    raw = Buffer.alloc(st.size);
-    let read = 0;
-    while (read < st.size) {
-      const n = fs.readSync(fd, raw, read, st.size - read, read);
-      if (n === 0) break;
-      read += n;
-    }
-    raw = raw.subarray(0, read);
-  } finally {
-    fs.closeSync(fd);
-  }
+  if (raw === "not-regular") return { skipped: "not a regular file" };
+  if (raw === "refused") return { skipped: `over ${mib(max)}; rotate the log more often` };
   if (raw[0] !== 0x1f || raw[1] !== 0x8b) return { bytes: raw, truncated: false };
   const options = { maxOutputLength: max };
   try {

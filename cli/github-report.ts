@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 /**
  * What each command tells a GitHub Actions job (loaded only there): an assembly's summary,
  * outputs and fallback warnings; lint findings and input errors as annotations on their file and
@@ -9,12 +8,13 @@ import type { AssemblySummary } from "../app/assembly.ts";
 import type { LintReport } from "./commands/lint.ts";
 import { isRiskError } from "../core/errors.ts";
 import { annotation, reportAssembly, workspacePath } from "./github.ts";
-import { demoPublication } from "./paths.ts";
+import { defaultPublication } from "./paths.ts";
 
 type Args = { command: string; publication?: string };
 
 function publicationDir(args: Args): string {
-  return resolve(args.publication ?? (existsSync("risk.config.yaml") ? "." : demoPublication()));
+  // The command itself already said which publication it read.
+  return resolve(args.publication ?? defaultPublication());
 }
 
 export async function reportToJob(args: Args, result: unknown): Promise<void> {

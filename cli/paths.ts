@@ -17,16 +17,14 @@ export function demoPublication(): string {
 /**
  * The publication a command reads when no --publication is given: the current folder when it
  * holds a risk.config.yaml (a publisher's own site, set up with `init --detect .`), else the
- * built-in demo. Either way it is said on stderr, so that no one publishes the demo believing it
- * is their own publication.
+ * built-in demo. With `verb`, it is said on stderr, so that no one publishes the demo believing
+ * it is their own publication.
  */
-export function defaultPublication(verb: string): string {
-  if (existsSync("risk.config.yaml")) {
+export function defaultPublication(verb?: string): string {
+  const here = existsSync("risk.config.yaml");
+  if (verb !== undefined)
     process.stderr.write(
-      `risk-cli: no --publication given: ${verb} the publication in this folder (risk.config.yaml)\n`,
+      `risk-cli: no --publication given: ${verb} ${here ? "the publication in this folder (risk.config.yaml)" : "the built-in demo publication"}\n`,
     );
-    return process.cwd();
-  }
-  process.stderr.write(`risk-cli: no --publication given: ${verb} the built-in demo publication\n`);
-  return demoPublication();
+  return here ? process.cwd() : demoPublication();
 }

@@ -7,9 +7,8 @@
 import type { Http, ReadOnlyFs } from "../ports.ts";
 import { isPrivateHost } from "./addresses.ts";
 import { INSTRUMENT_KEYS, type InstrumentKey } from "../schemas/primitives.ts";
-import { inputError } from "../errors.ts";
 import { parseWithSchema } from "./locate.ts";
-import { instrumentsOf, type Publication } from "./publication.ts";
+import { instrumentsOf, readPublicationFile, type Publication } from "./publication.ts";
 import { ConfluenceFile } from "./schemas.ts";
 import { adaptDocument, UpstreamError, type UpstreamResult, type UpstreamState } from "./upstream.ts";
 
@@ -64,37 +63,9 @@ export async function collectUpstream(
   let confluence: UpstreamState["confluence"] = null;
   if (p.config.confluence) {
     // The confluence synthesis is an input of the publication: a file inside it (the config says
-    // so), named by that path in every message; a missing, unreadable or broken one is an input error.
+    // so), read and named as every input file is; a missing, unreadable or broken one is an input error.
     const rel = p.config.confluence;
-    const file = `${p.root}/${rel}`;
-    if (ports.fs.realPath) {
-      const realRoot = await ports.fs.realPath(p.root).catch(() => p.root);
-      const real = await ports.fs.realPath(file).catch(() => null);
-      if (real === null)
-        throw inputError(rel, undefined, undefined, "the file is missing; risk.config.yaml names it as confluence");
-      if (!real.startsWith(`${realRoot}/`))
-        throw inputError(
-          rel,
-          undefined,
-          undefined,
-          "a symbolic link leading out of the publication; copy the file into it",
-        );
-    }
-    let text: string;
-    try {
-      text = await ports.fs.readText(file);
-    } catch (e) {
-      const reason = (e as { data?: { reason?: unknown } }).data?.reason;
-      const code = (e as { code?: unknown }).code;
-      throw inputError(
-        rel,
-        undefined,
-        undefined,
-        typeof reason === "string"
-          ? reason
-          : `it cannot be read${typeof code === "string" && /^E[A-Z]+$/.test(code) ? ` (${code})` : ""}`,
-      );
-    }
+    const text = await readPublicationFile(ports.fs, p.root, rel);
     confluence = parseWithSchema(rel, text, ConfluenceFile, { json: true });
   }
   return { attemptedAt: options.attemptedAt, instruments, confluence };

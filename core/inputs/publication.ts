@@ -113,24 +113,9 @@ export async function readPublicationFiles(fs: ReadOnlyFs, root: string): Promis
     }
   };
   const files = new Map<string, string>();
-  // A symbolic link inside the publication may not lead out of it: its target would be read (and
-  // quoted in messages) as if it were the publisher's file.
   const realRoot = fs.realPath ? await fs.realPath(root).catch(() => root) : root;
-  const inside = async (file: string, rel: string) => {
-    if (!fs.realPath) return;
-    const real = await fs.realPath(file).catch(() => null);
-    if (real !== null && real !== realRoot && !real.startsWith(`${realRoot}/`))
-      throw inputError(
-        rel,
-        undefined,
-        undefined,
-        "a symbolic link leading out of the publication; copy the file into it instead",
-      );
-  };
   const read = async (rel: string) => {
-    const file = `${root}/${rel}`;
-    await inside(file, rel);
-    files.set(rel, await readInput(fs, file, rel));
+    files.set(rel, await readPublicationFile(fs, root, rel, realRoot));
   };
   if (!(await fs.exists(`${root}/${CONFIG_FILE}`)))
     throw inputError(CONFIG_FILE, undefined, undefined, "the file is missing; create it (see docs/inputs.md)");
@@ -183,6 +168,32 @@ export async function readPublicationFiles(fs: ReadOnlyFs, root: string): Promis
   const failed = results.find((r) => r.status === "rejected");
   if (failed) throw failed.reason;
   return { root, files: new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) };
+}
+
+/**
+ * The text of the input file `rel` of the publication at `root`. A symbolic link inside the
+ * publication may not lead out of it: its target would be read (and quoted in messages) as if it
+ * were the publisher's file. Every refusal names `rel`, never where the file sits on this machine.
+ */
+export async function readPublicationFile(
+  fs: ReadOnlyFs,
+  root: string,
+  rel: string,
+  realRoot?: string,
+): Promise<string> {
+  const file = `${root}/${rel}`;
+  if (fs.realPath) {
+    const realTop = realRoot ?? (await fs.realPath(root).catch(() => root));
+    const real = await fs.realPath(file).catch(() => null);
+    if (real !== null && real !== realTop && !real.startsWith(`${realTop}/`))
+      throw inputError(
+        rel,
+        undefined,
+        undefined,
+        "a symbolic link leading out of the publication; copy the file into it instead",
+      );
+  }
+  return readInput(fs, file, rel);
 }
 
 /** One input file's text; every refusal names the file inside the publication and says what to do. */

@@ -1,0 +1,36 @@
+/**
+ * Reading a file that must be a regular file, through one descriptor: opened without blocking (a
+ * FIFO neither hangs nor is read) and, when asked, without following a final symbolic link; the
+ * type and size checked on that descriptor, so nothing can be swapped in between the check and
+ * the read. Used by serve, the MCP server's site reader and the access-log reader. An error
+ * opening the file is thrown as it is, for the caller to name.
+ */
+import * as fs from "node:fs";
+
+/**
+ * The file's bytes; "not-regular" for a device, a FIFO or a folder; "refused" when `admit`, which
+ * sees the size before any byte is read, returns false (or throws, which closes the file first).
+ */
+export function readRegularFile(
+  path: string,
+  options: { followLink: boolean; admit: (size: number) => boolean },
+): Buffer | "not-regular" | "refused" {
+  const flags =
+    fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (options.followLink ? 0 : (fs.constants.O_NOFOLLOW ?? 0));
+  const fd = fs.openSync(path, flags);
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) return "not-regular";
+    if (!options.admit(st.size)) return "refused";
+    const bytes = Buffer.alloc(st.size);
+    let read = 0;
+    while (read < st.size) {
+      const n = fs.readSync(fd, bytes, read, st.size - read, read);
+      if (n === 0) break;
+      read += n;
+    }
+    return read === st.size ? bytes : bytes.subarray(0, read);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
