@@ -162,3 +162,49 @@ describe("the architecture checks", () => {
     ]);
   });
 });
+
+/**
+ * Words a newcomer can follow: no tracker number (an issue or task named by its number) nor
+ * numbered rule in the sources, their comments, the documentation or the published golden
+ * files; the text says what the rule is instead.
+ */
+export const NUMBERED_REFERENCE = /\b(?:issue|task|rule)s?\s+#?\d+\b/i;
+
+function wordsFiles(): string[] {
+  const files: string[] = ["README.md", "action.yml"];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
+      const path = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (path !== "test/fixtures") walk(path);
+      } else if (/\.(?:ts|mjs|md|json|ndjson|txt|ya?ml|xml|html|csv|svg)$/.test(entry.name)) files.push(path);
+    }
+  };
+  for (const dir of ["cli", "app", "archive", "core", "bench", "scripts", "test", "docs", "demo", ".github"]) {
+    if (existsSync(join(ROOT, dir))) walk(dir);
+  }
+  return files;
+}
+
+describe("the words of the code and of what is published", () => {
+  it("name no issue, task or rule by its number", () => {
+    const files = wordsFiles();
+    expect(files.length).toBeGreaterThan(200);
+    expect(files.some((f) => f.startsWith("test/golden/"))).toBe(true);
+    const found = files.flatMap((file) =>
+      readFileSync(join(ROOT, file), "utf8")
+        .split("\n")
+        .flatMap((line, i) => (NUMBERED_REFERENCE.test(line) ? [`${file}:${i + 1}: ${line.trim().slice(0, 120)}`] : [])),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it("catch such a number", () => {
+    // Spelled in two pieces so that this file passes its own check.
+    const n = (word: string, number: string) => `${word} ${number}`;
+    expect(NUMBERED_REFERENCE.test(`// checked here (${n("issue", "11")})`)).toBe(true);
+    expect(NUMBERED_REFERENCE.test(`as ${n("rule", "9")} says`)).toBe(true);
+    expect(NUMBERED_REFERENCE.test(`${n("Task", "#4")} end to end`)).toBe(true);
+    expect(NUMBERED_REFERENCE.test("the rules of the contract; 9 surfaces")).toBe(false);
+  });
+});

@@ -1,5 +1,5 @@
 /**
- * Issue 4 end to end: the `us` upstream is a real HTTP server on 127.0.0.1 that misbehaves in one
+ * A misbehaving upstream, end to end: the `us` upstream is a real HTTP server on 127.0.0.1 that misbehaves in one
  * way per case, between two healthy assemblies. Each case must end with its documented status,
  * the last good value retained and flagged, the other instruments untouched, the assembly
  * completed; the next healthy assembly clears the fallback.

@@ -1,5 +1,5 @@
 /**
- * Issue 5, items 4-7: the changefeed, the risk diff, freshness, the bounded black box, replay's
+ * What the archive's history publishes: the changefeed, the risk diff, freshness, the bounded black box, replay's
  * frame print and `diff`, over series of assemblies on simulated days with upstream files and
  * corpus edited between frames.
  */

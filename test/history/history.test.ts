@@ -1,5 +1,5 @@
 /**
- * Issue 5, history from the archive: a series of assemblies whose `us` reading crosses the
+ * History from the archive: a series of assemblies whose `us` reading crosses the
  * elevated threshold, skips a day, and comes back down. Everything published about the history
  * (journal, fused history, CSVs, Atom) is read from the site and the archive as a user would.
  */
