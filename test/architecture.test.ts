@@ -194,7 +194,9 @@ describe("the words of the code and of what is published", () => {
     const found = files.flatMap((file) =>
       readFileSync(join(ROOT, file), "utf8")
         .split("\n")
-        .flatMap((line, i) => (NUMBERED_REFERENCE.test(line) ? [`${file}:${i + 1}: ${line.trim().slice(0, 120)}`] : [])),
+        .flatMap((line, i) =>
+          NUMBERED_REFERENCE.test(line) ? [`${file}:${i + 1}: ${line.trim().slice(0, 120)}`] : [],
+        ),
     );
     expect(found).toEqual([]);
   });
