@@ -18,7 +18,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const { parseArgs } = await import("./parser.ts");
-  const args = parseArgs();
+  const args = await parseArgs();
   if (args.command !== "init" && args.command !== "search") {
     // One process checks each schema a handful of times: zod's compiled fast path (a generated
     // function per schema) costs more to build than it saves here, about a tenth of a steady

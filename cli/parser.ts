@@ -10,7 +10,7 @@ import { argument, command, constant, flag, option } from "@optique/core/primiti
 import { choice, integer, string } from "@optique/core/valueparser";
 import { createSuggestionMessage, findSimilar } from "@optique/core/suggestion";
 import type { Usage } from "@optique/core/usage";
-import { run } from "@optique/run";
+import { parseSync } from "@optique/core/parser";
 import { VERSION } from "../core/version.ts";
 
 /** An "Examples:" footer, one command per line. */
@@ -496,9 +496,33 @@ const parser = or(
   { errors: { unexpectedInput } },
 );
 
-/** Parses the command line; help, completion, usage errors and --version end the process here, as Optique does. */
-export function parseArgs() {
+/**
+ * The words that Optique's runner answers itself (help, version, shell completion) instead of
+ * handing them to the command table.
+ */
+const RUNNER_WORDS = new Set(["help", "-h", "--help", "--version", "completion", "--completion"]);
+
+/**
+ * Parses the command line; help, completion, usage errors and --version end the process here, as
+ * Optique does. A command line that holds none of the runner's words and parses is answered by
+ * the command table alone: Optique's runner (help pages, usage errors, completion scripts) is
+ * about 40% of Optique's code, so it is loaded only for the command lines that need it. Both
+ * give the same value for such a command line (test/cli/parser.test.ts).
+ */
+export async function parseArgs(args: readonly string[] = process.argv.slice(2)) {
+  if (!args.some((word) => RUNNER_WORDS.has(word.split("=")[0]!))) {
+    const parsed = parseSync(parser, args);
+    if (parsed.success) return parsed.value;
+  }
+  return runParser(args);
+}
+
+/** Optique's runner over the command table, with its help, version and completion. */
+export async function runParser(args: readonly string[], options: { onExit?: (code: number) => never } = {}) {
+  const { run } = await import("@optique/run");
   return run(parser, {
+    args,
+    ...options,
     programName: "risk-cli",
     // -h as well as --help (and `risk-cli help <command>`); defaults shown beside each option.
     help: { command: true, option: { names: ["-h", "--help"] } },
@@ -511,4 +535,4 @@ export function parseArgs() {
   });
 }
 
-export type Args = ReturnType<typeof parseArgs>;
+export type Args = Awaited<ReturnType<typeof parseArgs>>;

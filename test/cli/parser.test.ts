@@ -1,0 +1,89 @@
+/**
+ * The command line is parsed by the command table alone when it holds none of Optique's runner
+ * words, and by the runner otherwise. Both must give the same value, so every command line below
+ * goes through both; a usage error must reach the runner, which prints it and exits 2.
+ */
+import { describe, expect, it } from "vitest";
+import { parseArgs, runParser } from "../../cli/parser.ts";
+import { runCli } from "../helpers/cli.ts";
+
+const COMMAND_LINES: string[][] = [
+  ["assemble"],
+  ["assemble", "--json"],
+  [
+    "assemble",
+    "--publication",
+    "pub/risk.config.yaml",
+    "--site",
+    "out",
+    "--archive",
+    "a.git",
+    "--now",
+    "2026-11-21T06:00:00Z",
+  ],
+  ["assemble", "--no-cache", "--push", "--remote", "origin", "--branch", "risk-archive", "--allow-future"],
+  ["assemble", "--site=out", "--archive=a.git"],
+  ["collect", "--json"],
+  ["init", "site"],
+  ["init", "--detect", "site", "--json"],
+  ["replay", "--date", "2026-11-21", "--json"],
+  ["replay", "--date", "2026-11-21T06:00:00Z", "--archive", "a.git", "--out", "day"],
+  ["diff", "--from", "2026-11-20", "--to", "2026-11-21", "--json"],
+  ["verify"],
+  ["verify", "--archive", "clone", "--json"],
+  ["verify", "--checkpoint", "saved.txt", "--key", "k"],
+  [
+    "verify",
+    "--attestations",
+    "--window",
+    "30",
+    "--identity",
+    "https://github.com/o/r/",
+    "--trusted-root",
+    "root.json",
+  ],
+  ["archive", "pull", "--remote", "origin"],
+  ["archive", "push", "--branch", "risk-archive", "--json"],
+  ["archive", "attest", "--frame", "000042-20261121T154500Z", "--bundle", "a.jsonl", "--json"],
+  ["log", "keygen", "--name", "risques.example.org/risk-cli/frames"],
+  ["prove", "--frame", "000042-20261121T154500Z", "--size", "100", "--json"],
+  ["serve", "--site", "out", "--port", "8080", "--host", "127.0.0.1"],
+  ["serve", "--mcp", "--mcp-origin", "https://example.org"],
+  ["mcp", "--site", "out", "--archive", "a.git"],
+  ["traffic", "ingest", "access.log", "access.log.1.gz", "--json"],
+  ["lint", "--publication", "pub"],
+  ["search", "taux", "--lang", "fr", "--limit", "3"],
+];
+
+describe("the command line", () => {
+  it.each(COMMAND_LINES.map((words) => [words.join(" ") || "(no words)", words]))(
+    "parses `%s` as Optique's runner does",
+    async (_name, words) => {
+      const runner = await runParser(words as string[], {
+        onExit: (code) => {
+          throw new Error(`the runner exited ${code}`);
+        },
+      }).catch((e: Error) => e.message);
+      // A line that the runner refuses is not in this list by mistake: each must parse.
+      expect(typeof runner).toBe("object");
+      expect(await parseArgs(words as string[])).toEqual(runner);
+    },
+  );
+
+  it("hands help, version, completion and usage errors to the runner", () => {
+    const help = runCli(["assemble", "--help"]);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain("--archive");
+    const completion = runCli(["completion", "bash"]);
+    expect(completion.status).toBe(0);
+    expect(completion.stdout).toContain("risk-cli");
+    const unknown = runCli(["assemble", "--sitee", "x"]);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain("--site");
+    const none = runCli([]);
+    expect(none.status).toBe(2);
+    const version = runCli(["assemble", "--version"]);
+    expect(version.status).toBe(0);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+});
