@@ -151,8 +151,9 @@ function ifRangeHolds(header: string | undefined, etag: string): boolean {
 
 /**
  * The byte ranges a Range header asks of `size` bytes (RFC 9110, section 14.2): null when the
- * header is to be ignored (another unit, or not a valid byte range set), "unsatisfiable", or
- * the satisfiable ranges, each clamped to the representation.
+ * header is to be ignored (another unit, not a valid byte range set, or several ranges of which
+ * one can be served: the whole file answers them), "unsatisfiable" when no range can be served,
+ * or the one satisfiable range, clamped to the representation.
  */
 export function byteRanges(header: string, size: number): [number, number][] | "unsatisfiable" | null {
   const m = /^\s*([!#$%&'*+.^_`|~0-9A-Za-z-]+)=(.*)$/.exec(header);
@@ -177,7 +178,7 @@ export function byteRanges(header: string, size: number): [number, number][] | "
       if (first < size) out.push([first, Math.min(last, size - 1)]);
     }
   }
-  if (specs === 0 || emptyButSatisfiable) return null;
+  if (specs === 0 || emptyButSatisfiable || (specs > 1 && out.length > 0)) return null;
   return out.length > 0 ? out : "unsatisfiable";
 }
 
