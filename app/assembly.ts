@@ -15,6 +15,7 @@ import { BLACK_BOX_PATH, publishedCheckpoint } from "../core/log/site-log.ts";
 import { editorialFindings, formatFinding, lineOf } from "../core/editorial/lint.ts";
 import { collectUpstream, type CollectLimits } from "../core/inputs/collect.ts";
 import {
+  CONFIG_FILE,
   fingerprintInputs,
   parsePublication,
   readPublicationFiles,
@@ -32,7 +33,13 @@ import { VERSION } from "../core/version.ts";
 import { openArchive, type Archive, type TreeCache } from "../archive/index.ts";
 import { allCaches, type Caches } from "./caches.ts";
 import { fileMemo } from "./memo.ts";
-import { cachedConfigPart, cachedWarnings, parsedFiles, saveConfigPart } from "./publication-cache.ts";
+import {
+  cachedConfigPart,
+  cachedContentConfig,
+  cachedWarnings,
+  parsedFiles,
+  saveConfigPart,
+} from "./publication-cache.ts";
 import { folderSite, type SiteWriter } from "./site-writer.ts";
 import { checkAssemblyPaths } from "./paths.ts";
 
@@ -153,7 +160,9 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
   let staged = false;
   try {
     // Read: the input files and their fingerprint; the parsed publication only as far as needed.
-    const files = await readPublicationFiles(ports.fs, pubDir);
+    const files = await readPublicationFiles(ports.fs, pubDir, {
+      knownContent: caches.publication ? (text) => cachedContentConfig(gitdir, text, hash) : undefined,
+    });
     const address = request.publishedArchive;
     const inputs = fingerprintInputs(
       files,
@@ -391,7 +400,7 @@ function publicationReader(
     save(warnings: readonly string[]): void {
       if (!whole) return;
       memo.save();
-      saveConfigPart(gitdir, inputs, whole, warnings);
+      saveConfigPart(gitdir, inputs, whole, warnings, hash.sha256Parts([files.files.get(CONFIG_FILE) ?? ""]));
     },
   };
 }

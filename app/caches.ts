@@ -8,8 +8,9 @@ export interface Caches {
   /**
    * What earlier assemblies parsed (app/publication-cache.ts, in the archive's Git directory): the
    * configuration part of the publication keyed by the fingerprint of all input files, which is all
-   * a steady-state assembly parses; and each file's validated value keyed by its text's SHA-256,
-   * so that after an edit only the edited files are parsed.
+   * a steady-state assembly parses; where the corpus is, keyed by the config text's SHA-256, so
+   * that listing the input files parses no YAML; and each file's validated value keyed by its
+   * text's SHA-256, so that after an edit only the edited files are parsed.
    */
   publication: boolean;
   /**

@@ -5,7 +5,8 @@
  *
  * - `risk-cli-publication-lite.json`: the configuration part of the publication (configuration,
  *   protocol, methodologies) and its editorial warnings, keyed by the fingerprint of every input
- *   file: a steady-state assembly needs nothing else.
+ *   file: a steady-state assembly needs nothing else. With it, the SHA-256 of the config text, so
+ *   that where the corpus is (which files are inputs) is known before the files are read.
  * - `risk-cli-parsed-files.json`: each input file's validated value, keyed by the SHA-256 of its
  *   text, so that an assembly after one article is edited parses that article only.
  */
@@ -24,6 +25,28 @@ export function cachedConfigPart(gitdir: string, inputs: string, root: string): 
     };
     // File paths inside the parsed publication name its folder, so a moved folder parses again.
     return cached.inputs === inputs && cached.publication.root === root ? cached.publication : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Where the corpus is (the config's `content`), as parsed from the same config text by an
+ * earlier assembly, or null: the input files cannot be listed before it is known.
+ */
+export function cachedContentConfig(
+  gitdir: string,
+  configText: string,
+  hash: Hasher,
+): { content: Publication["config"]["content"] } | null {
+  try {
+    const cached = JSON.parse(fs.readFileSync(liteFile(gitdir), "utf8")) as {
+      config?: string;
+      publication: Publication;
+    };
+    return typeof cached.config === "string" && cached.config === hash.sha256Parts([configText])
+      ? { content: cached.publication.config.content }
+      : null;
   } catch {
     return null;
   }
@@ -49,6 +72,8 @@ export function saveConfigPart(
   inputs: string,
   publication: Publication,
   warnings: readonly string[],
+  /** SHA-256 of the config file's text, which `cachedContentConfig` compares. */
+  config: string,
 ): void {
   const lite: Publication = {
     ...publication,
@@ -60,7 +85,7 @@ export function saveConfigPart(
     changelog: [],
     claimReviews: { ...publication.claimReviews, entries: [] },
   };
-  writeAtomically(liteFile(gitdir), JSON.stringify({ inputs, publication: lite, warnings }));
+  writeAtomically(liteFile(gitdir), JSON.stringify({ inputs, config, publication: lite, warnings }));
 }
 
 interface ParsedEntry {

@@ -67,7 +67,7 @@ export interface InputFiles {
   files: Map<string, string>;
 }
 
-const CONFIG_FILE = "risk.config.yaml";
+export const CONFIG_FILE = "risk.config.yaml";
 
 /** The registries of a publication, each as YAML or, when no YAML file is there, JSON. */
 const REGISTRIES = [
@@ -87,8 +87,16 @@ const MAX_LISTED = 100_000;
 /** The part of the config that says where the corpus is, read before the files it names. */
 const WhereContent = z.looseObject({ content: ContentConfig.optional() });
 
-/** Reads every input file of the publication at `root` (not the upstream readings). */
-export async function readPublicationFiles(fs: ReadOnlyFs, root: string): Promise<InputFiles> {
+/**
+ * Reads every input file of the publication at `root` (not the upstream readings). The config
+ * says where the corpus is; `knownContent` may give that part of a config text parsed before
+ * (null when it does not know the text), so that a steady assembly parses no YAML at all.
+ */
+export async function readPublicationFiles(
+  fs: ReadOnlyFs,
+  root: string,
+  options: { knownContent?: (configText: string) => { content: ContentConfig | undefined } | null } = {},
+): Promise<InputFiles> {
   const failure = (dir: string, e: unknown) => {
     const code = (e as { code?: unknown }).code;
     return inputError(
@@ -120,7 +128,8 @@ export async function readPublicationFiles(fs: ReadOnlyFs, root: string): Promis
   if (!(await fs.exists(`${root}/${CONFIG_FILE}`)))
     throw inputError(CONFIG_FILE, undefined, undefined, "the file is missing; create it (see docs/inputs.md)");
   await read(CONFIG_FILE);
-  const { content } = parseWithSchema(CONFIG_FILE, files.get(CONFIG_FILE)!, WhereContent);
+  const configText = files.get(CONFIG_FILE)!;
+  const { content } = options.knownContent?.(configText) ?? parseWithSchema(CONFIG_FILE, configText, WhereContent);
   const rels: string[] = [];
   for (const base of REGISTRIES) {
     const yaml = `${base}.yaml`;

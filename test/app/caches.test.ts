@@ -1,4 +1,4 @@
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { runAssembly, type AssemblySummary } from "../../app/assembly.ts";
 import { allCaches } from "../../app/caches.ts";
@@ -10,6 +10,12 @@ import { tempDir, treeDigest } from "../helpers/tmp.ts";
 
 const quiet = { info: () => {}, warn: () => {} };
 const ports = { fs: nodeFs, http: nodeHttp, hash: nodeHasher, log: quiet };
+/** A config addition that leaves the demo's English articles out of the corpus. */
+const ENGLISH_ARTICLES_ELSEWHERE = `content:
+  articles:
+    fr: ["content/articles/fr/*.md"]
+    en: ["content/articles/elsewhere/*.md"]
+`;
 const T0 = Date.parse("2026-11-21T22:30:00Z");
 const at = (minutes: number) => new Date(T0 + minutes * 60_000).toISOString().replace(".000Z", "Z");
 
@@ -46,6 +52,9 @@ describe("caches and fast paths", () => {
       () => {},
       () => {}, // crosses midnight UTC: a daily point closes
       () => {},
+      // The config moves the corpus: where the files are is read from the new text, not the cache.
+      () => editFile(`${publication}/risk.config.yaml`, (t) => `${t}\n${ENGLISH_ARTICLES_ELSEWHERE}`),
+      () => {},
     ];
     for (const [i, step] of steps.entries()) {
       step();
@@ -73,6 +82,14 @@ describe("caches and fast paths", () => {
     expect(sides[1]!.summaries.every((s) => s.reused.length === 0)).toBe(true);
     // A daily point closed in the sequence, so the signal history was rebuilt on both sides.
     expect(sides[0]!.summaries[5]!.changed).toContain("/api/v1/signals/history.json");
+    // After the config edit, the English articles are no longer in the corpus, on both sides.
+    const englishArticles = (site: string) =>
+      (
+        JSON.parse(readFileSync(`${site}/api/v1/catalog.json`, "utf8")) as { articles: { language: string }[] }
+      ).articles.filter((a) => a.language === "en").length;
+    expect(sides[0]!.summaries[6]!.changed).toContain("/api/v1/catalog.json");
+    expect(englishArticles(sides[0]!.site)).toBe(0);
+    expect(englishArticles(sides[1]!.site)).toBe(0);
   });
 
   it("refuse a damaged site file: the surface is built again, not reused", async () => {
