@@ -41,7 +41,7 @@ import {
   saveConfigPart,
 } from "./publication-cache.ts";
 import { folderSite, type SiteWriter } from "./site-writer.ts";
-import { checkAssemblyPaths } from "./paths.ts";
+import { checkArchiveFolder, checkAssemblyPaths } from "./paths.ts";
 
 export interface AssemblyRequest {
   /** The publication folder. */
@@ -150,15 +150,20 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
   const steps = stepTimer();
   const started = performance.now();
 
-  // Folders that overlap are refused before anything is touched (app/paths.ts).
+  // Folders that overlap, and an archive folder that holds something else, are refused before
+  // anything is touched (app/paths.ts).
+  checkArchiveFolder(request.archive);
   if (typeof request.site === "string")
     checkAssemblyPaths({ site: request.site, archive: request.archive, publication: pubDir });
+  // A run that fails before its first commit leaves no empty archive folder behind.
+  const archiveExisted = fs.existsSync(gitdir);
   const lock = archive.lock(new Date(), log.warn);
   steps.end("lock");
-  const site =
-    typeof request.site === "string" ? folderSite(resolve(request.site), { archive, hash, caches }) : request.site;
   let staged = false;
+  let opened: SiteWriter | null = null;
   try {
+    const site = (opened =
+      typeof request.site === "string" ? folderSite(resolve(request.site), { archive, hash, caches }) : request.site);
     // Read: the input files and their fingerprint; the parsed publication only as far as needed.
     const files = await readPublicationFiles(ports.fs, pubDir, {
       knownContent: caches.publication ? (text) => cachedContentConfig(gitdir, text, hash) : undefined,
@@ -187,7 +192,7 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
       trustedVersion: caches.trustedHead ? VERSION : undefined,
       trustChainList: caches.trustedHead,
     });
-    if (previous && typeof request.site === "string" && !request.siteAheadOfArchive)
+    if (typeof request.site === "string" && !request.siteAheadOfArchive)
       await checkSiteInArchive(site, archive, previous);
     steps.end("head");
 
@@ -283,10 +288,20 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
     report(summary, previous, log);
     return summary;
   } catch (e) {
-    if (staged) site.abandon();
-    throw writeFailure(e, site.location, gitdir);
+    if (staged) opened?.abandon();
+    throw writeFailure(e, opened?.location ?? String(request.site), gitdir);
   } finally {
     lock.release();
+    if (!archiveExisted) removeIfEmpty(gitdir);
+  }
+}
+
+/** Removes a folder that holds nothing; a folder with anything in it stays as it is. */
+function removeIfEmpty(dir: string): void {
+  try {
+    fs.rmdirSync(dir);
+  } catch {
+    // Not empty (the first frame was committed), or already gone.
   }
 }
 
@@ -296,7 +311,7 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
  * (the branch was rolled back, or rewritten with other frames), the assembly is refused, naming
  * both, before anything is written.
  */
-async function checkSiteInArchive(site: SiteWriter, archive: Archive, previous: PreviousState): Promise<void> {
+async function checkSiteInArchive(site: SiteWriter, archive: Archive, previous: PreviousState | null): Promise<void> {
   const bytes = site.served("/api/v1/integrity.json");
   if (!bytes) return;
   let published: { generated?: unknown; frame?: { frameId?: unknown } };
@@ -307,7 +322,14 @@ async function checkSiteInArchive(site: SiteWriter, archive: Archive, previous: 
   }
   const frameId = published.frame?.frameId;
   const at = typeof published.generated === "string" ? Date.parse(published.generated) : Number.NaN;
-  if (typeof frameId !== "string" || Number.isNaN(at) || frameId === previous.frame.frameId) return;
+  if (typeof frameId !== "string" || Number.isNaN(at)) return;
+  if (!previous)
+    throw new RiskError(
+      "E_ARCHIVE",
+      `The site ${site.location} publishes frame ${frameId}, but the archive ${archive.gitdir} holds no frame: it is another archive than the one that site was published from (an older default folder, a fresh clone without the archive branch). Nothing was changed; give --archive the archive that holds that frame, or remove the site folder to begin a new archive.`,
+      { site: site.location, siteFrame: frameId, head: null },
+    );
+  if (frameId === previous.frame.frameId) return;
   let held: string | null = null;
   try {
     if (at <= Date.parse(previous.frame.at)) held = (await archive.frameAt(at)).frame.frameId;

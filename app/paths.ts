@@ -4,7 +4,7 @@
  * archive, the publication, the current folder, the home folder or the root; the archive must not
  * sit inside the site (it would go with the old site) nor the site inside the archive.
  */
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { RiskError } from "../core/errors.ts";
@@ -31,7 +31,7 @@ export function checkAssemblyPaths(paths: { site: string; archive: string; publi
     });
   };
   const cwd = realPath(process.cwd());
-  const home = realPath(homedir());
+  const home = realPath(homeFolder());
   if (site === realPath(sep)) refuse("it is the root folder, which each assembly would replace whole");
   if (within(cwd, site)) refuse("it is the current folder or holds it, and each assembly replaces the site whole");
   if (within(home, site)) refuse("it is the home folder or holds it, and each assembly replaces the site whole");
@@ -44,5 +44,65 @@ export function checkAssemblyPaths(paths: { site: string; archive: string; publi
       "E_USAGE",
       `Refusing --archive ${paths.archive}: it is the publication folder. Give the archive a folder of its own. Nothing was changed.`,
       { archive: paths.archive },
+    );
+}
+
+/**
+ * The user's home folder: $HOME (or %USERPROFILE%) as the shell has it, which is also what Node's
+ * os.homedir() reads first; the account database only without them. Deno asks for a permission
+ * of its own (--allow-sys=homedir) for the latter, which the documented command does not grant.
+ */
+function homeFolder(): string {
+  return process.env.HOME || process.env.USERPROFILE || homedir();
+}
+
+/** What Git keeps in a repository's folder; an archive folder may hold these and risk-cli's own files. */
+const GIT_FOLDER_ENTRIES = new Set([
+  "HEAD",
+  "config",
+  "description",
+  "hooks",
+  "info",
+  "objects",
+  "refs",
+  "packed-refs",
+  "logs",
+  "branches",
+  "FETCH_HEAD",
+  "ORIG_HEAD",
+  "index",
+  "shallow",
+  "COMMIT_EDITMSG",
+  "modules",
+  "worktrees",
+  "lfs",
+  "gc.log",
+]);
+
+/**
+ * The archive folder that an assembly will write a bare Git repository into: it must not exist
+ * yet, be empty, or already be a Git repository (bare, or a work tree with its .git). A file, or
+ * a folder holding other files (documents, sources), is refused before anything is written.
+ */
+export function checkArchiveFolder(archive: string): void {
+  const refuse = (why: string): never => {
+    throw new RiskError("E_USAGE", `Refusing --archive ${archive}: ${why}. Nothing was changed.`, { archive });
+  };
+  let entries: string[];
+  try {
+    if (!statSync(archive).isDirectory())
+      refuse("it is a file, not a folder; give the archive's folder (a bare Git repository) or a new one");
+    entries = readdirSync(archive);
+  } catch (e) {
+    if (e instanceof RiskError) throw e;
+    // A folder that does not exist yet is created by the first frame; other refusals are the
+    // file system's, reported when the archive is written.
+    return;
+  }
+  if (entries.includes(".git")) return;
+  const others = entries.filter((name) => !GIT_FOLDER_ENTRIES.has(name) && !name.startsWith("risk-cli"));
+  if (others.length > 0)
+    refuse(
+      `it holds files that are not a Git repository's (${others.slice(0, 3).join(", ")}${others.length > 3 ? ", ..." : ""}), and an assembly would write a repository among them; give the archive's folder, or an empty or new one`,
     );
 }

@@ -14,6 +14,7 @@ import type { Hasher } from "../core/ports.ts";
 import type { PreviousState } from "../core/surfaces/types.ts";
 import type { Archive } from "../archive/index.ts";
 import { SITE_MARKER, SITE_MARKER_TEXT } from "../archive/layout.ts";
+import { makeFolder } from "../archive/make-folder.ts";
 import { processAlive } from "../archive/lock.ts";
 import { HEADERS_FILE, hostHeaders } from "../core/render/headers.ts";
 import { LOG_CHECKPOINT_PATH, siteTilePath } from "../core/log/site-log.ts";
@@ -259,6 +260,7 @@ function writeFolder(
   trusted: (path: string, sha256: string) => boolean,
 ): void {
   fs.rmSync(dir, { recursive: true, force: true });
+  makeFolder(dir);
   for (const f of files) {
     const file = `${dir}${f.path}`;
     fs.mkdirSync(dirname(file), { recursive: true });

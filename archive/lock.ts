@@ -1,6 +1,7 @@
 import * as fs from "node:fs";
 import { hostname } from "node:os";
 import { RiskError } from "../core/errors.ts";
+import { makeFolder } from "./make-folder.ts";
 
 export interface Lock {
   release(): void;
@@ -32,7 +33,7 @@ export interface LockHooks {
  * even if this lock were broken from outside.
  */
 export function acquireLock(dir: string, now: Date, warn: (message: string) => void, hooks: LockHooks = {}): Lock {
-  fs.mkdirSync(dir, { recursive: true });
+  makeFolder(dir);
   const file = `${dir}/risk-cli.lock`;
   const takeover = `${file}.takeover`;
   const me: Holder = { pid: process.pid, host: hostname(), since: now.toISOString() };

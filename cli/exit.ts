@@ -57,6 +57,7 @@ const SYSTEM_REFUSALS: Record<string, string> = {
   EISDIR: "it is a folder, not a file",
   ELOOP: "too many symbolic links",
   ENAMETOOLONG: "the path is too long",
+  EEXIST: "a file stands where a folder is needed",
 };
 
 /**

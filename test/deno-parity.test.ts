@@ -18,9 +18,21 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DIST_MAIN = join(ROOT, "dist", "bin", "risk-cli.js");
 // What `npx deno` runs; called directly to skip npx's start-up.
 const DENO = join(ROOT, "node_modules", ".bin", "deno");
-const DENO_FLAGS = ["--allow-read", "--allow-write", "--allow-env", "--allow-sys"];
+// The flags the README and deno.json give, read from deno.json so that the test runs what users run.
+const DENO_FLAGS = denoTaskFlags();
 // No update check (network) and no permission prompt (would wait forever without a TTY).
 const ENV = { ...process.env, TZ: "UTC", NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1", DENO_NO_PROMPT: "1" };
+
+/** The permission flags of deno.json's `risk-cli` task, which the README's command repeats. */
+function denoTaskFlags(): string[] {
+  const task = (JSON.parse(fs.readFileSync(join(ROOT, "deno.json"), "utf8")) as { tasks: Record<string, string> })
+    .tasks["risk-cli"]!;
+  const flags = task.split(/\s+/).filter((word) => word.startsWith("--allow-"));
+  const readme = fs.readFileSync(join(ROOT, "README.md"), "utf8");
+  if (!readme.includes(`deno run ${flags.join(" ")} cli/main.ts`))
+    throw new Error(`The README's Deno command does not give deno.json's flags: ${flags.join(" ")}`);
+  return flags;
+}
 
 interface Output {
   site: string;

@@ -3,6 +3,7 @@ import { dirname, join, resolve } from "node:path";
 import { isMap, isSeq, parse as parseYaml, parseDocument, type YAMLMap, type YAMLSeq } from "yaml";
 import type { Detection } from "../../app/detect.ts";
 import { inputError, RiskError } from "../../core/errors.ts";
+import { makeFolder } from "../../archive/make-folder.ts";
 import { demoPublication } from "../paths.ts";
 import { stderrLogger } from "../runtime/node.ts";
 
@@ -156,7 +157,7 @@ export async function runInitDetect(opts: { dir: string; json: boolean }) {
   const copied: string[] = [];
   for (const rel of missing) {
     write(rel, () => {
-      fs.mkdirSync(dirname(join(root, rel)), { recursive: true });
+      makeFolder(dirname(join(root, rel)));
       if (rel.endsWith(".yaml"))
         fs.writeFileSync(join(root, rel), standAlone(rel, fs.readFileSync(join(demo, rel), "utf8"), detection), {
           flag: "wx",

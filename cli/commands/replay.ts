@@ -2,6 +2,7 @@ import * as fs from "node:fs";
 import { resolve } from "node:path";
 import { replaceableSite } from "../../app/site-writer.ts";
 import { RiskError } from "../../core/errors.ts";
+import { makeFolder } from "../../archive/make-folder.ts";
 import { openArchive } from "../../archive/index.ts";
 import { parseInstant } from "../../archive/models/instant.ts";
 import { nodeHasher, stderrLogger } from "../runtime/node.ts";
@@ -23,20 +24,20 @@ export interface ReplayOptions {
  * --replace, a folder risk-cli wrote. A file, a symbolic link or a folder holding other files is
  * refused (exit 2): a replay never merges into, or writes through, what it did not make.
  */
-function checkOut(out: string, replace: boolean): "new" | "empty" | "replace" {
+function checkOut(out: string, replace: boolean, option = "--out"): "new" | "empty" | "replace" {
   let st: fs.Stats;
   try {
     st = fs.lstatSync(out);
   } catch {
     return "new";
   }
-  if (st.isSymbolicLink()) throw new RiskError("E_USAGE", `--out ${out} is a symbolic link; give a folder`);
-  if (!st.isDirectory()) throw new RiskError("E_USAGE", `--out ${out} exists and is not a folder; give a folder`);
+  if (st.isSymbolicLink()) throw new RiskError("E_USAGE", `${option} ${out} is a symbolic link; give a folder`);
+  if (!st.isDirectory()) throw new RiskError("E_USAGE", `${option} ${out} exists and is not a folder; give a folder`);
   if (fs.readdirSync(out).length === 0) return "empty";
   if (!replace)
     throw new RiskError(
       "E_USAGE",
-      `--out ${out} is not empty: give a new or empty folder, or --replace to replace a folder risk-cli wrote`,
+      `${option} ${out} is not empty: give a new or empty folder${option === "--out" ? ", or --replace to replace a folder risk-cli wrote" : ""}`,
     );
   if (!replaceableSite(out))
     throw new RiskError(
@@ -73,7 +74,7 @@ export async function runReplay(opts: ReplayOptions) {
     // Written into a folder of its own first (nothing in it can be a planted link), then moved in.
     const tmp = `${out}.tmp-${process.pid}`;
     fs.rmSync(tmp, { recursive: true, force: true });
-    fs.mkdirSync(tmp, { recursive: true });
+    makeFolder(tmp);
     try {
       written = await asReplayFailure(`frame ${found.frame.frameId}`, () =>
         archive.materialise(found, tmp, nodeHasher),
@@ -96,11 +97,11 @@ export async function runReplay(opts: ReplayOptions) {
   let upstream: { instrument: string; bytes?: number; reason?: string }[] | null = null;
   if (opts.upstream) {
     const dir = resolve(opts.upstream);
-    if (checkOut(dir, false) === "replace") throw new RiskError("E_USAGE", `--upstream ${dir} is not empty`);
+    checkOut(dir, false, "--upstream");
     const docs = await asReplayFailure(`frame ${found.frame.frameId}`, () =>
       archive.upstreamDocuments(found, nodeHasher),
     );
-    fs.mkdirSync(dir, { recursive: true });
+    makeFolder(dir);
     const reasons: Record<string, string> = {};
     for (const d of docs) {
       if (d.bytes) fs.writeFileSync(`${dir}/${d.instrument}.json`, d.bytes, { flag: "wx" });

@@ -1,0 +1,73 @@
+/**
+ * The folders `assemble` is given, as a publisher mistypes them: a folder that is not a site, an
+ * archive folder that holds other files or is a file, folders on a file system that takes no new
+ * folders, and a site published from another archive. Each is refused with its exit code, the
+ * lock is released, and nothing is written where it should not be.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.ts";
+import { tempDir, treeDigest } from "../helpers/tmp.ts";
+
+const at = (hour: number) => `2026-11-20T${String(hour).padStart(2, "0")}:00:00Z`;
+
+describe("the folders of an assembly", () => {
+  it("release the lock when the site folder is refused", () => {
+    const dir = tempDir("risk-folders-");
+    expect(runCli(["assemble", "--now", at(10)], { cwd: dir }).status).toBe(0);
+    mkdirSync(`${dir}/mine`);
+    writeFileSync(`${dir}/mine/notes.txt`, "mine");
+    const refused = runCli(["assemble", "--site", "mine", "--now", at(11)], { cwd: dir });
+    expect(refused.status).toBe(2);
+    expect(existsSync(`${dir}/archive.git/risk-cli.lock`)).toBe(false);
+    expect(readFileSync(`${dir}/mine/notes.txt`, "utf8")).toBe("mine");
+  });
+
+  it("refuse an archive folder that holds other files, or that is a file, and write nothing there", () => {
+    const dir = tempDir("risk-folders-");
+    mkdirSync(`${dir}/docs`);
+    writeFileSync(`${dir}/docs/notes.txt`, "mine");
+    const folder = runCli(["assemble", "--archive", "docs", "--site", "site"], { cwd: dir });
+    expect(folder.status).toBe(2);
+    expect(folder.stderr).toContain("notes.txt");
+    expect(readdirSync(`${dir}/docs`)).toEqual(["notes.txt"]);
+    writeFileSync(`${dir}/afile`, "x");
+    const file = runCli(["assemble", "--archive", "afile", "--site", "site"], { cwd: dir });
+    expect(file.status).toBe(2);
+    expect(file.stderr).toContain("is a file");
+    expect(existsSync(`${dir}/site`)).toBe(false);
+  });
+
+  it("take an existing archive folder, a new one and an empty one", () => {
+    const dir = tempDir("risk-folders-");
+    mkdirSync(`${dir}/empty`);
+    expect(runCli(["assemble", "--archive", "empty", "--site", "a", "--now", at(10)], { cwd: dir }).status).toBe(0);
+    expect(runCli(["assemble", "--archive", "empty", "--site", "a", "--now", at(11)], { cwd: dir }).status).toBe(0);
+    expect(runCli(["assemble", "--archive", "new/deeper", "--site", "b", "--now", at(10)], { cwd: dir }).status).toBe(
+      0,
+    );
+  });
+
+  it.runIf(existsSync("/proc/self"))("fail at once, with exit 6, where the file system takes no new folder", () => {
+    const dir = tempDir("risk-folders-");
+    const site = runCli(["assemble", "--site", "/proc/risk-cli-site", "--archive", "a.git"], { cwd: dir });
+    expect(site.status).toBe(6);
+    expect(site.stderr).toContain("takes no new folders");
+    expect(readdirSync(dir)).toEqual([]);
+    const archive = runCli(["assemble", "--archive", "/proc/risk-cli-archive", "--site", "s"], { cwd: dir });
+    expect(archive.status).toBe(6);
+  });
+
+  it("refuse to start a new archive beside a site published from another one", () => {
+    const dir = tempDir("risk-folders-");
+    for (const hour of [10, 11])
+      expect(runCli(["assemble", "--archive", "old", "--now", at(hour)], { cwd: dir }).status).toBe(0);
+    const before = treeDigest(`${dir}/site`);
+    const refused = runCli(["assemble", "--now", at(12)], { cwd: dir });
+    expect(refused.status).toBe(6);
+    expect(refused.stderr).toContain("000002-20261120T110000Z");
+    expect(treeDigest(`${dir}/site`)).toEqual(before);
+    expect(existsSync(`${dir}/archive.git`)).toBe(false);
+    expect(runCli(["assemble", "--archive", "old", "--now", at(12)], { cwd: dir }).status).toBe(0);
+  });
+});
