@@ -21,8 +21,23 @@ function examples(...commands: string[]): Message {
   ];
 }
 
+/** An integer option whose "too large" message speaks to the user, not of JavaScript's bigint. */
+const wholeNumber = (options: { min: number; max?: number; metavar?: "MINUTES" }) =>
+  integer({
+    type: "number",
+    ...options,
+    errors: {
+      unsafeInteger: (input: string) =>
+        options.max === undefined
+          ? message`Expected a whole number of at least ${String(options.min)}, but got ${input.slice(0, 40)}.`
+          : message`Expected a whole number between ${String(options.min)} and ${String(options.max)}, but got ${input.slice(0, 40)}.`,
+    },
+  });
+
 const json = withDefault(
-  flag("--json", { description: message`Print the result as JSON on stdout (progress stays on stderr).` }),
+  flag("--json", {
+    description: message`Print the result as JSON on stdout; stderr then carries only warnings and errors.`,
+  }),
   false,
 );
 const archive = withDefault(
@@ -89,7 +104,12 @@ function unexpectedInput(token: string): Message {
   const name = token.split("=")[0] ?? token;
   const words = process.argv.slice(2).filter((w) => !w.startsWith("-") && w !== token);
   const { options, commands } = candidatesAt(parser.usage, words);
-  const suggestions = createSuggestionMessage(findSimilar(name, name.startsWith("-") ? options : commands));
+  // A known option that is unexpected stands after `--`, which makes every later word an argument.
+  if (options.includes(name))
+    return message`Unexpected argument ${optionName(token)}: after --, words are not read as options; remove the --.`;
+  const suggestions = createSuggestionMessage(
+    findSimilar(name, name.startsWith("-") ? options : commands).filter((s) => s !== name),
+  );
   const base = message`Unexpected option or subcommand: ${optionName(token)}.`;
   return suggestions.length > 0 ? [...base, text("\n\n"), ...suggestions] : base;
 }
@@ -323,7 +343,7 @@ const parser = or(
         option("--lang", choice(["fr", "en"] as const), { description: message`Search one language only.` }),
       ),
       limit: withDefault(
-        option("--limit", integer({ min: 1, max: 1000 }), { description: message`How many results to print.` }),
+        option("--limit", wholeNumber({ min: 1, max: 1000 }), { description: message`How many results to print.` }),
         10,
       ),
       site,
@@ -356,7 +376,7 @@ const parser = or(
         "127.0.0.1",
       ),
       port: withDefault(
-        option("--port", integer({ min: 0, max: 65535 }), { description: message`The TCP port.` }),
+        option("--port", wholeNumber({ min: 0, max: 65535 }), { description: message`The TCP port.` }),
         8080,
       ),
       mcp: withDefault(
@@ -426,7 +446,7 @@ const parser = or(
         false,
       ),
       window: withDefault(
-        option("--window", integer({ min: 1, max: 10080, metavar: "MINUTES" }), {
+        option("--window", wholeNumber({ min: 1, max: 10080, metavar: "MINUTES" }), {
           description: message`How long after a frame's time its attestation may be logged.`,
         }),
         60,
@@ -480,7 +500,7 @@ const parser = or(
         description: message`The frame to prove, as 000042-20261121T154500Z.`,
       }),
       size: optional(
-        option("--size", integer({ min: 1 }), {
+        option("--size", wholeNumber({ min: 1 }), {
           description: message`The size of the tree to prove it in (a saved checkpoint's size); default every frame.`,
         }),
       ),

@@ -1,4 +1,5 @@
 import * as fs from "node:fs";
+import { shellPath } from "../../core/shell.ts";
 import { dirname, join, resolve } from "node:path";
 import { isMap, isSeq, parse as parseYaml, parseDocument, type YAMLMap, type YAMLSeq } from "yaml";
 import type { Detection } from "../../app/detect.ts";
@@ -17,7 +18,7 @@ export function runInit(opts: { dir: string; json: boolean }) {
   }
   fs.cpSync(demoPublication(), target, { recursive: true, errorOnExist: true, force: false });
   stderrLogger(opts.json).info(
-    `created ${target}: edit risk.config.yaml and content/, then run risk-cli assemble --publication ${opts.dir}`,
+    `created ${target}: edit risk.config.yaml and content/, then run risk-cli assemble --publication ${shellPath(opts.dir)}`,
   );
   return { ok: true as const, dir: target };
 }
@@ -192,6 +193,6 @@ export async function runInitDetect(opts: { dir: string; json: boolean }) {
   for (const l of detection.leftOut) log.info(`left out: ${l}`);
   for (const u of detection.unmapped) log.warn(`to check: ${u}`);
   if (copied.length) log.info(`written from the demo's (replace with yours): ${copied.join(", ")}`);
-  log.info(`wrote ${join(opts.dir, "risk.config.yaml")}; then: risk-cli lint --publication ${opts.dir}`);
+  log.info(`wrote ${join(opts.dir, "risk.config.yaml")}; then: risk-cli lint --publication ${shellPath(opts.dir)}`);
   return { ok: true as const, dir: root, ...detection, copied };
 }

@@ -13,6 +13,11 @@ export async function runServe(opts: {
   mcpOrigins: readonly string[];
   json: boolean;
 }) {
+  if (opts.host.trim() === "")
+    throw new RiskError(
+      "E_USAGE",
+      "--host is empty, which would listen on every interface: give the address to listen on, such as 127.0.0.1 (the default)",
+    );
   const site = resolve(opts.site);
   requireSite(site, opts.site);
   if (opts.archive !== undefined) {

@@ -68,6 +68,11 @@ export async function runVerifyAttestations(opts: {
   json: boolean;
 }) {
   const log = stderrLogger(opts.json);
+  if (opts.identity !== undefined && opts.identity.trim() === "")
+    throw new RiskError(
+      "E_USAGE",
+      "--identity is empty, and every signer's identity starts with it: give the start of the expected one, such as https://github.com/OWNER/REPO/",
+    );
   let trustedRoot: unknown;
   if (opts.trustedRoot !== undefined) {
     try {

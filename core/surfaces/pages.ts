@@ -3,6 +3,7 @@
  * agent pages in French and English, the registry of series, a page and a chart per series, and
  * the press resources. Each page is a file `<path>index.html`, served at its folder's URL.
  */
+import { shellWord } from "../shell.ts";
 import { z } from "zod";
 import { instrumentsOf, type Publication } from "../inputs/publication.ts";
 import type { InstrumentConfig } from "../inputs/schemas.ts";
@@ -132,11 +133,6 @@ function citations(ctx: BuildContext, f: SeriesFacts) {
     license: p.config.license,
   };
   return { text, bibtex, csl: JSON.stringify(csl, null, 2) };
-}
-
-/** A word a POSIX shell reads as itself: as is when it is plain, else single-quoted. */
-function shellWord(word: string): string {
-  return /^[A-Za-z0-9@%+=:,./_-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
 }
 
 const BIBTEX_SPECIALS: Record<string, string> = {

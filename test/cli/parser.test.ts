@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { parseArgs, runParser } from "../../cli/parser.ts";
 import { runCli } from "../helpers/cli.ts";
+import { tempDir } from "../helpers/tmp.ts";
 
 const COMMAND_LINES: string[][] = [
   ["assemble"],
@@ -85,5 +86,35 @@ describe("the command line", () => {
     const version = runCli(["assemble", "--version"]);
     expect(version.status).toBe(0);
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it("explains a known option after --, and an integer too large without speaking of bigint", () => {
+    const after = runCli(["assemble", "--", "--json"]);
+    expect(after.status).toBe(2);
+    expect(after.stderr).toContain("after --, words are not read as options");
+    expect(after.stderr).not.toContain("Did you mean");
+    const huge = runCli(["verify", "--window", "99999999999999999999"]);
+    expect(huge.status).toBe(2);
+    expect(huge.stderr).toContain("between");
+    expect(huge.stderr).not.toContain("bigint");
+  });
+
+  it("refuses an empty --host (every interface) and an empty --identity (every signer)", () => {
+    const host = runCli(["serve", "--host="]);
+    expect(host.status).toBe(2);
+    expect(host.stderr).toContain("--host is empty");
+    const identity = runCli(["verify", "--attestations", "--identity", ""]);
+    expect(identity.status).toBe(2);
+    expect(identity.stderr).toContain("--identity is empty");
+  });
+
+  it("prints init's next command as a shell reads it", () => {
+    const dir = tempDir("risk-init-words-");
+    const spaced = runCli(["init", "my pub"], { cwd: dir });
+    expect(spaced.status).toBe(0);
+    expect(spaced.stderr).toContain("risk-cli assemble --publication 'my pub'");
+    const dashed = runCli(["init", "--", "-x"], { cwd: dir });
+    expect(dashed.status).toBe(0);
+    expect(dashed.stderr).toContain("risk-cli assemble --publication ./-x");
   });
 });
