@@ -530,6 +530,18 @@ const RUNNER_WORDS = new Set(["help", "-h", "--help", "--version", "completion",
  * give the same value for such a command line (test/cli/parser.test.ts).
  */
 export async function parseArgs(args: readonly string[] = process.argv.slice(2)) {
+  // `help <word>` for a word that is no command: Optique's runner would print the general help
+  // and succeed, as if the command existed.
+  if (args[0] === "help" && args[1] !== undefined && !args[1].startsWith("-")) {
+    const { commands } = candidatesAt(parser.usage, []);
+    if (!commands.includes(args[1])) {
+      const near = findSimilar(args[1], commands);
+      process.stderr.write(
+        `Error: ${args[1]} is not a command of risk-cli${near.length > 0 ? `; did you mean ${near.join(" or ")}?` : ""} (risk-cli --help lists them).\n`,
+      );
+      process.exit(2);
+    }
+  }
   if (!args.some((word) => RUNNER_WORDS.has(word.split("=")[0]!))) {
     const parsed = parseSync(parser, args);
     if (parsed.success) return parsed.value;

@@ -81,6 +81,10 @@ describe("the command line", () => {
     const unknown = runCli(["assemble", "--sitee", "x"]);
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain("--site");
+    const unknownHelp = runCli(["help", "asemble"]);
+    expect(unknownHelp.status).toBe(2);
+    expect(unknownHelp.stderr).toContain("did you mean assemble");
+    expect(runCli(["help", "archive", "pull"]).status).toBe(0);
     const none = runCli([]);
     expect(none.status).toBe(2);
     const version = runCli(["assemble", "--version"]);
