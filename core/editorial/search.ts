@@ -123,7 +123,8 @@ export function buildSearchIndex(
         if (data === undefined) termData.set(terms[i]!, (data = new Map()));
         let freqs = data.get(fieldId);
         if (freqs === undefined) data.set(fieldId, (freqs = new Map()));
-        freqs.set(shortId, (freqs.get(shortId) ?? 0) + counts[i]!);
+        // A document's terms are distinct within a field, so this document has no count here yet.
+        freqs.set(shortId, counts[i]!);
       }
     }
   }
