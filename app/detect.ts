@@ -215,8 +215,18 @@ const literal = (rel: string) => rel.replace(/[*?[\]{}()!+@\\]/g, "\\$&");
  * suffix, then the file itself) that takes none of the `forbidden` files.
  */
 function globsOf(group: Found[], forbidden: string[], generator: Generator): string[] {
-  const exts = [...new Set(group.map((f) => f.rel.split(".").pop()!))].sort();
+  // A collection that holds MDX takes Markdown too (Astro and MDX sites mix them): a later
+  // `.md` page is not left out by a glob made when there was none.
+  const exts = [
+    ...new Set([
+      ...group.map((f) => f.rel.split(".").pop()!),
+      ...(group.some((f) => f.rel.endsWith(".mdx")) ? ["md"] : []),
+    ]),
+  ].sort();
   const ext = exts.length === 1 ? exts[0]! : `{${exts.join(",")}}`;
+  // Files named _* are never read as pages (drafts, partials), whatever the globs say: a glob may
+  // take them, and the folder's glob keeps taking the pages added later.
+  const refused = forbidden.filter((rel) => !rel.split("/").at(-1)!.startsWith("_"));
   const hugo = generator === "hugo";
   // Hugo never makes a page of a file whose name starts with _: the globs say so.
   const any = hugo ? "[^_]*" : "*";
@@ -246,7 +256,7 @@ function globsOf(group: Found[], forbidden: string[], generator: Generator): str
     candidates.push(literal(f.rel));
     for (const glob of candidates) {
       const m = picomatch(glob, { dot: false });
-      if (!m(f.rel) || forbidden.some((r) => m(r))) continue;
+      if (!m(f.rel) || refused.some((r) => m(r))) continue;
       globs.push(glob);
       matchers.push(m);
       break;

@@ -413,7 +413,8 @@ const parser = or(
           description: message`Answer from this archive: every tool's asOf finds the frame published then, and replay_summary, diff and verify need it.`,
         }),
       ),
-      json,
+      // No --json: standard output belongs to the protocol.
+      json: constant(false),
     }),
     {
       brief: message`Answer an MCP client over standard input and output.`,

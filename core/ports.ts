@@ -5,7 +5,7 @@
 export interface ReadOnlyFs {
   /** Text of a file, UTF-8. Rejects when the file is missing. */
   readText(path: string): Promise<string>;
-  /** Names of the regular files directly inside `dir`, sorted; [] when `dir` does not exist. */
+  /** Names of the regular files and symbolic links directly inside `dir`, sorted; [] when `dir` does not exist. */
   listFiles(dir: string): Promise<string[]>;
   /** Names of the folders directly inside `dir` (symbolic links not followed), sorted; [] when `dir` does not exist. */
   listDirs(dir: string): Promise<string[]>;

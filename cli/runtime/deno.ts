@@ -6,7 +6,7 @@ import { decodeInput, inputReadError, MAX_INPUT_BYTES } from "../../core/inputs/
 /** The part of the Deno namespace this adapter uses (typed here so that tsc needs no Deno types). */
 interface DenoFs {
   readFile(path: string): Promise<Uint8Array>;
-  readDir(path: string): AsyncIterable<{ name: string; isFile: boolean; isDirectory: boolean }>;
+  readDir(path: string): AsyncIterable<{ name: string; isFile: boolean; isDirectory: boolean; isSymlink: boolean }>;
   stat(path: string): Promise<{ isFile: boolean; size: number }>;
   errors: { NotFound: new (...args: never[]) => Error };
   realPath(path: string): Promise<string>;
@@ -16,7 +16,7 @@ interface DenoFs {
 async function namesIn(
   deno: DenoFs,
   dir: string,
-  keep: (e: { isFile: boolean; isDirectory: boolean }) => boolean,
+  keep: (e: { isFile: boolean; isDirectory: boolean; isSymlink: boolean }) => boolean,
 ): Promise<string[]> {
   const names: string[] = [];
   try {
@@ -38,7 +38,8 @@ export function denoFs(deno: DenoFs): ReadOnlyFs {
         throw inputReadError(path, `it is over the ${MAX_INPUT_BYTES}-byte limit of an input file; split it`);
       return decodeInput(path, await deno.readFile(path));
     },
-    listFiles: (dir) => namesIn(deno, dir, (e) => e.isFile),
+    // Links too: one that leads out of the publication, or nowhere, is refused by name when read.
+    listFiles: (dir) => namesIn(deno, dir, (e) => e.isFile || e.isSymlink),
     listDirs: (dir) => namesIn(deno, dir, (e) => e.isDirectory),
     realPath: (path) => deno.realPath(path),
     exists: (path) =>

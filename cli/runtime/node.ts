@@ -29,7 +29,9 @@ export const nodeFs: ReadOnlyFs = {
       throw inputReadError(path, `it is over the ${MAX_INPUT_BYTES}-byte limit of an input file; split it`);
     return decodeInput(path, readFileSync(path));
   },
-  listFiles: (dir) => namesIn(dir, (e) => e.isFile()),
+  // Links too: one that leads out of the publication, or nowhere, is refused by name when read,
+  // not passed over in silence.
+  listFiles: (dir) => namesIn(dir, (e) => e.isFile() || e.isSymbolicLink()),
   listDirs: (dir) => namesIn(dir, (e) => e.isDirectory()),
   realPath: (path) => fsp.realpath(path),
   exists: (path) =>

@@ -5,9 +5,9 @@
  * component keeps its text props (title, caption, alt, source, label) and its children, and one that
  * carries no text is dropped and reported; a fragment `<>…</>` keeps its children. In Markdown and
  * MDX alike `<style>` and `<script>` go whole (left open, they hold the rest of the document, as in
- * an HTML parser, and are reported); an `<svg>` gives only its `<title>`; an `<img>` its `alt`; any
+ * an HTML parser, and are reported), and so do `<template>` and `<noscript>`; an `<svg>` gives only its `<title>`; an `<img>` its `alt`; any
  * other element its content. Code spans, fenced code and backslash-escaped characters are text.
- * Control characters other than tab and line breaks become spaces. HTML comments stay: they carry
+ * Control characters other than tab and line breaks, and bidirectional overrides, become spaces. HTML comments stay: they carry
  * the claim markers. Line breaks are kept where markup is removed, so that every line number the
  * claims engine reports is still the file's.
  *
@@ -35,8 +35,12 @@ const REMOVED = new Set(["style", "script", "template", "noscript"]);
 /** Elements whose content is raw text to their end tag: left open, they hold the rest of the document. */
 const RAW_TEXT = new Set(["style", "script"]);
 const MAX_TAG = 4_000;
-/** C0 controls but tab, line feed and carriage return; DEL; C1 controls. */
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
+/**
+ * C0 controls but tab, line feed and carriage return; DEL; C1 controls; and the bidirectional
+ * embeddings, overrides and isolates, which would show published text in another order than it
+ * is read (a claim, a figure, a command).
+ */
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 const NEVER_CLOSED = "is never closed: everything after it is read as its content and left out of every published text";
 
 interface Tag {

@@ -286,7 +286,7 @@ export function parsePublication(input: InputFiles, options: { parsed?: ParsedFi
     changelog: yamlOf("content/editorial/changelog", ChangelogFile),
     claimReviews: yamlOf("content/claim-reviews", ClaimReviewsFile),
   };
-  checkReferences(publication);
+  checkReferences(publication, input);
   return publication;
 }
 
@@ -339,7 +339,7 @@ function parseDocs(input: InputFiles, config: Config, pages: Pages, parsed?: Par
     if (lang === "fr" && (meta.translationOf || meta.translatedFrom)) {
       throw inputError(
         file,
-        undefined,
+        frontmatterLine(text, "translationOf", content) ?? frontmatterLine(text, "translatedFrom", content),
         "translationOf",
         "a French original has no translationOf or translatedFrom; remove them",
       );
@@ -353,7 +353,12 @@ function parseDocs(input: InputFiles, config: Config, pages: Pages, parsed?: Par
       );
     }
     if (meta.updated && meta.updated < meta.date) {
-      throw inputError(file, undefined, "updated", `updated (${meta.updated}) is before date (${meta.date})`);
+      throw inputError(
+        file,
+        frontmatterLine(text, "updated", content),
+        "updated",
+        `updated (${meta.updated}) is before date (${meta.date})`,
+      );
     }
     docs.push({
       kind,
@@ -389,7 +394,33 @@ function parseMethodologies(input: InputFiles, parsed?: ParsedFiles): Methodolog
     });
 }
 
-function checkReferences(p: Publication): void {
+/**
+ * The line of a frontmatter field in a document's text: its own key or a publisher's key mapped
+ * to it (content.frontmatter.map), in the frontmatter block; undefined when it is not written
+ * there (a parsed value kept from an earlier assembly still finds it, from the text).
+ */
+function frontmatterLine(
+  text: string | undefined,
+  field: string,
+  content: ContentConfig | undefined,
+): number | undefined {
+  if (text === undefined) return undefined;
+  const names = new Set([
+    field,
+    ...Object.entries(content?.frontmatter.map ?? {})
+      .filter(([, to]) => to === field)
+      .map(([from]) => from),
+  ]);
+  const lines = text.replace(/^\uFEFF/, "").split("\n");
+  for (let i = 1; i < lines.length; i++) {
+    if (/^(?:---|\+\+\+)[ \t]*\r?$/.test(lines[i]!)) break;
+    const key = /^\s*["']?([A-Za-z0-9_-]+)["']?\s*[:=]/.exec(lines[i]!)?.[1];
+    if (key !== undefined && names.has(key)) return i + 1;
+  }
+  return undefined;
+}
+
+function checkReferences(p: Publication, input: InputFiles): void {
   const configFile = "risk.config.yaml";
   const topics = new Set(p.topics.map((t) => t.slug));
   const guides = new Set(p.guides.filter((g) => g.lang === "fr").map((g) => g.slug));
@@ -436,7 +467,7 @@ function checkReferences(p: Publication): void {
       if (!topics.has(topic))
         throw inputError(
           doc.file,
-          undefined,
+          frontmatterLine(input.files.get(doc.file), "topics", p.config.content),
           "topics",
           `unknown topic "${topic}"; add it to content/topics.yaml or fix the slug`,
         );

@@ -119,7 +119,7 @@ export const freshness = defineSurface({ format: "json", schema: FreshnessSurfac
         timeliness:
           "fresh until expiresAt, stale from then on; unknown when the producer has nothing published (a missing instrument, an empty corpus).",
         expiresAt:
-          "expiresAt = updatedAt + staleAfter; updatedAt is the upstream's publication of the value shown (sourceUpdatedAt), or for the corpus the start (UTC) of the newest article or guide date.",
+          "expiresAt = updatedAt + staleAfter; updatedAt is the upstream's publication of the value shown (sourceUpdatedAt), or for the corpus the start (UTC) of the newest article or guide date that is not after the day the corpus was indexed.",
         retained:
           "fallbackUsed true: the upstream failed and the value shown is an earlier one; its updatedAt is that earlier publication, so it ages and expires like any other.",
         editorial: `The editorial corpus is stale when no article or guide was published or updated for staleAfter (risk.config.yaml editorial.staleAfter, default ${EDITORIAL_STALE_AFTER}).`,
@@ -156,10 +156,14 @@ function corpusOf(ctx: BuildContext): Corpus {
         updated: d.meta.updated ?? null,
       }));
   const editorial = editorialOf(p, indexedAt, url, memo);
+  // A document dated after the day the corpus was indexed (announced, or a typo such as 2062 for
+  // 2026) does not make the corpus fresh until that day: lint warns about it.
+  const today = indexedAt.slice(0, 10);
   let newest: string | null = null;
   for (const d of [...p.articles, ...p.guides]) {
-    const day = d.meta.updated ?? d.meta.date;
-    if (newest === null || day > newest) newest = day;
+    for (const day of [d.meta.date, d.meta.updated]) {
+      if (day && day <= today && (newest === null || day > newest)) newest = day;
+    }
   }
   const fr = p.articles.filter((a) => a.lang === "fr");
   const translated = new Set(p.articles.filter((a) => a.lang === "en").map((a) => a.meta.translationOf));

@@ -404,3 +404,34 @@ describe("what a site's files say to the YAML library", () => {
     expect(readFileSync(join(root, "risk.config.yaml"), "utf8")).toContain("posts/x\\u000aurls");
   });
 });
+
+describe("the globs init --detect writes", () => {
+  it("take the folder, not its files one by one, when it holds a file named _*, so later pages are read", async () => {
+    const root = site({
+      "astro.config.mjs": "export default {};\n",
+      "src/content/posts/a.md": post("A"),
+      "src/content/posts/b.md": post("B"),
+      "src/content/posts/_draft.md": md("title: D"),
+    });
+    const { result, stderr } = await captured(() => runInitDetect({ dir: root, json: false }));
+    expect(result, stderr).toBeDefined();
+    const config = parseYaml(readFileSync(join(root, "risk.config.yaml"), "utf8"));
+    expect(config.content.articles.fr).toEqual(["src/content/posts/**/*.md"]);
+    writeFileSync(join(root, "src/content/posts/nouveau.md"), post("Nouveau"));
+    expect((await runLint({ publication: root, json: true })).counts.articles).toBe(3);
+  });
+
+  it("take Markdown beside MDX, so a later .md page of an MDX collection is read", async () => {
+    const root = site({
+      "astro.config.mjs": "export default {};\n",
+      "src/content/posts/a.mdx": post("A"),
+      "src/content/posts/b.mdx": post("B"),
+    });
+    await captured(() => runInitDetect({ dir: root, json: false }));
+    const config = parseYaml(readFileSync(join(root, "risk.config.yaml"), "utf8"));
+    expect(config.content.articles.fr).toEqual(["src/content/posts/**/*.{md,mdx}"]);
+    writeFileSync(join(root, "src/content/posts/c.md"), post("C"));
+    expect((await runLint({ publication: root, json: true })).counts.articles).toBe(3);
+  });
+});
+

@@ -1,0 +1,99 @@
+/**
+ * A publisher's corpus as it really is: an article dated far ahead, a bidirectional override
+ * pasted into a sentence, articles that are symbolic links, and cross-reference mistakes whose
+ * messages must name the line. Assembled through the published bin.
+ */
+import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.ts";
+import { demoCopy, editFile } from "../helpers/publication.ts";
+import { tempDir } from "../helpers/tmp.ts";
+
+const NOW = "2026-11-21T10:00:00Z";
+const article = (meta: string, body: string) => `---\n${meta}\n---\n\n${body}\n`;
+
+function assemble(pub: string) {
+  const out = tempDir("risk-corpus-");
+  const r = runCli([
+    "assemble",
+    "--publication",
+    pub,
+    "--site",
+    `${out}/site`,
+    "--archive",
+    `${out}/a.git`,
+    "--now",
+    NOW,
+  ]);
+  return { ...r, site: `${out}/site` };
+}
+
+describe("a publisher's corpus", () => {
+  it("publishes beside an article dated far ahead, which does not keep the corpus fresh", () => {
+    const pub = demoCopy();
+    writeFileSync(
+      `${pub}/content/articles/fr/annonce.md`,
+      article('title: "Annonce"\ndescription: "Un article annoncé."\ndate: 9999-12-31', "Un texte."),
+    );
+    const lint = runCli(["lint", "--publication", pub]);
+    expect(lint.stderr).toContain("future-date");
+    const r = assemble(pub);
+    expect(r.status, r.stderr).toBe(0);
+    const freshness = JSON.parse(readFileSync(`${r.site}/api/v1/freshness.json`, "utf8"));
+    expect(freshness.corpus.editorial.updatedAt).not.toContain("9999");
+    expect(freshness.corpus.editorial.updatedAt < "2026-11-22").toBe(true);
+  });
+
+  it("never publishes a bidirectional override written in a body", () => {
+    const pub = demoCopy();
+    editFile(
+      `${pub}/content/articles/fr/carry-trade-yen-boj.md`,
+      (t) =>
+        `${t}\nLe 10 août 2026, la dette atteignait 3 000 milliards selon [le Trésor](https://home.treasury.gov/) \u202e à l'envers\u2066.\n`,
+    );
+    const r = assemble(pub);
+    expect(r.status, r.stderr).toBe(0);
+    for (const file of ["api/v1/claims.json", "api/v1/claims.ndjson", "llms-full.txt", "api/v1/search-index.json"]) {
+      const text = readFileSync(`${r.site}/${file}`, "utf8");
+      expect(text, file).not.toMatch(/[\u202a-\u202e\u2066-\u2069]|\\u202[a-e]|\\u206[6-9]/i);
+    }
+    expect(readFileSync(`${r.site}/llms-full.txt`, "utf8")).toContain("à l'envers");
+  });
+
+  it("reads an article that is a link inside the publication, and names one that leads out or nowhere", () => {
+    const pub = demoCopy();
+    const outside = tempDir("risk-outside-");
+    writeFileSync(
+      `${outside}/dehors.md`,
+      article('title: "Dehors"\ndescription: "Hors de la publication."\ndate: 2026-09-01', "Un texte."),
+    );
+    writeFileSync(
+      `${pub}/content/lien-cible.md`,
+      article('title: "Lié"\ndescription: "Un article lié."\ndate: 2026-09-02', "Un texte."),
+    );
+    symlinkSync(`${pub}/content/lien-cible.md`, `${pub}/content/articles/fr/lie.md`);
+    const inside = assemble(pub);
+    expect(inside.status, inside.stderr).toBe(0);
+    expect(readFileSync(`${inside.site}/api/v1/catalog.json`, "utf8")).toContain('"title":"Lié"');
+    symlinkSync(`${outside}/dehors.md`, `${pub}/content/articles/fr/dehors.md`);
+    const out = assemble(pub);
+    expect(out.status).toBe(3);
+    expect(out.stderr).toContain("content/articles/fr/dehors.md");
+    expect(out.stderr).toContain("leading out of the publication");
+    expect(out.stderr).not.toContain(outside);
+  });
+
+  it("names the line of an updated date before the date, and of an unknown topic", () => {
+    const pub = demoCopy();
+    const file = `${pub}/content/articles/fr/carry-trade-yen-boj.md`;
+    const original = readFileSync(file, "utf8");
+    editFile(file, (t) => t.replace("date: 2026-08-18\n", "date: 2026-08-18\nupdated: 2026-08-01\n"));
+    const before = runCli(["lint", "--publication", pub]);
+    expect(before.status).toBe(3);
+    expect(before.stderr).toContain("content/articles/fr/carry-trade-yen-boj.md:5");
+    writeFileSync(file, original.replace("topics: [change-et-carry", "topics: [inexistant"));
+    const topic = runCli(["lint", "--publication", pub]);
+    expect(topic.status).toBe(3);
+    expect(topic.stderr).toContain("content/articles/fr/carry-trade-yen-boj.md:6");
+  });
+});
