@@ -434,4 +434,3 @@ describe("the globs init --detect writes", () => {
     expect((await runLint({ publication: root, json: true })).counts.articles).toBe(3);
   });
 });
-
