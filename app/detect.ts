@@ -464,7 +464,8 @@ function guessUrls(
       .filter((p) => !/[*?{[(!\\]/.test(p));
     const rest = parts
       .slice(drop)
-      .filter((p) => p !== "en" && p !== "fr" && p !== "_posts")
+      // Eleventy serves a file at its path under the input folder, a language folder included.
+      .filter((p) => (generator === "eleventy" ? true : p !== "en" && p !== "fr" && p !== "_posts"))
       // A Jekyll collection's folder is _name; its pages are published under /name/.
       .map((p) => (generator === "jekyll" ? p.replace(/^_/, "") : p));
     return rest.length ? `/${rest.join("/")}` : "";
@@ -472,7 +473,7 @@ function guessUrls(
   const urls: Record<string, Record<string, string>> = {};
   for (const d of documents) {
     const base = section(d.globs[0]!);
-    const prefix = d.lang === "en" && !base.startsWith("/en") ? "/en" : "";
+    const prefix = d.lang === "en" && !base.startsWith("/en") && generator !== "eleventy" ? "/en" : "";
     (urls[d.kind] ??= {})[d.lang] = `${prefix}${base}/{slug}/`;
   }
   return urls;

@@ -14,6 +14,7 @@ export interface Finding {
   code:
     | "orphan-review"
     | "missing-source"
+    | "two-translations"
     | "stale-translation"
     | "no-claim"
     | "dropped-markup"
@@ -46,6 +47,26 @@ export function editorialFindings(p: Publication, now: string, url: UrlOf): Find
       message: `the review of "${o.claimId}" matches no claim (${o.reason}); restore the <!-- claim-id: ${o.claimId.split("#")[1]} --> marker in the article or update the review's claimId`,
       needle: o.claimId,
     });
+  }
+  // One English translation per French original: the French page links to the last one read.
+  const translations = new Map<string, string[]>();
+  for (const doc of [...p.articles, ...p.guides])
+    if (doc.lang === "en" && doc.meta.translationOf) {
+      const key = `${doc.kind}:${doc.meta.translationOf}`;
+      translations.set(key, [...(translations.get(key) ?? []), rel(doc.file)]);
+    }
+  for (const [key, files] of translations) {
+    if (files.length < 2) continue;
+    const linked = files.at(-1)!;
+    for (const file of files.slice(0, -1))
+      findings.push({
+        severity: "error",
+        code: "two-translations",
+        file,
+        field: "translationOf",
+        message: `${linked} also translates the French ${key.replace(":", " ")}, and the French page links to it only; keep one English translation per original (remove one, or point its translationOf elsewhere)`,
+        needle: "translationOf",
+      });
   }
   for (const doc of [...p.articles, ...p.guides]) {
     if (doc.lang !== "en") continue;

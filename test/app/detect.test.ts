@@ -379,6 +379,16 @@ describe("an Eleventy site", () => {
       expect(d.content.articles!.fr).toEqual(["src/posts/**/*.md"]);
       expect(d.urls.article).toEqual({ fr: "/posts/{slug}/" });
     });
+
+  it("keeps the language folders in the addresses, as Eleventy serves them", () => {
+    const root = site({
+      ".eleventy.js": 'module.exports = () => ({ dir: { input: "src" } });\n',
+      "src/fr/articles/energie-hiver.md": post("Énergie"),
+      "src/en/articles/gas-winter.md": post("Gas", "translationOf: energie-hiver"),
+    });
+    const d = detectSite(root);
+    expect(d.urls.article).toEqual({ fr: "/fr/articles/{slug}/", en: "/en/articles/{slug}/" });
+  });
 });
 
 describe("what a site's files say to the YAML library", () => {

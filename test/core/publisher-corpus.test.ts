@@ -96,4 +96,16 @@ describe("a publisher's corpus", () => {
     expect(topic.status).toBe(3);
     expect(topic.stderr).toContain("content/articles/fr/carry-trade-yen-boj.md:6");
   });
+
+  it("lints two English translations of one French article as an error naming both", () => {
+    const pub = demoCopy();
+    const en = `${pub}/content/articles/en`;
+    writeFileSync(`${en}/btp-bund-spread-bis.md`, readFileSync(`${en}/btp-bund-spread-2026.md`, "utf8"));
+    const lint = runCli(["lint", "--publication", pub]);
+    expect(lint.status).toBe(1);
+    expect(lint.stderr).toContain("two-translations");
+    // The French page links to the last one read (by path); the other is the one named as an error.
+    expect(lint.stderr).toContain("content/articles/en/btp-bund-spread-2026.md:8");
+    expect(lint.stderr).toContain("content/articles/en/btp-bund-spread-bis.md also translates");
+  });
 });
