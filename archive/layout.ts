@@ -37,8 +37,12 @@ export const dailyShardPath = (seriesDate: string) =>
 /** The level-change shard of the month of `at`. */
 export const levelShardPath = (at: string) => `${LEVEL_CHANGES_PREFIX}/${at.slice(0, 4)}/${at.slice(5, 7)}.ndjson`;
 
+/** The folder of the replay index: one shard per UTC day. */
+export const INDEX_PREFIX = "index";
+
 /** The replay-index shard of the UTC day of `at`. */
-export const indexShardPath = (at: string) => `index/${at.slice(0, 4)}/${at.slice(5, 7)}/${at.slice(8, 10)}.json`;
+export const indexShardPath = (at: string) =>
+  `${INDEX_PREFIX}/${at.slice(0, 4)}/${at.slice(5, 7)}/${at.slice(8, 10)}.json`;
 
 /**
  * The file risk-cli writes into every site folder it makes (an assembly's site, a replay's

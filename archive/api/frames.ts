@@ -7,7 +7,7 @@ import { canonicalJson } from "../../core/canonical/jcs.ts";
 import { stamp } from "../../core/canonical/stamp.ts";
 import { RiskError } from "../../core/errors.ts";
 import { Frame } from "../../core/frame.ts";
-import { oidAtPath, readBlob, readCommit, type CommitInfo, type TreeCache } from "../git/objects.ts";
+import { damaged, oidAtPath, readBlob, readCommit, type CommitInfo, type TreeCache } from "../git/objects.ts";
 import { JOURNAL_PATH, servedJournal } from "./journal.ts";
 import { FRAME_FILE, sitePath } from "../layout.ts";
 
@@ -35,12 +35,18 @@ export async function readFrameAs<T>(
   const c = options.read ?? (await readCommit(gitdir, commit));
   const entry = await oidAtPath(gitdir, c.tree, FRAME_FILE, options.cache);
   if (!entry) throw new RiskError("E_ARCHIVE", `Commit ${commit} has no ${FRAME_FILE}: it is not a frame`, { commit });
-  const parsed = schema.safeParse(JSON.parse(decoder.decode(await readBlob(gitdir, entry.oid))));
+  let json: unknown;
+  try {
+    json = JSON.parse(decoder.decode(await readBlob(gitdir, entry.oid)));
+  } catch (e) {
+    if (!(e instanceof SyntaxError || e instanceof TypeError)) throw e;
+    throw damaged(entry.oid, `(the ${FRAME_FILE} of commit ${commit}) is not JSON text`);
+  }
+  const parsed = schema.safeParse(json);
   if (!parsed.success) {
-    throw new RiskError(
-      "E_ARCHIVE",
-      `Commit ${commit}: ${FRAME_FILE} does not match the frame schema (${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message})`,
-      { commit },
+    throw damaged(
+      entry.oid,
+      `(the ${FRAME_FILE} of commit ${commit}) does not match the frame schema (${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message})`,
     );
   }
   return { frame: parsed.data, tree: c.tree };

@@ -40,10 +40,19 @@ export async function findFrameAt(gitdir: string, instant: number): Promise<Foun
     );
   }
   const found = await readFrame(gitdir, entry.commit);
-  if (found.frame.frameHash !== entry.frameHash) {
+  // The index only points: the frame it points at must be the one it names, published at the
+  // time it gives, at or before the instant. A backdated or look-ahead entry fails here.
+  const { frame } = found;
+  if (
+    frame.frameHash !== entry.frameHash ||
+    frame.frameId !== entry.frameId ||
+    frame.at !== entry.at ||
+    Date.parse(frame.at) > instant ||
+    frame.seq >= top.frame.seq
+  ) {
     throw new RiskError(
       "E_VERIFY",
-      `The replay index names frame ${entry.frameId} with a hash its commit does not carry; run risk-cli verify`,
+      `The replay index names frame ${entry.frameId} at ${entry.at}, but its commit carries frame ${frame.frameId} at ${frame.at}: the index was rewritten; run risk-cli verify`,
       { frame: entry.frameId },
     );
   }
@@ -95,7 +104,19 @@ async function firstFrameAt(gitdir: string, root: string, headAt: string): Promi
  * check only the shape they use; `verify` checks every shard against the full schema.
  */
 async function readShard(gitdir: string, oid: string): Promise<IndexEntry[]> {
-  const entries: unknown = JSON.parse(new TextDecoder().decode(await readBlob(gitdir, oid)));
+  let entries: unknown;
+  try {
+    entries = JSON.parse(new TextDecoder().decode(await readBlob(gitdir, oid)));
+  } catch (e) {
+    if (!(e instanceof SyntaxError)) throw e;
+    throw new RiskError(
+      "E_VERIFY",
+      `A replay index shard (object ${oid}) is not JSON: the index was damaged; run risk-cli verify`,
+      {
+        object: oid,
+      },
+    );
+  }
   const usable =
     Array.isArray(entries) &&
     entries.every(
@@ -106,7 +127,17 @@ async function readShard(gitdir: string, oid: string): Promise<IndexEntry[]> {
         typeof e.commit === "string" &&
         typeof e.frameHash === "string",
     );
-  return usable ? (entries as IndexEntry[]) : IndexShard.parse(entries);
+  if (usable) return entries as IndexEntry[];
+  const parsed = IndexShard.safeParse(entries);
+  if (!parsed.success)
+    throw new RiskError(
+      "E_VERIFY",
+      `A replay index shard (object ${oid}) does not match its schema: the index was damaged; run risk-cli verify`,
+      {
+        object: oid,
+      },
+    );
+  return parsed.data;
 }
 
 const byPathDesc = (a: { path: string }, b: { path: string }) => (a.path < b.path ? 1 : a.path > b.path ? -1 : 0);

@@ -5,10 +5,10 @@ import type { Hasher } from "../../core/ports.ts";
 import { IntegritySurface } from "../../core/surfaces/integrity.ts";
 import { headCommit, oidAtPath, readBlob, readCommit, type CommitInfo, requireArchive } from "../git/objects.ts";
 import { flattenTree } from "../git/tree-edit.ts";
-import { IndexShard, shardPath } from "../models/date-index.ts";
+import { IndexShard, shardPath, type IndexEntry } from "../models/date-index.ts";
 import { parseFrameMessage } from "../models/message.ts";
 import { readFrame } from "./frames.ts";
-import { FRAME_FILE, SITE_PREFIX, TILE_PREFIX, UPSTREAM_PREFIX } from "../layout.ts";
+import { FRAME_FILE, INDEX_PREFIX, SITE_PREFIX, TILE_PREFIX, UPSTREAM_PREFIX } from "../layout.ts";
 import { EMPTY_LOG, extendLog, frameLeaf, rawSha } from "../../core/log/frames.ts";
 import { toHex } from "../../core/log/merkle.ts";
 import { readLeaves } from "./tiles.ts";
@@ -91,6 +91,8 @@ export async function verifyArchive(
   const leaves: Uint8Array[] = [];
   const sha = rawSha(hash);
   const clock = { pinned: 0, system: 0, unrecorded: 0 };
+  // What the head's replay index must hold: every frame before the head, as the chain has it.
+  const indexed: IndexEntry[] = [];
   for (const [i, commit] of chain.entries()) {
     const trailersFor = () => {
       try {
@@ -120,6 +122,18 @@ export async function verifyArchive(
         );
       if (trailers.frameHash !== frame.frameHash || trailers.frameId !== frame.frameId)
         fail(where, oid, FRAME_FILE, "the commit message names another frame than frame.json: the frame was rewritten");
+      // The subject and every trailer, as auditors read them with git log.
+      if (
+        trailers.seq !== frame.seq ||
+        trailers.at !== frame.at ||
+        commit.message.split("\n", 1)[0] !== `frame ${frame.frameId}`
+      )
+        fail(
+          where,
+          oid,
+          FRAME_FILE,
+          "the commit message's subject, Frame-Seq or Frame-At differs from frame.json: the message was rewritten",
+        );
       if (frame.seq !== i + 1)
         fail(
           where,
@@ -142,9 +156,7 @@ export async function verifyArchive(
         if (frame.at <= previous.frame.at)
           fail(where, oid, FRAME_FILE, "frame time does not increase: frames were reordered");
         const shard = await oidAtPath(gitdir, tree, shardPath(previous.frame.at));
-        const last = shard
-          ? IndexShard.parse(JSON.parse(decoder.decode(await readBlob(gitdir, shard.oid)))).at(-1)
-          : undefined;
+        const last = shard ? (await shardEntries(gitdir, shard.oid))?.at(-1) : undefined;
         if (!last || last.commit !== previous.commit || last.frameHash !== previous.frame.frameHash) {
           fail(
             where,
@@ -228,27 +240,21 @@ export async function verifyArchive(
           fail(where, oid, path, `the upstream document hashes to ${sha}, not the recorded ${rec.sha256}`);
       }
       previous = { frame, commit: oid, tree };
+      indexed.push({ frameId: frame.frameId, seq: frame.seq, at: frame.at, commit: oid, frameHash: frame.frameHash });
       onFrame?.(i + 1);
     } catch (e) {
       if (!isDamage(e)) throw e;
       fail(trailersFor(), commit.oid, null, (e as Error).message);
     }
   }
-  if (previous)
-    await verifyJournalHead(gitdir, previous, hash, (path, problem) =>
-      fail(previous!.frame.frameId, previous!.commit, path, problem),
-    );
-  // The head's tiles hold the leaves of every frame before it, as the frames make them.
-  if (previous?.frame.log) {
-    const tiled = await readLeaves(gitdir, previous.tree, previous.frame.log.size);
-    const want = leaves.slice(0, previous.frame.log.size);
-    if (!tiled || tiled.some((t, i) => toHex(t) !== toHex(want[i]!)))
-      fail(
-        previous.frame.frameId,
-        previous.commit,
-        TILE_PREFIX,
-        "the frame log's tiles do not hold the frames' hashes",
-      );
+  if (previous) {
+    const head = previous;
+    try {
+      await verifyHead(gitdir, head, hash, indexed, leaves);
+    } catch (e) {
+      if (!isDamage(e)) throw e;
+      fail(head.frame.frameId, head.commit, null, (e as Error).message);
+    }
   }
   return {
     frames: chain.length,
@@ -259,6 +265,86 @@ export async function verifyArchive(
       ? { frameId: previous.frame.frameId, frameHash: previous.frame.frameHash, commit: previous.commit }
       : null,
   };
+}
+
+/** What only the head holds: the journal's state, the replay index and the frame log's tiles. */
+async function verifyHead(
+  gitdir: string,
+  previous: { frame: Frame; commit: string; tree: string },
+  hash: Hasher,
+  indexed: readonly IndexEntry[],
+  leaves: readonly Uint8Array[],
+): Promise<void> {
+  await verifyJournalHead(gitdir, previous, hash, (path, problem) =>
+    fail(previous.frame.frameId, previous.commit, path, problem),
+  );
+  await verifyReplayIndex(gitdir, previous, indexed.slice(0, -1));
+  // The head's tiles hold the leaves of every frame before it, as the frames make them.
+  if (previous.frame.log) {
+    const tiled = await readLeaves(gitdir, previous.tree, previous.frame.log.size);
+    const want = leaves.slice(0, previous.frame.log.size);
+    if (!tiled || tiled.some((t, i) => toHex(t) !== toHex(want[i]!)))
+      fail(
+        previous.frame.frameId,
+        previous.commit,
+        TILE_PREFIX,
+        "the frame log's tiles do not hold the frames' hashes",
+      );
+  }
+}
+
+/** The entries of a replay index shard, or null when it is not JSON or not shaped as a shard. */
+async function shardEntries(gitdir: string, oid: string): Promise<IndexEntry[] | null> {
+  try {
+    const parsed = IndexShard.safeParse(JSON.parse(decoder.decode(await readBlob(gitdir, oid))));
+    return parsed.success ? parsed.data : null;
+  } catch (e) {
+    if (e instanceof SyntaxError || e instanceof TypeError) return null;
+    throw e;
+  }
+}
+
+/**
+ * The head's replay index, which replay and diff read to find a frame, holds exactly the frames
+ * before the head, each in the shard of its UTC day, in order, with its commit, time and hash:
+ * an entry added (a backdated frame), moved, dropped or pointed elsewhere fails here.
+ */
+async function verifyReplayIndex(
+  gitdir: string,
+  head: { frame: Frame; commit: string; tree: string },
+  expected: readonly IndexEntry[],
+): Promise<void> {
+  const failHere = (path: string, problem: string): never => fail(head.frame.frameId, head.commit, path, problem);
+  const index = await oidAtPath(gitdir, head.tree, INDEX_PREFIX);
+  const shards = index ? [...(await flattenTree(gitdir, index.oid))].sort(([a], [b]) => (a < b ? -1 : 1)) : [];
+  let k = 0;
+  for (const [rel, oid] of shards) {
+    const path = `${INDEX_PREFIX}/${rel}`;
+    const entries =
+      (await shardEntries(gitdir, oid)) ??
+      failHere(path, "a replay index shard is not JSON shaped as the index: the index was damaged");
+    for (const entry of entries) {
+      const want = expected[k++];
+      if (
+        !want ||
+        entry.frameId !== want.frameId ||
+        entry.seq !== want.seq ||
+        entry.at !== want.at ||
+        entry.commit !== want.commit ||
+        entry.frameHash !== want.frameHash
+      )
+        failHere(
+          path,
+          want
+            ? `the replay index gives ${entry.frameId} at ${entry.at} where the chain has frame ${want.frameId} at ${want.at}: the index was rewritten`
+            : `the replay index lists ${entry.frameId}, which the chain does not hold before the head: the index was rewritten`,
+        );
+      if (shardPath(entry.at) !== path)
+        failHere(path, `frame ${entry.frameId} is indexed under another day than ${entry.at}`);
+    }
+  }
+  if (k < expected.length)
+    failHere(INDEX_PREFIX, `the replay index lacks frame ${expected[k]!.frameId}: an entry was removed`);
 }
 
 /** objects.json (the per-object hashes of the changefeed) is stored exactly when the frame records it, with its hash. */

@@ -216,7 +216,7 @@ export function firstMissing(gitdir: string, oids: readonly string[]): string | 
 function readTyped(gitdir: string, oid: string, type: GitObject["type"]): Buffer | null {
   const obj = readObject(gitdir, oid);
   if (obj === "fallback") return null;
-  if (obj.type !== type) throw new Error(`object ${oid} is a ${obj.type}, not a ${type}`);
+  if (obj.type !== type) throw damaged(oid, `is a ${obj.type} where a ${type} belongs`);
   return obj.body;
 }
 

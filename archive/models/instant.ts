@@ -14,7 +14,7 @@ export function parseInstant(text: string): number {
 function bad(text: string): RiskError {
   return new RiskError(
     "E_USAGE",
-    `Cannot read the date "${text.slice(0, 40)}": give a real calendar a date (2026-11-21, the end of that UTC day) or a date-time with a zone (2026-11-21T09:30:00Z)`,
+    `Cannot read the date "${text.slice(0, 40)}": give a real calendar date (2026-11-21, the end of that UTC day) or a date-time with a zone (2026-11-21T09:30:00Z)`,
     { date: text },
   );
 }

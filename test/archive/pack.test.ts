@@ -288,7 +288,12 @@ describe("reading an archive's objects (archive/git/objects.ts)", () => {
 
   it("refuses an object of another type than asked", async () => {
     const commit = gitCli(repos.clone!, "rev-parse", "main");
-    await expect(readBlob(repos.clone!, commit)).rejects.toThrow(`object ${commit} is a commit, not a blob`);
+    // Archive damage (a tree pointing a commit where a file belongs): exit 6, or 1 under verify.
+    await expect(readBlob(repos.clone!, commit)).rejects.toMatchObject({
+      code: "E_ARCHIVE",
+      data: { damaged: true },
+      message: expect.stringContaining(`${commit} is a commit where a blob belongs`),
+    });
   });
 
   it("falls back to isomorphic-git when a pack is one the reader does not understand", async () => {

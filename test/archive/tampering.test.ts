@@ -1,0 +1,157 @@
+/**
+ * An auditor's archive, tampered with by someone who knows Git: the replay index steered
+ * (a backdated entry, a look-ahead entry, a dropped entry, a shard that is not JSON), frame.json
+ * replaced by garbage, a gitlink where a tile belongs, and commit messages edited. `verify` must
+ * fail naming the frame (exit 1); `replay`, `diff` and `prove` must refuse, never give the wrong
+ * frame and never exit 70.
+ */
+import { execFileSync } from "node:child_process";
+import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.ts";
+import { tempDir } from "../helpers/tmp.ts";
+
+const TIMES = [
+  "2026-02-28T10:00:00Z",
+  "2026-02-28T23:59:59Z",
+  "2026-03-01T00:00:00Z",
+  "2026-03-01T10:00:00Z",
+  "2026-03-02T10:00:00Z",
+];
+
+let dir: string;
+let checkpoint: string;
+
+beforeAll(() => {
+  dir = tempDir("risk-tamper-");
+  for (const now of TIMES) expect(runCli(["assemble", "--now", now], { cwd: dir }).status).toBe(0);
+  const box = JSON.parse(readFileSync(`${dir}/site/api/v1/black-box.json`, "utf8"));
+  checkpoint = `${dir}/checkpoint.txt`;
+  writeFileSync(checkpoint, box.log.checkpoint);
+}, 60_000);
+
+/** A copy of the archive whose head commit is rewritten by `edit` (git commands in the copy). */
+function tampered(
+  edit: (git: (...args: string[]) => string, put: (path: string, text: string, mode?: string) => void) => void,
+) {
+  const copy = `${tempDir("risk-tampered-")}/a.git`;
+  cpSync(`${dir}/archive.git`, copy, { recursive: true });
+  const index = `${copy}.index`;
+  const env = { ...process.env, GIT_DIR: copy, GIT_INDEX_FILE: index };
+  const git = (...args: string[]) => execFileSync("git", args, { env, encoding: "utf8" }).trim();
+  const put = (path: string, text: string, mode = "100644") => {
+    const blob = execFileSync("git", ["hash-object", "-w", "--stdin"], { env, input: text, encoding: "utf8" }).trim();
+    git("update-index", "--add", "--cacheinfo", `${mode},${blob},${path}`);
+  };
+  const head = git("rev-parse", "main");
+  git("read-tree", head);
+  edit(git, put);
+  const tree = git("write-tree");
+  const raw = git("cat-file", "commit", head).replace(/^tree [0-9a-f]{40}/, `tree ${tree}`);
+  const commit = execFileSync("git", ["hash-object", "-t", "commit", "-w", "--stdin"], {
+    env,
+    input: `${raw}\n`,
+    encoding: "utf8",
+  }).trim();
+  git("update-ref", "refs/heads/main", commit);
+  rmSync(index, { force: true });
+  return copy;
+}
+
+/** A copy whose head commit message is edited by `edit`. */
+function retold(edit: (message: string) => string) {
+  const copy = `${tempDir("risk-retold-")}/a.git`;
+  cpSync(`${dir}/archive.git`, copy, { recursive: true });
+  const env = { ...process.env, GIT_DIR: copy };
+  const git = (...args: string[]) => execFileSync("git", args, { env, encoding: "utf8" }).trim();
+  const head = git("rev-parse", "main");
+  const raw = execFileSync("git", ["cat-file", "commit", head], { env, encoding: "utf8" });
+  const [headers, message] = [raw.slice(0, raw.indexOf("\n\n")), raw.slice(raw.indexOf("\n\n") + 2)];
+  const commit = execFileSync("git", ["hash-object", "-t", "commit", "-w", "--stdin"], {
+    env,
+    input: `${headers}\n\n${edit(message)}`,
+    encoding: "utf8",
+  }).trim();
+  git("update-ref", "refs/heads/main", commit);
+  return copy;
+}
+
+const run = (archive: string, ...args: string[]) => runCli([...args, "--archive", archive]);
+
+describe("a tampered replay index", () => {
+  it("is caught when an entry is backdated: replay and diff refuse, verify fails", () => {
+    const a = tampered((git, put) => {
+      const first = git("rev-parse", "main~4");
+      const shard = JSON.parse(git("show", "main:index/2026/02/28.json"))[0];
+      put("index/2026/02/27.json", JSON.stringify([{ ...shard, at: "2026-02-27T10:00:00Z", commit: first }]));
+    });
+    expect(run(a, "replay", "--date", "2026-02-27T12:00:00Z").status).toBe(1);
+    expect(run(a, "diff", "--from", "2026-02-27T12:00:00Z", "--to", "2026-03-02").status).toBe(1);
+    const verify = run(a, "verify");
+    expect(verify.status).toBe(1);
+    expect(verify.stderr).toContain("index/2026/02/27.json");
+  });
+
+  it("is caught when an entry looks ahead, or is dropped", () => {
+    const ahead = tampered((git, put) =>
+      put(
+        "index/2026/03/01.json",
+        git("show", "main:index/2026/03/01.json").replace("2026-03-01T10:00:00Z", "2026-03-01T00:00:01Z"),
+      ),
+    );
+    expect(run(ahead, "replay", "--date", "2026-03-01T05:00:00Z").status).toBe(1);
+    expect(run(ahead, "verify").status).toBe(1);
+    const dropped = tampered((git, put) => {
+      const entries = JSON.parse(git("show", "main:index/2026/03/01.json"));
+      put("index/2026/03/01.json", JSON.stringify(entries.slice(1)));
+    });
+    const verify = run(dropped, "verify");
+    expect(verify.status).toBe(1);
+    expect(verify.stderr).toContain("the index was rewritten");
+  });
+
+  it("is caught when a shard is not JSON, without an internal error", () => {
+    const a = tampered((_git, put) => put("index/2026/03/01.json", "garbage"));
+    expect(run(a, "verify").status).toBe(1);
+    expect(run(a, "replay", "--date", "2026-03-01T05:00:00Z").status).toBe(1);
+    expect(run(a, "diff", "--from", "2026-03-01", "--to", "2026-03-02").status).toBe(1);
+  });
+});
+
+describe("a tampered head tree or commit message", () => {
+  it("garbage for frame.json: verify fails naming it; replay, diff, prove and the checkpoint refuse", () => {
+    const a = tampered((_git, put) => put("frame.json", "garbage"));
+    const verify = run(a, "verify");
+    expect(verify.status).toBe(1);
+    expect(verify.stderr).toContain("frame.json");
+    for (const args of [
+      ["replay", "--date", "2026-03-01T05:00:00Z"],
+      ["diff", "--from", "2026-03-01", "--to", "2026-03-02"],
+      ["prove", "--frame", "000002-20260228T235959Z"],
+      ["verify", "--checkpoint", checkpoint],
+    ]) {
+      const r = run(a, ...args);
+      expect([1, 6], `${args.join(" ")}: ${r.stderr}`).toContain(r.status);
+    }
+  });
+
+  it("a commit where a tile belongs: verify fails, prove refuses", () => {
+    const a = tampered((git) =>
+      git("update-index", "--cacheinfo", `160000,${git("rev-parse", "main~4")},tile/0/000.p/4`),
+    );
+    expect(run(a, "verify").status).toBe(1);
+    expect([1, 6]).toContain(run(a, "prove", "--frame", "000002-20260228T235959Z").status);
+  });
+
+  it("an edited subject, Frame-Seq or Frame-At: verify fails", () => {
+    for (const edit of [
+      (m: string) => m.replace("Frame-Seq: 5", "Frame-Seq: 6"),
+      (m: string) => m.replace("Frame-At: 2026-03-02T10:00:00Z", "Frame-At: 2026-03-02T11:00:00Z"),
+      (m: string) => m.replace(/^frame 000005/, "frame 000004"),
+    ]) {
+      const verify = run(retold(edit), "verify");
+      expect(verify.status).toBe(1);
+      expect(verify.stderr).toContain("the message was rewritten");
+    }
+  });
+});
