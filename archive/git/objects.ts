@@ -80,6 +80,16 @@ export function requireArchive(gitdir: string): void {
  * isomorphic-git. Without a main branch, HEAD's branch (a clone of the archive branch).
  */
 export async function headCommit(gitdir: string): Promise<string | null> {
+  const other = otherHeadBranch(gitdir);
+  if (other) {
+    // An auditor's `git clone --bare --branch risk-archive` copies every branch and points HEAD
+    // at the one cloned: that branch holds the frames, whatever a `main` beside it holds.
+    try {
+      return await (await isogit()).resolveRef({ fs, gitdir, ref: other });
+    } catch {
+      throw damaged(other, "(the branch the archive's HEAD names) holds no commit");
+    }
+  }
   let loose: string | null = null;
   try {
     loose = fs.readFileSync(`${gitdir}/${BRANCH}`, "latin1");
@@ -87,6 +97,8 @@ export async function headCommit(gitdir: string): Promise<string | null> {
     // no loose ref: packed, or no branch yet
   }
   if (loose !== null && /^[0-9a-f]{40}\n?$/.test(loose)) return loose.slice(0, 40);
+  if (loose !== null && !loose.startsWith("ref: "))
+    throw damaged(BRANCH, "(the branch ref) holds no commit id: the ref file was overwritten");
   const git = await isogit();
   try {
     return await git.resolveRef({ fs, gitdir, ref: BRANCH });
@@ -356,6 +368,31 @@ export async function writeCommit(
   return writeLoose(gitdir, "commit", new TextEncoder().encode(text));
 }
 
+/** The branch the archive's HEAD names when it is another than main (a clone of one branch), else null. */
+function otherHeadBranch(gitdir: string): string | null {
+  let head: string;
+  try {
+    head = fs.readFileSync(`${gitdir}/HEAD`, "latin1");
+  } catch {
+    return null;
+  }
+  const ref = /^ref: (refs\/heads\/[^\s]+)\s*$/.exec(head)?.[1];
+  if (!ref || ref === BRANCH) return null;
+  // Only a branch that exists: `git init --bare` names master (or whatever init.defaultBranch
+  // says) before any commit, and risk-cli's first frame then goes on main as usual.
+  if (fs.existsSync(`${gitdir}/${ref}`)) return ref;
+  try {
+    return fs
+      .readFileSync(`${gitdir}/packed-refs`, "latin1")
+      .split("\n")
+      .some((l) => l.endsWith(` ${ref}`))
+      ? ref
+      : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Moves the branch to `oid` with a rename, so that the ref is never half-written. With
  * `expected` (the commit the new one was built on, or null for the first), it is a
@@ -364,6 +401,13 @@ export async function writeCommit(
  * nothing changes (E_LOCKED).
  */
 export async function updateBranch(gitdir: string, oid: string, expected?: string | null): Promise<void> {
+  const other = otherHeadBranch(gitdir);
+  if (other)
+    throw new RiskError(
+      "E_ARCHIVE",
+      `The archive ${gitdir} is a clone whose HEAD names ${other}: risk-cli reads its frames there but writes frames on ${BRANCH}. No frame was added; assemble or pull into the publisher's own archive.`,
+      { archive: gitdir, branch: other },
+    );
   const file = `${gitdir}/${BRANCH}`;
   fs.mkdirSync(`${gitdir}/refs/heads`, { recursive: true });
   if (expected === undefined) {

@@ -155,3 +155,45 @@ describe("a tampered head tree or commit message", () => {
     }
   });
 });
+
+describe("an auditor's clone of the archive branch", () => {
+  it("is read on the branch its HEAD names, not on a main beside it", () => {
+    const work = tempDir("risk-clone-");
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: work, encoding: "utf8" }).trim();
+    git("init", "-q", "--bare", "-b", "main", "pub.git");
+    // The publisher's repository: its main is something else (here an older frame), the frames are on risk-archive.
+    execFileSync("git", [
+      "--git-dir",
+      `${dir}/archive.git`,
+      "push",
+      "-q",
+      `${work}/pub.git`,
+      "main:risk-archive",
+      "main~2:refs/heads/main",
+    ]);
+    git("clone", "-q", "--bare", "--branch", "risk-archive", "pub.git", "clone.git");
+    const verify = runCli(["verify", "--archive", `${work}/clone.git`]);
+    expect(verify.status, verify.stderr).toBe(0);
+    expect(verify.stdout + verify.stderr).toContain("verified 5 frames");
+    const assemble = runCli([
+      "assemble",
+      "--archive",
+      `${work}/clone.git`,
+      "--site",
+      `${work}/site`,
+      "--now",
+      "2026-03-03T00:00:00Z",
+    ]);
+    expect(assemble.status).toBe(6);
+    expect(assemble.stderr).toContain("HEAD names refs/heads/risk-archive");
+  });
+
+  it("names a branch ref overwritten with garbage as damage, not as an empty archive", () => {
+    const copy = `${tempDir("risk-ref-")}/a.git`;
+    cpSync(`${dir}/archive.git`, copy, { recursive: true });
+    writeFileSync(`${copy}/refs/heads/main`, "garbage\n");
+    expect(run(copy, "verify").status).not.toBe(7);
+    expect(run(copy, "replay", "--date", "2027-01-01").status).not.toBe(7);
+    expect([1, 6]).toContain(run(copy, "verify").status);
+  });
+});
