@@ -9,7 +9,7 @@ import { openArchive, type Archive, type FoundFrame } from "../archive/index.ts"
 import { parseDateEnd, parseDateTime } from "../core/dates.ts";
 import { RiskError } from "../core/errors.ts";
 import type { Hasher } from "../core/ports.ts";
-import { readRegularFile } from "./regular-file.ts";
+import { readRegularFile } from "../archive/regular-file.ts";
 
 export const INTEGRITY_PATH = "/api/v1/integrity.json";
 

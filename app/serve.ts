@@ -21,7 +21,7 @@ import { MEMENTO_PREFIX, mementoUri, TIMEMAP_PREFIX } from "../archive/models/me
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import { cacheControlOf, servedType } from "../core/render/headers.ts";
 import { logFileType } from "../core/log/site-log.ts";
-import { readRegularFile } from "./regular-file.ts";
+import { readRegularFile } from "../archive/regular-file.ts";
 
 const ALLOW = "GET, HEAD, OPTIONS";
 

@@ -16,7 +16,7 @@ import { isbot } from "isbot";
 import { classify, familyOf, languageOf, pageOf, parseLogLine, referrerDomain } from "../core/traffic/classify.ts";
 import { emptyDay, type DayCounts } from "../core/traffic/counts.ts";
 import { RiskError } from "../core/errors.ts";
-import { readRegularFile } from "./regular-file.ts";
+import { readRegularFile } from "../archive/regular-file.ts";
 import { instrumentsOf, type Publication } from "../core/inputs/publication.ts";
 import { pageOf as pagePath } from "../core/inputs/pages.ts";
 import { AGENTS_PAGE, AGENTS_PAGE_EN, PRESS_PAGE, SERIES_PAGE, seriesPage } from "../core/surfaces/pages.ts";

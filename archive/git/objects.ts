@@ -6,6 +6,7 @@
  * directly and packed ones through ./pack.ts; isomorphic-git reads only what those do not
  * understand.
  */
+import { readRegularFile } from "../regular-file.ts";
 import * as fs from "node:fs";
 import { createHash } from "node:crypto";
 import { deflateSync, inflateSync } from "node:zlib";
@@ -147,6 +148,9 @@ async function writeLoose(gitdir: string, type: "blob" | "tree" | "commit", byte
   return oid;
 }
 
+/** The largest object risk-cli reads: far above any surface (a site file is at most 256 MiB). */
+const MAX_OBJECT_BYTES = 1024 * 1024 * 1024;
+
 /**
  * A loose object's type and body, or null when the object is not loose. Reading loose objects
  * here costs ~0.1 ms against ~1 ms through isomorphic-git's per-call set-up, and an assembly
@@ -158,18 +162,28 @@ function readLoose(gitdir: string, oid: string): GitObject | null {
     // In a packed archive most objects are not loose: a stat that returns undefined is far
     // cheaper than the ENOENT error a failed read would build.
     if (!fs.statSync(file, { throwIfNoEntry: false })) continue;
-    let raw: Buffer;
+    let raw: Buffer | "not-regular" | "refused";
     try {
-      raw = fs.readFileSync(file);
+      // Git writes loose objects as regular files: a link to /dev/zero or a FIFO planted in their
+      // place is damage, never read (it would grow without end, or hang).
+      raw = readRegularFile(file, { followLink: false, admit: (size) => size <= MAX_OBJECT_BYTES });
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === "ENOENT") continue; // packed by a concurrent gc since the stat
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === "ENOENT") continue; // packed by a concurrent gc since the stat
+      if (code === "ELOOP") throw damaged(oid, "is a symbolic link where Git keeps a file");
       throw e;
     }
+    if (raw === "not-regular") throw damaged(oid, "is not a regular file");
+    if (raw === "refused")
+      throw damaged(oid, `is over ${MAX_OBJECT_BYTES} bytes, more than any object risk-cli writes`);
     let wrapped: Buffer;
     try {
-      wrapped = inflateSync(raw);
+      wrapped = inflateSync(raw, { maxOutputLength: MAX_OBJECT_BYTES });
     } catch {
-      throw damaged(oid, "cannot be inflated (a flipped bit or a truncated file)");
+      throw damaged(
+        oid,
+        "cannot be inflated (a flipped bit, a truncated file, or more than any object risk-cli writes)",
+      );
     }
     // A loose object is named by the SHA-1 of its content: a changed bit shows here.
     if (createHash("sha1").update(wrapped).digest("hex") !== oid) throw damaged(oid, "does not hash to its name");

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { readRegularFile } from "../../archive/regular-file.ts";
 import { openArchive } from "../../archive/index.ts";
 import { RiskError } from "../../core/errors.ts";
 import { CheckpointFormatError, parseCheckpoint } from "../../core/log/checkpoint.ts";
@@ -25,11 +26,20 @@ export async function runVerifyCheckpoint(opts: { archive: string; checkpoint: s
   const log = stderrLogger(opts.json);
   const started = performance.now();
   let note: string;
+  let read: Buffer | "not-regular" | "refused";
   try {
-    note = readFileSync(opts.checkpoint, "utf8");
+    // A checkpoint is a few lines: /dev/zero, a FIFO or a huge file is refused before it is read.
+    read = readRegularFile(opts.checkpoint, { followLink: true, admit: (size) => size <= 64 * 1024 });
   } catch (e) {
     throw new RiskError("E_IO", `Cannot read the checkpoint ${opts.checkpoint} (${(e as NodeJS.ErrnoException).code})`);
   }
+  if (read === "not-regular" || read === "refused")
+    throw new RiskError(
+      "E_INPUT",
+      `The checkpoint ${opts.checkpoint} is ${read === "refused" ? "over 64 KB" : "not a regular file"}: give the file saved from black-box.json's log.checkpoint`,
+      { file: opts.checkpoint },
+    );
+  note = read.toString("utf8");
   let parsed: ReturnType<typeof parseCheckpoint>;
   try {
     parsed = parseCheckpoint(note);

@@ -6,7 +6,7 @@
  * frame and never exit 70.
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.ts";
 import { tempDir } from "../helpers/tmp.ts";
@@ -195,5 +195,25 @@ describe("an auditor's clone of the archive branch", () => {
     expect(run(copy, "verify").status).not.toBe(7);
     expect(run(copy, "replay", "--date", "2027-01-01").status).not.toBe(7);
     expect([1, 6]).toContain(run(copy, "verify").status);
+  });
+});
+
+describe("files that are not what Git keeps", () => {
+  it.runIf(existsSync("/dev/zero"))("a loose object replaced by a link to /dev/zero is damage, read at once", () => {
+    const copy = `${tempDir("risk-zero-")}/a.git`;
+    cpSync(`${dir}/archive.git`, copy, { recursive: true });
+    const folder = readdirSync(`${copy}/objects`).find((d) => /^[0-9a-f]{2}$/.test(d))!;
+    const object = `${copy}/objects/${folder}/${readdirSync(`${copy}/objects/${folder}`)[0]!}`;
+    rmSync(object);
+    symlinkSync("/dev/zero", object);
+    const verify = run(copy, "verify");
+    expect(verify.status).toBe(1);
+    expect(verify.stderr).toContain("symbolic link");
+  });
+
+  it.runIf(existsSync("/dev/zero"))("a checkpoint that is /dev/zero is refused before it is read", () => {
+    const r = run(`${dir}/archive.git`, "verify", "--checkpoint", "/dev/zero");
+    expect(r.status).toBe(3);
+    expect(r.stderr).toContain("not a regular file");
   });
 });
