@@ -3,12 +3,31 @@ import { RiskError } from "../../core/errors.ts";
 import { frameHashOf, type Frame } from "../../core/frame.ts";
 import type { Hasher } from "../../core/ports.ts";
 import { IntegritySurface } from "../../core/surfaces/integrity.ts";
-import { headCommit, oidAtPath, readBlob, readCommit, type CommitInfo, requireArchive } from "../git/objects.ts";
+import {
+  headCommit,
+  oidAtPath,
+  readBlob,
+  readCommit,
+  readTree,
+  type CommitInfo,
+  requireArchive,
+} from "../git/objects.ts";
 import { flattenTree } from "../git/tree-edit.ts";
 import { IndexShard, shardPath, type IndexEntry } from "../models/date-index.ts";
 import { parseFrameMessage } from "../models/message.ts";
 import { readFrame } from "./frames.ts";
-import { FRAME_FILE, INDEX_PREFIX, SITE_PREFIX, TILE_PREFIX, UPSTREAM_PREFIX } from "../layout.ts";
+import {
+  DAILY_PREFIX,
+  FRAME_FILE,
+  INDEX_PREFIX,
+  LEVEL_CHANGES_PREFIX,
+  JOURNAL_PREFIX,
+  LICENSE_FILE,
+  README_FILE,
+  SITE_PREFIX,
+  TILE_PREFIX,
+  UPSTREAM_PREFIX,
+} from "../layout.ts";
 import { EMPTY_LOG, extendLog, frameLeaf, rawSha } from "../../core/log/frames.ts";
 import { toHex } from "../../core/log/merkle.ts";
 import { readLeaves } from "./tiles.ts";
@@ -27,6 +46,21 @@ export interface VerifyReport {
 }
 
 const INTEGRITY = "/api/v1/integrity.json";
+
+/** What a frame's tree holds at its top, and nothing else. */
+const FRAME_TREE_ENTRIES = new Set([
+  FRAME_FILE,
+  OBJECTS_FILE,
+  README_FILE,
+  LICENSE_FILE,
+  SITE_PREFIX,
+  JOURNAL_PREFIX,
+  DAILY_PREFIX.split("/")[0]!,
+  LEVEL_CHANGES_PREFIX.split("/")[0]!,
+  INDEX_PREFIX,
+  TILE_PREFIX,
+  UPSTREAM_PREFIX,
+]);
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
 /**
@@ -181,6 +215,18 @@ export async function verifyArchive(
       log = extendLog(hash, log, frame.frameHash);
       leaves.push(frameLeaf(sha, frame.frameHash));
       clock[frame.clock ?? "unrecorded"]++;
+      // Nothing beside what risk-cli stores: a file added at the top of a frame (a forged README
+      // is the likeliest) or under upstream/ is not recorded anywhere and must not ride along.
+      for (const entry of await readTree(gitdir, tree))
+        if (!FRAME_TREE_ENTRIES.has(entry.path))
+          fail(where, oid, entry.path, "a file the frame does not store sits at the top of its tree");
+      const upstreamTree = await oidAtPath(gitdir, tree, UPSTREAM_PREFIX);
+      if (upstreamTree)
+        for (const entry of await readTree(gitdir, upstreamTree.oid)) {
+          const rec = frame.upstream?.[entry.path as keyof NonNullable<Frame["upstream"]>];
+          if (!rec || !("sha256" in rec))
+            fail(where, oid, `${UPSTREAM_PREFIX}/${entry.path}`, "an upstream document the frame does not record");
+        }
       const site = await oidAtPath(gitdir, tree, SITE_PREFIX);
       const stored = site ? await flattenTree(gitdir, site.oid) : new Map<string, string>();
       for (const path of stored.keys())
@@ -323,6 +369,7 @@ async function verifyReplayIndex(
     const entries =
       (await shardEntries(gitdir, oid)) ??
       failHere(path, "a replay index shard is not JSON shaped as the index: the index was damaged");
+    if (entries.length === 0) failHere(path, "an empty replay index shard, which risk-cli never writes");
     for (const entry of entries) {
       const want = expected[k++];
       if (

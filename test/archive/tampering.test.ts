@@ -143,6 +143,21 @@ describe("a tampered head tree or commit message", () => {
     expect([1, 6]).toContain(run(a, "prove", "--frame", "000002-20260228T235959Z").status);
   });
 
+  it("a file added at the top of a frame, under upstream/, or an empty index shard: verify fails", () => {
+    for (const [path, text] of [
+      ["evil.sh", "x"],
+      ["upstream/evil", "x"],
+      ["index/2026/01/01.json", "[]"],
+    ] as const) {
+      const verify = run(
+        tampered((_git, put) => put(path, text)),
+        "verify",
+      );
+      expect(verify.status, path).toBe(1);
+      expect(verify.stderr).toContain(path);
+    }
+  });
+
   it("an edited subject, Frame-Seq or Frame-At: verify fails", () => {
     for (const edit of [
       (m: string) => m.replace("Frame-Seq: 5", "Frame-Seq: 6"),
