@@ -105,6 +105,14 @@ export interface CheckpointCheck {
  */
 export async function checkCheckpoint(gitdir: string, hash: Hasher, checkpoint: Checkpoint): Promise<CheckpointCheck> {
   const state = await logState(gitdir, hash);
+  // A checkpoint names the log it belongs to: one of another publication proves nothing here.
+  const origin = await originOf(gitdir, state.head.tree);
+  if (checkpoint.origin !== origin)
+    throw new RiskError(
+      "E_VERIFY",
+      `The checkpoint belongs to the log ${JSON.stringify(checkpoint.origin.slice(0, 120))}, not to this archive's ${JSON.stringify(origin)}: it vouches for another publication's frames`,
+      { checkpointOrigin: checkpoint.origin, origin },
+    );
   const sha = nativeSha;
   const m = checkpoint.size;
   const n = state.log.size;

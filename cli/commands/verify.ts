@@ -64,7 +64,7 @@ export async function runVerifyCheckpoint(opts: { archive: string; checkpoint: s
   const check = await openArchive(opts.archive).checkCheckpoint(nodeHasher, parsed.checkpoint);
   const seconds = (performance.now() - started) / 1000;
   log.info(
-    `the archive (${check.archiveSize} frames, head ${check.head.frameId}) extends the checkpoint of ${check.checkpointSize} frames (signature: ${signature}); consistency proof of ${check.proof.length} hashes, in ${seconds.toFixed(2)} s`,
+    `the frame log of the archive's head (${check.archiveSize} frames, head ${check.head.frameId}) extends the checkpoint of ${check.checkpointSize} frames (signature: ${signature}); consistency proof of ${check.proof.length} hashes, in ${seconds.toFixed(2)} s. This reads the log's tiles only: risk-cli verify checks the frames and their chain.`,
   );
   return { ok: true as const, signature, ...check, seconds: Math.round(seconds * 1000) / 1000 };
 }

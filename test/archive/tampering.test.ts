@@ -226,6 +226,16 @@ describe("files that are not what Git keeps", () => {
     expect(verify.stderr).toContain("symbolic link");
   });
 
+  it("a checkpoint of another log (another origin line) vouches for nothing here", () => {
+    const other = `${tempDir("risk-origin-")}/checkpoint.txt`;
+    const lines = readFileSync(checkpoint, "utf8").split("\n");
+    writeFileSync(other, ["evil.example/frames", ...lines.slice(1)].join("\n"));
+    const r = run(`${dir}/archive.git`, "verify", "--checkpoint", other);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("another publication");
+    expect(run(`${dir}/archive.git`, "verify", "--checkpoint", checkpoint).status).toBe(0);
+  });
+
   it.runIf(existsSync("/dev/zero"))("a checkpoint that is /dev/zero is refused before it is read", () => {
     const r = run(`${dir}/archive.git`, "verify", "--checkpoint", "/dev/zero");
     expect(r.status).toBe(3);
