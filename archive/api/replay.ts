@@ -1,7 +1,9 @@
 import { SITE_MARKER, SITE_MARKER_TEXT, UPSTREAM_PREFIX } from "../layout.ts";
 import { HEADERS_FILE, hostHeaders } from "../../core/render/headers.ts";
 import { BLACK_BOX_PATH, LOG_CHECKPOINT_PATH, publishedCheckpoint, siteTilePath } from "../../core/log/site-log.ts";
-import { logTiles } from "./tiles.ts";
+import { logTiles, readLeaves, tilesOf } from "./tiles.ts";
+import { rawSha } from "../../core/log/frames.ts";
+import { rootOf, toHex } from "../../core/log/merkle.ts";
 import * as fs from "node:fs";
 import { dirname } from "node:path";
 import { RiskError } from "../../core/errors.ts";
@@ -179,10 +181,25 @@ export async function materialise(
   if (frame.log && checkpoint !== null) {
     await fs.promises.mkdir(dirname(`${outDir}${LOG_CHECKPOINT_PATH}`), { recursive: true });
     await fs.promises.writeFile(`${outDir}${LOG_CHECKPOINT_PATH}`, checkpoint);
+    // The tiles are checked as the rest: their leaves must make the log root frame.json records,
+    // and every tile must be the one those leaves make.
+    const leaves = await readLeaves(gitdir, tree, frame.log.size);
+    const sha = rawSha(hash);
+    const expected = leaves ? tilesOf(leaves, sha) : null;
+    const rootOk =
+      leaves !== null && toHex(leaves.length === 0 ? sha(new Uint8Array(0)) : rootOf(sha, leaves)) === frame.log.root;
     for (const tile of await logTiles(gitdir, tree, frame.log.size)) {
+      const bytes = await readBlob(gitdir, tile.oid);
+      const want = expected?.get(tile.path);
+      if (!rootOk || !want || toHex(want) !== toHex(bytes))
+        throw new RiskError(
+          "E_REPLAY_MISMATCH",
+          `Frame ${frame.frameId}, ${siteTilePath(tile.path)}: the log tile is not the one the frames make (its log root is ${frame.log.root}); the replay is incomplete. Run risk-cli verify.`,
+          { frame: frame.frameId, path: siteTilePath(tile.path) },
+        );
       const file = `${outDir}${siteTilePath(tile.path)}`;
       await fs.promises.mkdir(dirname(file), { recursive: true });
-      await fs.promises.writeFile(file, await readBlob(gitdir, tile.oid));
+      await fs.promises.writeFile(file, bytes);
     }
   }
   await fs.promises.writeFile(`${outDir}/${SITE_MARKER}`, SITE_MARKER_TEXT);

@@ -114,13 +114,9 @@ export async function appendLeafTiles(
   return edits;
 }
 
-/** Every tile of a log whose leaves are `leaves` (leaf hashes), as edits of a tree without tiles. */
-export async function allTiles(
-  gitdir: string,
-  leaves: readonly Uint8Array[],
-  sha: Sha256,
-): Promise<Map<string, string>> {
-  const edits = new Map<string, string>();
+/** Every tile of a log whose leaves are `leaves` (leaf hashes): its path and bytes. */
+export function tilesOf(leaves: readonly Uint8Array[], sha: Sha256): Map<string, Uint8Array> {
+  const tiles = new Map<string, Uint8Array>();
   let level = 0;
   let hashes = leaves;
   while (hashes.length > 0) {
@@ -129,12 +125,23 @@ export async function allTiles(
       const part = hashes.slice(i, i + TILE_WIDTH);
       const bytes = new Uint8Array(part.length * HASH);
       part.forEach((h, j) => bytes.set(h, j * HASH));
-      edits.set(tilePath(level, i / TILE_WIDTH, part.length), await writeBlob(gitdir, bytes));
+      tiles.set(tilePath(level, i / TILE_WIDTH, part.length), bytes);
       if (part.length === TILE_WIDTH) up.push(rootOf(sha, part));
     }
     hashes = up;
     level++;
   }
+  return tiles;
+}
+
+/** Every tile of a log whose leaves are `leaves` (leaf hashes), as edits of a tree without tiles. */
+export async function allTiles(
+  gitdir: string,
+  leaves: readonly Uint8Array[],
+  sha: Sha256,
+): Promise<Map<string, string>> {
+  const edits = new Map<string, string>();
+  for (const [path, bytes] of tilesOf(leaves, sha)) edits.set(path, await writeBlob(gitdir, bytes));
   return edits;
 }
 

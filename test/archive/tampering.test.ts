@@ -158,6 +158,15 @@ describe("a tampered head tree or commit message", () => {
     }
   });
 
+  it("a log tile rewritten: replay --out refuses and writes nothing", () => {
+    const a = tampered((_git, put) => put("tile/0/000.p/4", "short"));
+    const out = `${tempDir("risk-tile-")}/r`;
+    const r = run(a, "replay", "--date", "2027-01-01", "--out", out);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("/log/tile/0/000.p/4");
+    expect(existsSync(out)).toBe(false);
+  });
+
   it("an edited subject, Frame-Seq or Frame-At: verify fails", () => {
     for (const edit of [
       (m: string) => m.replace("Frame-Seq: 5", "Frame-Seq: 6"),
