@@ -14,6 +14,7 @@
  * path only.
  */
 import * as fs from "node:fs";
+import { dirname } from "node:path";
 import { RiskError } from "../../core/errors.ts";
 import { BRANCH, headCommit, initRepository, isRepository, updateBranch } from "../git/objects.ts";
 import { ATTESTATIONS_REF, attestationsHead, setAttestationsHead } from "./attestation-ref.ts";
@@ -84,6 +85,7 @@ export function checkRemote(remote: Remote): void {
 }
 
 const UNPUSHED_PREFIX = "refs/risk-cli/unpushed/";
+const PUBLISHED_PREFIX = "refs/risk-cli/published/";
 const REMOTE_NAME = "risk-archive-remote";
 
 async function loadGit() {
@@ -263,11 +265,40 @@ async function pullAttestations(gitdir: string, remote: Remote): Promise<NonNull
   return "replaced";
 }
 
+/**
+ * The last commit this archive saw on the remote branch (pulled or pushed), kept under
+ * refs/risk-cli/published/<branch>: what the remote has published, as far as this archive knows.
+ */
+const publishedFile = (gitdir: string, branch: string) => `${gitdir}/${PUBLISHED_PREFIX}${branch}`;
+
+function lastPublished(gitdir: string, branch: string): string | null {
+  try {
+    const oid = fs.readFileSync(publishedFile(gitdir, branch), "latin1").trim();
+    return /^[0-9a-f]{40}$/.test(oid) ? oid : null;
+  } catch {
+    return null;
+  }
+}
+
+function setPublished(gitdir: string, branch: string, oid: string): void {
+  const file = publishedFile(gitdir, branch);
+  fs.mkdirSync(dirname(file), { recursive: true });
+  fs.writeFileSync(`${file}.tmp-${process.pid}`, `${oid}\n`);
+  fs.renameSync(`${file}.tmp-${process.pid}`, file);
+}
+
 async function pullFrames(gitdir: string, remote: Remote): Promise<PullResult> {
+  const result = await pullFramesOnce(gitdir, remote);
+  if (result.remoteHead) setPublished(gitdir, remote.branch, result.remoteHead);
+  return result;
+}
+
+async function pullFramesOnce(gitdir: string, remote: Remote): Promise<PullResult> {
   checkRemote(remote);
   if (!isRepository(gitdir)) await initRepository(gitdir);
   const { git, http } = await loadGit();
   const local = await headCommit(gitdir);
+  const published = lastPublished(gitdir, remote.branch);
   const before = packBytes(gitdir);
   let fetched: string | null;
   try {
@@ -300,6 +331,18 @@ async function pullFrames(gitdir: string, remote: Remote): Promise<PullResult> {
     await updateBranch(gitdir, fetched);
     return { remoteHead: fetched, head: fetched, outcome: "fast-forward", bytesReceived };
   }
+  // A remote that no longer holds what it published, and is not merely behind it (a rollback,
+  // which the next push repairs), rewrote its history: its frames are not adopted.
+  if (
+    published !== null &&
+    !(await isAncestor(git, gitdir, published, fetched)) &&
+    !(await isAncestor(git, gitdir, fetched, published))
+  )
+    throw new RiskError(
+      "E_VERIFY",
+      `The archive remote ${remoteName(remote.url)} (branch ${remote.branch}) no longer holds commit ${published.slice(0, 12)}, which it published before: its history was rewritten. Nothing was changed locally; check the remote (risk-cli verify on a clone of it) before publishing again.`,
+      { remote: remoteName(remote.url), branch: remote.branch, published },
+    );
   if (local === fetched) return { remoteHead: fetched, head: local, outcome: "up-to-date", bytesReceived };
   if (await isAncestor(git, gitdir, local, fetched)) {
     await updateBranch(gitdir, fetched);
@@ -340,6 +383,7 @@ export async function pushArchive(gitdir: string, remote: Remote): Promise<PushR
     const status = result.refs?.[`refs/heads/${remote.branch}`];
     if (result.ok === false || (status && status.ok === false))
       throw movedOrRefused(remote, status?.error ?? result.error ?? "refused");
+    setPublished(gitdir, remote.branch, head);
     if (attestationsHead(gitdir) === null) return { outcome: "pushed", head, attestations: "none" };
     const branch = attestationsBranch(remote.branch);
     const pushed = await git.push({

@@ -236,6 +236,40 @@ describe("archive transport over Git's smart HTTP protocol (git http-backend)", 
     expect(git(`${b}/archive.git`, "rev-parse", `refs/risk-cli/unpushed/${stray}`)).toBe(stray);
   });
 
+  it("refuses a remote that rewrote a frame it had published: pull and assemble --push exit 1, nothing local changes", async () => {
+    await seed(2);
+    const mine = tempDir();
+    expect((await runCli(["archive", "pull", "--archive", `${mine}/archive.git`], { env: env(server) })).status).toBe(
+      0,
+    );
+    const local = git(`${mine}/archive.git`, "rev-parse", "refs/heads/main");
+    // The remote's head frame forged: same parent, another tree (a file changed), forced into place.
+    const head = remoteHead(server)!;
+    const raw = git(server.gitdir, "cat-file", "commit", head);
+    const tree = git(server.gitdir, "rev-parse", `${head}^{tree}`);
+    const forgedTree = execFileSync("git", ["mktree"], {
+      cwd: server.gitdir,
+      input: `${git(server.gitdir, "ls-tree", tree)}\n100644 blob ${execFileSync("git", ["hash-object", "-w", "--stdin"], { cwd: server.gitdir, input: "forged", encoding: "utf8" }).trim()}\tforged.txt\n`,
+      encoding: "utf8",
+    }).trim();
+    const forged = execFileSync("git", ["hash-object", "-t", "commit", "-w", "--stdin"], {
+      cwd: server.gitdir,
+      input: `${raw.replace(/^tree [0-9a-f]{40}/, `tree ${forgedTree}`)}\n`,
+      encoding: "utf8",
+    }).trim();
+    git(server.gitdir, "update-ref", "refs/heads/risk-archive", forged);
+    const pull = await runCli(["archive", "pull", "--archive", `${mine}/archive.git`], { env: env(server) });
+    expect(pull.status, pull.stderr).toBe(1);
+    expect(pull.stderr).toContain("its history was rewritten");
+    expect(git(`${mine}/archive.git`, "rev-parse", "refs/heads/main")).toBe(local);
+    const push = await runCli(
+      ["assemble", "--push", "--site", `${mine}/site`, "--archive", `${mine}/archive.git`, "--now", at(60)],
+      { env: env(server) },
+    );
+    expect(push.status, push.stderr).toBe(1);
+    expect(remoteHead(server)).toBe(forged);
+  });
+
   it("gives up after 3 attempts when the remote keeps moving (exit 10), keeping the local frame", async () => {
     await seed(1);
     const rival = tempDir();
