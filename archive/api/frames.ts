@@ -76,10 +76,13 @@ export async function storedBytes(
 ): Promise<Uint8Array> {
   const entry = await oidAtPath(gitdir, tree, sitePath(path), cache);
   if (!entry)
-    throw new RiskError("E_ARCHIVE", `Frame ${frame.frameId} lacks the stored surface ${path}`, {
-      frame: frame.frameId,
-      path,
-    });
+    // A surface the frame records but its tree lacks: damage, as a missing object is (exit 1 when
+    // replaying or verifying).
+    throw new RiskError(
+      "E_ARCHIVE",
+      `The archive is damaged: frame ${frame.frameId} records ${path} but its tree (${tree}) lacks it. Run risk-cli verify; restore the archive from a clone.`,
+      { frame: frame.frameId, path, damaged: true },
+    );
   return readBlob(gitdir, entry.oid);
 }
 

@@ -158,6 +158,14 @@ describe("a tampered head tree or commit message", () => {
     }
   });
 
+  it("a recorded surface removed from the tree: replay --out exits 1 as for any damage", () => {
+    const a = tampered((git) => git("rm", "-q", "--cached", "site/llms.txt"));
+    const r = run(a, "replay", "--date", "2027-01-01", "--out", `${tempDir("risk-gone-")}/r`);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("/llms.txt");
+    expect(run(a, "verify").status).toBe(1);
+  });
+
   it("a log tile rewritten: replay --out refuses and writes nothing", () => {
     const a = tampered((_git, put) => put("tile/0/000.p/4", "short"));
     const out = `${tempDir("risk-tile-")}/r`;
