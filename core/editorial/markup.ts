@@ -35,6 +35,8 @@ const REMOVED = new Set(["style", "script", "template", "noscript"]);
 /** Elements whose content is raw text to their end tag: left open, they hold the rest of the document. */
 const RAW_TEXT = new Set(["style", "script"]);
 const MAX_TAG = 4_000;
+/** A claim marker written as an MDX comment: `{/* claim-id: name *\/}`, on one line. */
+const CLAIM_MARKER_COMMENT = /^\{\s*\/\*\s*claim-id\s*:\s*([^*\n]*?)\s*\*\/\s*\}$/;
 /**
  * C0 controls but tab, line feed and carriage return; DEL; C1 controls; and the bidirectional
  * embeddings, overrides and isolates, which would show published text in another order than it
@@ -367,7 +369,14 @@ function reduceMarkup(
     if (c === "{") {
       const close = braces(at);
       if (close < 0) return swallow(at, "{");
-      out.push(text.slice(last, at), newlines(text.slice(at, close + 1)));
+      // MDX takes no HTML comment, so a claim marker is written as a JSX comment there
+      // ({/* claim-id: name */}): it becomes the marker the claims reader knows.
+      const marker = mdx ? CLAIM_MARKER_COMMENT.exec(text.slice(at, close + 1)) : null;
+      out.push(
+        text.slice(last, at),
+        marker ? `<!-- claim-id: ${marker[1]} -->` : "",
+        newlines(text.slice(at, close + 1)),
+      );
       i = last = close + 1;
       continue;
     }

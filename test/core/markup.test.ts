@@ -268,3 +268,17 @@ describe("character references in an article", () => {
     expect(text).toContain("élevé &");
   });
 });
+
+describe("claim markers in MDX", () => {
+  it("reads {/* claim-id: name */} as the marker, on its own line, and leaves other comments out", () => {
+    const body = "Intro.\n\n{/* claim-id: jsx-marker */}\nLe taux a atteint 4 % en 2026.\n\n{/* une note */}\nFin.\n";
+    const { text } = readableBody(body, { mdx: true });
+    expect(text).toContain("<!-- claim-id: jsx-marker -->\nLe taux");
+    expect(text).not.toContain("une note");
+    expect(text.split("\n").length).toBe(body.split("\n").length);
+    // In Markdown, braces are text: nothing is turned into a marker.
+    expect(readableBody(body, { mdx: false }).text).not.toContain("<!-- claim-id");
+    const blocks = parseBlocks(text);
+    expect(JSON.stringify(blocks)).toContain("jsx-marker");
+  });
+});
