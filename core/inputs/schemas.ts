@@ -256,9 +256,12 @@ export const Config = z.strictObject({
 });
 export type Config = z.infer<typeof Config>;
 
+/** Something to read: not empty, and not only spaces. */
+const written = { message: "only spaces; write the text" };
+
 export const Frontmatter = z.strictObject({
-  title: Line.min(1),
-  description: Prose.min(1),
+  title: Line.min(1).refine((s) => /\S/.test(s), written),
+  description: Prose.min(1).refine((s) => /\S/.test(s), written),
   summary: z.string().nullable().optional(),
   date: IsoDate,
   updated: IsoDate.nullable().optional(),

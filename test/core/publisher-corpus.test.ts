@@ -108,4 +108,12 @@ describe("a publisher's corpus", () => {
     expect(lint.stderr).toContain("content/articles/en/btp-bund-spread-2026.md:8");
     expect(lint.stderr).toContain("content/articles/en/btp-bund-spread-bis.md also translates");
   });
+
+  it("refuses a title or a description of spaces only, naming the line", () => {
+    const pub = demoCopy();
+    editFile(`${pub}/content/articles/fr/carry-trade-yen-boj.md`, (t) => t.replace(/^title: .*$/m, 'title: "   "'));
+    const lint = runCli(["lint", "--publication", pub]);
+    expect(lint.status).toBe(3);
+    expect(lint.stderr).toContain("content/articles/fr/carry-trade-yen-boj.md:2 (field title): only spaces");
+  });
 });
