@@ -11,6 +11,8 @@ import type { Frame } from "../../core/frame.ts";
 import type { Hasher } from "../../core/ports.ts";
 import { headCommit, oidAtPath, readBlob, readTree, type TreeCache, requireArchive } from "../git/objects.ts";
 import { IndexShard, type IndexEntry } from "../models/date-index.ts";
+import { flattenTree } from "../git/tree-edit.ts";
+import { indexShardPath } from "../layout.ts";
 import { readFrame, servedBytes } from "./frames.ts";
 
 export interface FoundFrame {
@@ -58,7 +60,40 @@ export async function findFrameAt(gitdir: string, instant: number): Promise<Foun
       { frame: entry.frameId },
     );
   }
+  // Nor may a frame between it and the instant be missing from the index (a dropped entry would
+  // give the frame before it): the next frame is the head, or the index's next entry, after the instant.
+  if (frame.seq + 1 !== top.frame.seq) {
+    const next = await nextIndexed(gitdir, top.tree, entry);
+    if (!next || next.seq !== frame.seq + 1 || Date.parse(next.at) <= instant)
+      throw new RiskError(
+        "E_VERIFY",
+        `The replay index does not hold the frame after ${entry.frameId} (seq ${frame.seq + 1}) where it should: an entry was removed; run risk-cli verify`,
+        { frame: entry.frameId },
+      );
+  }
   return { commit: entry.commit, ...found };
+}
+
+/** The index entry after `entry`: later in its day's shard, or first in the next day's shard. */
+async function nextIndexed(gitdir: string, root: string, entry: IndexEntry): Promise<IndexEntry | null> {
+  // Most often the next frame is the same day's: one shard, already read by the lookup.
+  const shard = await oidAtPath(gitdir, root, indexShardPath(entry.at));
+  if (shard) {
+    const entries = await readShard(gitdir, shard.oid);
+    const i = entries.findIndex((e) => e.commit === entry.commit);
+    if (i >= 0 && i + 1 < entries.length) return entries[i + 1]!;
+  }
+  const index = await oidAtPath(gitdir, root, "index");
+  if (!index) return null;
+  const own = indexShardPath(entry.at).slice("index/".length);
+  const later = [...(await flattenTree(gitdir, index.oid))]
+    .filter(([rel]) => rel > own)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const [, oid] of later) {
+    const entries = await readShard(gitdir, oid);
+    if (entries.length > 0) return entries[0]!;
+  }
+  return null;
 }
 
 /** The last entry of the head tree's day index at or before `instant`: one shard, or a walk back over days without frames. */
@@ -188,7 +223,14 @@ export async function materialise(
     const expected = leaves ? tilesOf(leaves, sha) : null;
     const rootOk =
       leaves !== null && toHex(leaves.length === 0 ? sha(new Uint8Array(0)) : rootOf(sha, leaves)) === frame.log.root;
-    for (const tile of await logTiles(gitdir, tree, frame.log.size)) {
+    const present = await logTiles(gitdir, tree, frame.log.size);
+    if (frame.log.size > 0 && (!rootOk || present.length !== expected?.size))
+      throw new RiskError(
+        "E_REPLAY_MISMATCH",
+        `Frame ${frame.frameId}: its log tiles are missing or do not make the log root frame.json records (${frame.log.root}); the replay is incomplete. Run risk-cli verify.`,
+        { frame: frame.frameId, path: "/log/tile" },
+      );
+    for (const tile of present) {
       const bytes = await readBlob(gitdir, tile.oid);
       const want = expected?.get(tile.path);
       if (!rootOk || !want || toHex(want) !== toHex(bytes))

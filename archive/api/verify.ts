@@ -30,7 +30,7 @@ import {
 } from "../layout.ts";
 import { EMPTY_LOG, extendLog, frameLeaf, rawSha } from "../../core/log/frames.ts";
 import { toHex } from "../../core/log/merkle.ts";
-import { readLeaves } from "./tiles.ts";
+import { readLeaves, tilePaths } from "./tiles.ts";
 import { OBJECTS_FILE } from "../layout.ts";
 import { JOURNAL_PATH, verifyJournalHead, verifyJournalStep } from "./journal.ts";
 import { verifySignalHistoryStep } from "./signal-history.ts";
@@ -325,6 +325,19 @@ async function verifyHead(
     fail(previous.frame.frameId, previous.commit, path, problem),
   );
   await verifyReplayIndex(gitdir, previous, indexed.slice(0, -1));
+  // Nothing under tile/ but the tiles of the head's log.
+  const tiles = await oidAtPath(gitdir, previous.tree, TILE_PREFIX);
+  if (tiles) {
+    const expected = new Set(tilePaths(previous.frame.log?.size ?? 0));
+    for (const rel of (await flattenTree(gitdir, tiles.oid)).keys())
+      if (!expected.has(`${TILE_PREFIX}/${rel}`))
+        fail(
+          previous.frame.frameId,
+          previous.commit,
+          `${TILE_PREFIX}/${rel}`,
+          "a file under tile/ that is no tile of the frame log",
+        );
+  }
   // The head's tiles hold the leaves of every frame before it, as the frames make them.
   if (previous.frame.log) {
     const tiled = await readLeaves(gitdir, previous.tree, previous.frame.log.size);

@@ -81,6 +81,7 @@ export function requireArchive(gitdir: string): void {
  * isomorphic-git. Without a main branch, HEAD's branch (a clone of the archive branch).
  */
 export async function headCommit(gitdir: string): Promise<string | null> {
+  checkGitFiles(gitdir);
   const other = otherHeadBranch(gitdir);
   if (other) {
     // An auditor's `git clone --bare --branch risk-archive` copies every branch and points HEAD
@@ -98,8 +99,7 @@ export async function headCommit(gitdir: string): Promise<string | null> {
     // no loose ref: packed, or no branch yet
   }
   if (loose !== null && /^[0-9a-f]{40}\n?$/.test(loose)) return loose.slice(0, 40);
-  if (loose !== null && !loose.startsWith("ref: "))
-    throw damaged(BRANCH, "(the branch ref) holds no commit id: the ref file was overwritten");
+  if (loose !== null) throw damaged(BRANCH, "(the branch ref) holds no commit id: the ref file was overwritten");
   const git = await isogit();
   try {
     return await git.resolveRef({ fs, gitdir, ref: BRANCH });
@@ -382,16 +382,48 @@ export async function writeCommit(
   return writeLoose(gitdir, "commit", new TextEncoder().encode(text));
 }
 
+/**
+ * The files Git keeps at fixed places, which every command reads before any object: HEAD, the
+ * branch refs, packed-refs, the packs and their indexes, the alternates list. Each must be a
+ * regular file (a FIFO there would hang a read, a link to /dev/zero would grow without end) of a
+ * size Git could have written; anything else is damage, named before it is read.
+ */
+function checkGitFiles(gitdir: string): void {
+  const check = (rel: string, maxBytes: number) => {
+    const st = fs.lstatSync(`${gitdir}/${rel}`, { throwIfNoEntry: false });
+    if (!st) return;
+    if (!st.isFile())
+      throw damaged(rel, "is not a regular file (a link, a FIFO or a device stands where Git keeps a file)");
+    if (st.size > maxBytes) throw damaged(rel, `is ${st.size} bytes, more than Git writes there`);
+  };
+  const SMALL = 64 * 1024;
+  check("HEAD", SMALL);
+  check(BRANCH, SMALL);
+  const head = otherHeadBranchName(gitdir);
+  if (head) check(head, SMALL);
+  check("packed-refs", 256 * 1024 * 1024);
+  check("objects/info/alternates", SMALL);
+  let packs: string[] = [];
+  try {
+    packs = fs.readdirSync(`${gitdir}/objects/pack`);
+  } catch {
+    // no pack folder: every object is loose
+  }
+  for (const name of packs) if (/\.(pack|idx)$/.test(name)) check(`objects/pack/${name}`, 64 * 1024 * 1024 * 1024);
+}
+
+/** The branch HEAD names when it is another than main, existing or not (HEAD itself checked first). */
+function otherHeadBranchName(gitdir: string): string | null {
+  const st = fs.lstatSync(`${gitdir}/HEAD`, { throwIfNoEntry: false });
+  if (!st?.isFile() || st.size > 64 * 1024) return null;
+  const ref = /^ref: (refs\/heads\/[^\s]+)\s*$/.exec(fs.readFileSync(`${gitdir}/HEAD`, "latin1"))?.[1];
+  return ref && ref !== BRANCH && !ref.includes("..") ? ref : null;
+}
+
 /** The branch the archive's HEAD names when it is another than main (a clone of one branch), else null. */
 function otherHeadBranch(gitdir: string): string | null {
-  let head: string;
-  try {
-    head = fs.readFileSync(`${gitdir}/HEAD`, "latin1");
-  } catch {
-    return null;
-  }
-  const ref = /^ref: (refs\/heads\/[^\s]+)\s*$/.exec(head)?.[1];
-  if (!ref || ref === BRANCH) return null;
+  const ref = otherHeadBranchName(gitdir);
+  if (!ref) return null;
   // Only a branch that exists: `git init --bare` names master (or whatever init.defaultBranch
   // says) before any commit, and risk-cli's first frame then goes on main as usual.
   if (fs.existsSync(`${gitdir}/${ref}`)) return ref;

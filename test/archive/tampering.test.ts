@@ -5,10 +5,10 @@
  * fail naming the frame (exit 1); `replay`, `diff` and `prove` must refuse, never give the wrong
  * frame and never exit 70.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../helpers/cli.ts";
+import { CLI, runCli } from "../helpers/cli.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
 const TIMES = [
@@ -171,8 +171,24 @@ describe("a tampered head tree or commit message", () => {
     const out = `${tempDir("risk-tile-")}/r`;
     const r = run(a, "replay", "--date", "2027-01-01", "--out", out);
     expect(r.status).toBe(1);
-    expect(r.stderr).toContain("/log/tile/0/000.p/4");
+    expect(r.stderr).toMatch(/log tile/);
     expect(existsSync(out)).toBe(false);
+    // The tiles removed altogether, or a file added among them.
+    const gone = tampered((git) => git("rm", "-q", "-r", "--cached", "tile"));
+    expect(run(gone, "replay", "--date", "2027-01-01", "--out", `${tempDir("risk-tile-")}/r`).status).toBe(1);
+    const extra = run(
+      tampered((_git, put) => put("tile/extra.txt", "x")),
+      "verify",
+    );
+    expect(extra.status).toBe(1);
+    expect(extra.stderr).toContain("tile/extra.txt");
+  });
+
+  it("a whole day of the index removed: replay and diff refuse rather than give the frame before", () => {
+    const a = tampered((git) => git("rm", "-q", "--cached", "index/2026/03/01.json"));
+    expect(run(a, "replay", "--date", "2026-03-01T12:00:00Z").status).toBe(1);
+    expect(run(a, "diff", "--from", "2026-03-01T12:00:00Z", "--to", "2026-03-02T12:00:00Z").status).toBe(1);
+    expect(run(a, "verify").status).toBe(1);
   });
 
   it("an edited subject, Frame-Seq or Frame-At: verify fails", () => {
@@ -251,6 +267,34 @@ describe("files that are not what Git keeps", () => {
     expect(r.status).toBe(1);
     expect(r.stderr).toContain("another publication");
     expect(run(`${dir}/archive.git`, "verify", "--checkpoint", checkpoint).status).toBe(0);
+  });
+
+  it("a FIFO or a link to /dev/zero where Git keeps HEAD, a branch ref or a pack: damage, at once", () => {
+    for (const [what, make] of [
+      ["HEAD as a FIFO", (a: string) => (rmSync(`${a}/HEAD`), execFileSync("mkfifo", [`${a}/HEAD`]))],
+      [
+        "the branch ref as /dev/zero",
+        (a: string) => (rmSync(`${a}/refs/heads/main`), symlinkSync("/dev/zero", `${a}/refs/heads/main`)),
+      ],
+      [
+        "a pack as a FIFO",
+        (a: string) => {
+          execFileSync("git", ["--git-dir", a, "gc", "-q"]);
+          const pack = readdirSync(`${a}/objects/pack`).find((n) => n.endsWith(".pack"))!;
+          rmSync(`${a}/objects/pack/${pack}`);
+          execFileSync("mkfifo", [`${a}/objects/pack/${pack}`]);
+        },
+      ],
+      ["a symbolic branch ref", (a: string) => writeFileSync(`${a}/refs/heads/main`, "ref: refs/heads/other\n")],
+    ] as const) {
+      const copy = `${tempDir("risk-fifo-")}/a.git`;
+      cpSync(`${dir}/archive.git`, copy, { recursive: true });
+      make(copy);
+      for (const args of [["verify"], ["replay", "--date", "2027-01-01"]]) {
+        const r = spawnSync(process.execPath, [CLI, ...args, "--archive", copy], { encoding: "utf8", timeout: 20_000 });
+        expect([1, 6], `${what}: ${args[0]}: ${r.status} ${r.signal} ${r.stderr}`).toContain(r.status);
+      }
+    }
   });
 
   it.runIf(existsSync("/dev/zero"))("a checkpoint that is /dev/zero is refused before it is read", () => {
