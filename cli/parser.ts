@@ -535,7 +535,7 @@ export async function parseArgs(args: readonly string[] = process.argv.slice(2))
   // and succeed, as if the command existed.
   if (args[0] === "help" && args[1] !== undefined && !args[1].startsWith("-")) {
     const { commands } = candidatesAt(parser.usage, []);
-    if (!commands.includes(args[1])) {
+    if (!commands.includes(args[1]) && !RUNNER_WORDS.has(args[1])) {
       const near = findSimilar(args[1], commands);
       process.stderr.write(
         `Error: ${args[1]} is not a command of risk-cli${near.length > 0 ? `; did you mean ${near.join(" or ")}?` : ""} (risk-cli --help lists them).\n`,

@@ -456,6 +456,10 @@ export async function updateBranch(gitdir: string, oid: string, expected?: strin
     );
   const file = `${gitdir}/${BRANCH}`;
   fs.mkdirSync(`${gitdir}/refs/heads`, { recursive: true });
+  // `git init --bare` points HEAD at master (or init.defaultBranch) before any commit: the
+  // frames go on main, so HEAD names main, and a plain `git clone` of the archive checks it out.
+  const unborn = otherHeadBranchName(gitdir);
+  if (unborn && !fs.existsSync(`${gitdir}/${unborn}`)) fs.writeFileSync(`${gitdir}/HEAD`, `ref: ${BRANCH}\n`);
   if (expected === undefined) {
     const tmp = `${file}.tmp-${process.pid}`;
     fs.writeFileSync(tmp, `${oid}\n`);

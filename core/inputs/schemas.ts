@@ -262,10 +262,10 @@ const written = { message: "only spaces; write the text" };
 export const Frontmatter = z.strictObject({
   title: Line.min(1).refine((s) => /\S/.test(s), written),
   description: Prose.min(1).refine((s) => /\S/.test(s), written),
-  summary: z.string().nullable().optional(),
+  summary: Prose.nullable().optional(),
   date: IsoDate,
   updated: IsoDate.nullable().optional(),
-  tags: z.array(z.string()).optional(),
+  tags: z.array(Line.min(1).refine((s) => /\S/.test(s), written)).optional(),
   topics: z.array(Slug).optional(),
   translationOf: Slug.optional(),
   translatedFrom: IsoDate.optional(),

@@ -303,3 +303,16 @@ describe("files that are not what Git keeps", () => {
     expect(r.stderr).toContain("not a regular file");
   });
 });
+
+describe("an archive begun in a repository made by git init --bare", () => {
+  it("points HEAD at the branch of the frames, so that a plain git clone reads them", () => {
+    const work = tempDir("risk-bare-");
+    execFileSync("git", ["init", "-q", "--bare", "-b", "master", `${work}/b.git`]);
+    expect(runCli(["assemble", "--archive", `${work}/b.git`, "--site", `${work}/s`, "--now", TIMES[0]!]).status).toBe(
+      0,
+    );
+    expect(readFileSync(`${work}/b.git/HEAD`, "utf8")).toBe("ref: refs/heads/main\n");
+    execFileSync("git", ["clone", "-q", `${work}/b.git`, `${work}/c`]);
+    expect(runCli(["verify", "--archive", `${work}/c`]).status).toBe(0);
+  });
+});

@@ -85,6 +85,7 @@ describe("the command line", () => {
     expect(unknownHelp.status).toBe(2);
     expect(unknownHelp.stderr).toContain("did you mean assemble");
     expect(runCli(["help", "archive", "pull"]).status).toBe(0);
+    expect(runCli(["help", "help"]).status).toBe(0);
     const none = runCli([]);
     expect(none.status).toBe(2);
     const version = runCli(["assemble", "--version"]);

@@ -109,6 +109,16 @@ describe("a publisher's corpus", () => {
     expect(lint.stderr).toContain("content/articles/en/btp-bund-spread-bis.md also translates");
   });
 
+  it("refuses a bidirectional override in a tag, naming the line", () => {
+    const pub = demoCopy();
+    editFile(`${pub}/content/articles/fr/carry-trade-yen-boj.md`, (t) =>
+      t.replace("tags: [japon,", "tags: [ja\u202epon,"),
+    );
+    const lint = runCli(["lint", "--publication", pub]);
+    expect(lint.status).toBe(3);
+    expect(lint.stderr).toContain("content/articles/fr/carry-trade-yen-boj.md:5 (field tags)");
+  });
+
   it("refuses a title or a description of spaces only, naming the line", () => {
     const pub = demoCopy();
     editFile(`${pub}/content/articles/fr/carry-trade-yen-boj.md`, (t) => t.replace(/^title: .*$/m, 'title: "   "'));
