@@ -14,7 +14,7 @@ import {
 } from "../git/objects.ts";
 import { flattenTree } from "../git/tree-edit.ts";
 import { IndexShard, shardPath, type IndexEntry } from "../models/date-index.ts";
-import { parseFrameMessage } from "../models/message.ts";
+import { frameMessage, parseFrameMessage } from "../models/message.ts";
 import { readFrame } from "./frames.ts";
 import {
   DAILY_PREFIX,
@@ -157,16 +157,12 @@ export async function verifyArchive(
       if (trailers.frameHash !== frame.frameHash || trailers.frameId !== frame.frameId)
         fail(where, oid, FRAME_FILE, "the commit message names another frame than frame.json: the frame was rewritten");
       // The subject and every trailer, as auditors read them with git log.
-      if (
-        trailers.seq !== frame.seq ||
-        trailers.at !== frame.at ||
-        commit.message.split("\n", 1)[0] !== `frame ${frame.frameId}`
-      )
+      if (commit.rawMessage !== frameMessage(frame))
         fail(
           where,
           oid,
           FRAME_FILE,
-          "the commit message's subject, Frame-Seq or Frame-At differs from frame.json: the message was rewritten",
+          "the commit message is not the one risk-cli writes for frame.json (subject and trailers, nothing else): the message was rewritten",
         );
       if (frame.seq !== i + 1)
         fail(

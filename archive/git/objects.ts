@@ -305,6 +305,8 @@ export interface CommitInfo {
   tree: string;
   parents: string[];
   message: string;
+  /** The message exactly as stored (the message above is normalised as isomorphic-git does). */
+  rawMessage: string;
   authorTime: number;
   committerTime: number;
 }
@@ -347,6 +349,7 @@ function parseCommit(oid: string, body: Uint8Array): CommitInfo | null {
     tree: valueOf(lines[0]!),
     parents,
     message,
+    rawMessage: text.slice(blank + 2),
     authorTime: Number(author),
     committerTime: Number(committer),
   };
@@ -363,6 +366,7 @@ export async function readCommit(gitdir: string, oid: string): Promise<CommitInf
     tree: commit.tree,
     parents: commit.parent,
     message: commit.message,
+    rawMessage: commit.message,
     authorTime: commit.author.timestamp,
     committerTime: commit.committer.timestamp,
   };

@@ -230,6 +230,8 @@ describe("reading an archive's objects (archive/git/objects.ts)", () => {
         tree: commit.tree,
         parents: commit.parent,
         message: commit.message,
+        // risk-cli writes messages with one final newline, which isomorphic-git's normalised form keeps.
+        rawMessage: commit.message,
         authorTime: commit.author.timestamp,
         committerTime: commit.committer.timestamp,
       });

@@ -196,6 +196,11 @@ describe("a tampered head tree or commit message", () => {
       (m: string) => m.replace("Frame-Seq: 5", "Frame-Seq: 6"),
       (m: string) => m.replace("Frame-At: 2026-03-02T10:00:00Z", "Frame-At: 2026-03-02T11:00:00Z"),
       (m: string) => m.replace(/^frame 000005/, "frame 000004"),
+      (m: string) => m.replace("Frame-Seq: 5\n", "Frame-Seq: 5\nFrame-Seq: 9\n"),
+      (m: string) => `${m}Signed-off-by: someone <s@example.org>\n`,
+      (m: string) => m.replace("\n\n", "\n\nA line added to the body.\n\n"),
+      (m: string) => m.replace("Frame-Seq: 5", "Frame-Seq: 05"),
+      (m: string) => m.replace(/\n$/, ""),
     ]) {
       const verify = run(retold(edit), "verify");
       expect(verify.status).toBe(1);
