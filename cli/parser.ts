@@ -29,7 +29,7 @@ const wholeNumber = (options: { min: number; max?: number; metavar?: "MINUTES" }
     errors: {
       unsafeInteger: (input: string) =>
         options.max === undefined
-          ? message`Expected a whole number of at least ${String(options.min)}, but got ${input.slice(0, 40)}.`
+          ? message`${input.slice(0, 40)} is too large: give a whole number from ${String(options.min)} to ${String(Number.MAX_SAFE_INTEGER)}.`
           : message`Expected a whole number between ${String(options.min)} and ${String(options.max)}, but got ${input.slice(0, 40)}.`,
     },
   });

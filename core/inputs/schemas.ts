@@ -37,7 +37,12 @@ export const Prose = z
   .regex(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]*$/, "no control characters (NUL, BEL, ESC...)")
   .refine((s) => s.isWellFormed(), { message: "a lone UTF-16 surrogate (\\uD800...) is no character; remove it" });
 
-const Bilingual = z.strictObject({ fr: Line.min(1), en: Line.min(1) });
+/** Something to read: not empty, and not only spaces. */
+const written = { message: "only spaces; write the text" };
+/** A one-line text someone reads as a name, a heading or a label: something must be written. */
+const Written = Line.min(1).refine((s) => /\S/.test(s), written);
+
+const Bilingual = z.strictObject({ fr: Written, en: Written });
 /** An absolute URI or a site-relative path starting with `/`. */
 export const Href = z
   .string()
@@ -177,7 +182,7 @@ export const ContentConfig = z.strictObject({
 export type ContentConfig = z.infer<typeof ContentConfig>;
 
 export const Config = z.strictObject({
-  name: Line.min(1),
+  name: Written,
   baseUrl: Uri.refine((u) => !u.endsWith("/"), { message: "no trailing slash" }),
   description: Bilingual,
   license: Line.min(1),
@@ -256,16 +261,13 @@ export const Config = z.strictObject({
 });
 export type Config = z.infer<typeof Config>;
 
-/** Something to read: not empty, and not only spaces. */
-const written = { message: "only spaces; write the text" };
-
 export const Frontmatter = z.strictObject({
-  title: Line.min(1).refine((s) => /\S/.test(s), written),
+  title: Written,
   description: Prose.min(1).refine((s) => /\S/.test(s), written),
   summary: Prose.nullable().optional(),
   date: IsoDate,
   updated: IsoDate.nullable().optional(),
-  tags: z.array(Line.min(1).refine((s) => /\S/.test(s), written)).optional(),
+  tags: z.array(Written).optional(),
   topics: z.array(Slug).optional(),
   translationOf: Slug.optional(),
   translatedFrom: IsoDate.optional(),
@@ -273,8 +275,8 @@ export const Frontmatter = z.strictObject({
 export type Frontmatter = z.infer<typeof Frontmatter>;
 
 export const MethodologyFile = z.strictObject({
-  title: Line,
-  label: Line,
+  title: Written,
+  label: Written,
   description: Prose,
   question: Prose,
   updated: IsoDate,
@@ -301,7 +303,7 @@ export const GlossaryFile = z.array(
   z.strictObject({
     slug: Slug,
     sigle: Line.nullable().optional(),
-    name: Line,
+    name: Written,
     definition: Prose,
     category: z.string(),
     guide: Slug.nullable().optional(),

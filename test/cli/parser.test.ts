@@ -98,6 +98,12 @@ describe("the command line", () => {
     expect(after.status).toBe(2);
     expect(after.stderr).toContain("after --, words are not read as options");
     expect(after.stderr).not.toContain("Did you mean");
+    const size = runCli(["prove", "--frame", "000001-20261121T100000Z", "--size", "9007199254740993"]);
+    expect(size.status).toBe(2);
+    expect(size.stderr).toContain("too large");
+    const stray = runCli(["verify", "--identity", "https://github.com/o/r/"]);
+    expect(stray.status).toBe(2);
+    expect(stray.stderr).toContain("--identity belongs to verify --attestations");
     const huge = runCli(["verify", "--window", "99999999999999999999"]);
     expect(huge.status).toBe(2);
     expect(huge.stderr).toContain("between");

@@ -119,6 +119,15 @@ describe("a publisher's corpus", () => {
     expect(lint.stderr).toContain("content/articles/fr/carry-trade-yen-boj.md:5 (field tags)");
   });
 
+  it("refuses a publication name or a glossary name of spaces only", () => {
+    const pub = demoCopy();
+    editFile(`${pub}/risk.config.yaml`, (t) => t.replace(/^name: .*$/m, 'name: "   "'));
+    const lint = runCli(["lint", "--publication", pub]);
+    expect(lint.status).toBe(3);
+    expect(lint.stderr).toContain("risk.config.yaml:");
+    expect(lint.stderr).toContain("only spaces");
+  });
+
   it("refuses a title or a description of spaces only, naming the line", () => {
     const pub = demoCopy();
     editFile(`${pub}/content/articles/fr/carry-trade-yen-boj.md`, (t) => t.replace(/^title: .*$/m, 'title: "   "'));
