@@ -33,13 +33,7 @@ import { VERSION } from "../core/version.ts";
 import { openArchive, type Archive, type TreeCache } from "../archive/index.ts";
 import { allCaches, type Caches } from "./caches.ts";
 import { fileMemo } from "./memo.ts";
-import {
-  cachedConfigPart,
-  cachedContentConfig,
-  cachedWarnings,
-  parsedFiles,
-  saveConfigPart,
-} from "./publication-cache.ts";
+import { liteCache, parsedFiles, saveConfigPart } from "./publication-cache.ts";
 import { folderSite, type SiteWriter } from "./site-writer.ts";
 import { checkArchiveFolder, checkAssemblyPaths } from "./paths.ts";
 
@@ -165,8 +159,9 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
     const site = (opened =
       typeof request.site === "string" ? folderSite(resolve(request.site), { archive, hash, caches }) : request.site);
     // Read: the input files and their fingerprint; the parsed publication only as far as needed.
+    const lite = caches.publication ? liteCache(gitdir) : null;
     const files = await readPublicationFiles(ports.fs, pubDir, {
-      knownContent: caches.publication ? (text) => cachedContentConfig(gitdir, text, hash) : undefined,
+      knownContent: lite ? (text) => lite.content(text, hash) : undefined,
     });
     const address = request.publishedArchive;
     const inputs = fingerprintInputs(
@@ -176,7 +171,7 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
         request.signer ? ` key ${request.signer.verifierKey}` : ""
       }`,
     );
-    const reader = publicationReader(files, inputs, gitdir, hash, caches, address);
+    const reader = publicationReader(files, inputs, gitdir, hash, caches, lite, address);
     const base = reader.config();
     steps.end("read");
 
@@ -391,6 +386,7 @@ function publicationReader(
   gitdir: string,
   hash: Hasher,
   caches: Caches,
+  kept: ReturnType<typeof liteCache> | null,
   address?: { url: string; branch: string },
 ) {
   let whole: Publication | null = null;
@@ -402,13 +398,13 @@ function publicationReader(
   const parseWhole = (): Publication => (whole ??= addressed(parsePublication(files, { parsed: memo })));
   return {
     config(): Publication {
-      lite ??= addressed((caches.publication ? cachedConfigPart(gitdir, inputs, files.root) : null) ?? parseWhole());
+      lite ??= addressed(kept?.configPart(inputs, files.root) ?? parseWhole());
       return lite;
     },
     whole: parseWhole,
     /** Same inputs, same findings: a steady-state assembly repeats the ones found when they were parsed. */
     warnings(assembly: Assembly, plan: Plan): string[] {
-      const cached = !whole && plan.inputsUnchanged && caches.publication ? cachedWarnings(gitdir, inputs) : null;
+      const cached = !whole && plan.inputsUnchanged ? kept?.warnings(inputs) : null;
       if (cached) return cached;
       const p = parseWhole();
       return (

@@ -16,50 +16,53 @@ import type { ParsedFiles, Publication } from "../core/inputs/publication.ts";
 import { VERSION } from "../core/version.ts";
 import { type KeptEntries, readKept, saveKept } from "./kept-entries.ts";
 
-/** The configuration part of the publication parsed from the same input files, or null. */
-export function cachedConfigPart(gitdir: string, inputs: string, root: string): Publication | null {
-  try {
-    const cached = JSON.parse(fs.readFileSync(liteFile(gitdir), "utf8")) as {
-      inputs: string;
-      publication: Publication;
-    };
-    // File paths inside the parsed publication name its folder, so a moved folder parses again.
-    return cached.inputs === inputs && cached.publication.root === root ? cached.publication : null;
-  } catch {
-    return null;
-  }
+/** What the lite file holds; every field may be absent in a file another version wrote. */
+interface Lite {
+  inputs?: string;
+  config?: string;
+  publication?: Publication;
+  warnings?: string[];
 }
 
 /**
- * Where the corpus is (the config's `content`), as parsed from the same config text by an
- * earlier assembly, or null: the input files cannot be listed before it is known.
+ * The lite file of the last whole parse, read once, on first use: an assembly asks it where the
+ * corpus is, then for the configuration part and the warnings, and reads the file a single time.
  */
-export function cachedContentConfig(
-  gitdir: string,
-  configText: string,
-  hash: Hasher,
-): { content: Publication["config"]["content"] } | null {
-  try {
-    const cached = JSON.parse(fs.readFileSync(liteFile(gitdir), "utf8")) as {
-      config?: string;
-      publication: Publication;
-    };
-    return typeof cached.config === "string" && cached.config === hash.sha256Parts([configText])
-      ? { content: cached.publication.config.content }
-      : null;
-  } catch {
-    return null;
-  }
-}
-
-/** The editorial warnings found when the same input files were parsed (same inputs, same warnings). */
-export function cachedWarnings(gitdir: string, inputs: string): string[] | null {
-  try {
-    const cached = JSON.parse(fs.readFileSync(liteFile(gitdir), "utf8")) as { inputs: string; warnings?: string[] };
-    return cached.inputs === inputs && Array.isArray(cached.warnings) ? cached.warnings : null;
-  } catch {
-    return null;
-  }
+export function liteCache(gitdir: string) {
+  let read: Lite | null = null;
+  const lite = (): Lite => {
+    if (read === null) {
+      try {
+        read = JSON.parse(fs.readFileSync(liteFile(gitdir), "utf8")) as Lite;
+      } catch {
+        read = {};
+      }
+    }
+    return read;
+  };
+  return {
+    /**
+     * Where the corpus is (the config's `content`), as parsed from the same config text by an
+     * earlier assembly, or null: the input files cannot be listed before it is known.
+     */
+    content(configText: string, hash: Hasher): { content: Publication["config"]["content"] } | null {
+      const { config, publication } = lite();
+      return publication && typeof config === "string" && config === hash.sha256Parts([configText])
+        ? { content: publication.config.content }
+        : null;
+    },
+    /** The configuration part of the publication parsed from the same input files, or null. */
+    configPart(inputs: string, root: string): Publication | null {
+      const { publication } = lite();
+      // File paths inside the parsed publication name its folder, so a moved folder parses again.
+      return publication && lite().inputs === inputs && publication.root === root ? publication : null;
+    },
+    /** The editorial warnings found when the same input files were parsed (same inputs, same warnings). */
+    warnings(inputs: string): string[] | null {
+      const { warnings } = lite();
+      return lite().inputs === inputs && Array.isArray(warnings) ? warnings : null;
+    },
+  };
 }
 
 /**
@@ -72,7 +75,7 @@ export function saveConfigPart(
   inputs: string,
   publication: Publication,
   warnings: readonly string[],
-  /** SHA-256 of the config file's text, which `cachedContentConfig` compares. */
+  /** SHA-256 of the config file's text, which `liteCache(...).content` compares. */
   config: string,
 ): void {
   const lite: Publication = {

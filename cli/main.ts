@@ -7,7 +7,6 @@
  * code (zod, yaml, minisearch) nor isomorphic-git unless a pack needs it.
  */
 import { report } from "./exit.ts";
-import { RiskError } from "../core/errors.ts";
 import { inGitHubActions } from "./github-env.ts";
 import { VERSION } from "../core/version.ts";
 
@@ -53,22 +52,7 @@ async function main(argv: string[]): Promise<number> {
         result = await (await import("./commands/diff.ts")).runDiff(args);
         break;
       case "verify":
-        // Options of one kind of check given to another are refused, not silently ignored.
-        if (!args.attestations && (args.identity !== undefined || args.trustedRoot !== undefined))
-          throw new RiskError(
-            "E_USAGE",
-            `${args.identity !== undefined ? "--identity" : "--trusted-root"} belongs to verify --attestations: add --attestations, or leave it out`,
-          );
-        if (args.key !== undefined && args.checkpoint === undefined)
-          throw new RiskError(
-            "E_USAGE",
-            "--key belongs to verify --checkpoint: add --checkpoint FILE, or leave it out",
-          );
-        result = args.attestations
-          ? await (await import("./commands/verify.ts")).runVerifyAttestations(args)
-          : args.checkpoint !== undefined
-            ? await (await import("./commands/verify.ts")).runVerifyCheckpoint({ ...args, checkpoint: args.checkpoint })
-            : await (await import("./commands/verify.ts")).runVerify(args);
+        result = await (await import("./commands/verify.ts")).runVerifyCommand(args);
         break;
       case "archive-attest":
         result = await (await import("./commands/archive.ts")).runArchiveAttest(args);

@@ -141,18 +141,18 @@ async function firstFrameAt(gitdir: string, root: string, headAt: string): Promi
  * check only the shape they use; `verify` checks every shard against the full schema.
  */
 async function readShard(gitdir: string, oid: string): Promise<IndexEntry[]> {
+  const damagedShard = (what: string) =>
+    new RiskError(
+      "E_VERIFY",
+      `A replay index shard (object ${oid}) ${what}: the index was damaged; run risk-cli verify`,
+      { object: oid },
+    );
   let entries: unknown;
   try {
     entries = JSON.parse(new TextDecoder().decode(await readBlob(gitdir, oid)));
   } catch (e) {
     if (!(e instanceof SyntaxError)) throw e;
-    throw new RiskError(
-      "E_VERIFY",
-      `A replay index shard (object ${oid}) is not JSON: the index was damaged; run risk-cli verify`,
-      {
-        object: oid,
-      },
-    );
+    throw damagedShard("is not JSON");
   }
   const usable =
     Array.isArray(entries) &&
@@ -166,14 +166,7 @@ async function readShard(gitdir: string, oid: string): Promise<IndexEntry[]> {
     );
   if (usable) return entries as IndexEntry[];
   const parsed = IndexShard.safeParse(entries);
-  if (!parsed.success)
-    throw new RiskError(
-      "E_VERIFY",
-      `A replay index shard (object ${oid}) does not match its schema: the index was damaged; run risk-cli verify`,
-      {
-        object: oid,
-      },
-    );
+  if (!parsed.success) throw damagedShard("does not match its schema");
   return parsed.data;
 }
 
@@ -218,13 +211,14 @@ export async function materialise(
     await fs.promises.writeFile(`${outDir}${LOG_CHECKPOINT_PATH}`, checkpoint);
     // The tiles are checked as the rest: their leaves must make the log root frame.json records,
     // and every tile must be the one those leaves make.
-    const leaves = await readLeaves(gitdir, tree, frame.log.size);
+    const leaves = frame.log.size > 0 ? await readLeaves(gitdir, tree, frame.log.size) : [];
     const sha = rawSha(hash);
-    const expected = leaves ? tilesOf(leaves, sha) : null;
-    const rootOk =
-      leaves !== null && toHex(leaves.length === 0 ? sha(new Uint8Array(0)) : rootOf(sha, leaves)) === frame.log.root;
+    const expected = leaves ? tilesOf(leaves, sha) : new Map<string, Uint8Array>();
     const present = await logTiles(gitdir, tree, frame.log.size);
-    if (frame.log.size > 0 && (!rootOk || present.length !== expected?.size))
+    if (
+      frame.log.size > 0 &&
+      (!leaves || toHex(rootOf(sha, leaves)) !== frame.log.root || present.length !== expected.size)
+    )
       throw new RiskError(
         "E_REPLAY_MISMATCH",
         `Frame ${frame.frameId}: its log tiles are missing or do not make the log root frame.json records (${frame.log.root}); the replay is incomplete. Run risk-cli verify.`,
@@ -232,8 +226,8 @@ export async function materialise(
       );
     for (const tile of present) {
       const bytes = await readBlob(gitdir, tile.oid);
-      const want = expected?.get(tile.path);
-      if (!rootOk || !want || toHex(want) !== toHex(bytes))
+      const want = expected.get(tile.path);
+      if (!want || toHex(want) !== toHex(bytes))
         throw new RiskError(
           "E_REPLAY_MISMATCH",
           `Frame ${frame.frameId}, ${siteTilePath(tile.path)}: the log tile is not the one the frames make (its log root is ${frame.log.root}); the replay is incomplete. Run risk-cli verify.`,

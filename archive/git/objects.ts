@@ -81,8 +81,7 @@ export function requireArchive(gitdir: string): void {
  * isomorphic-git. Without a main branch, HEAD's branch (a clone of the archive branch).
  */
 export async function headCommit(gitdir: string): Promise<string | null> {
-  checkGitFiles(gitdir);
-  const other = otherHeadBranch(gitdir);
+  const other = otherHeadBranch(gitdir, checkGitFiles(gitdir));
   if (other) {
     // An auditor's `git clone --bare --branch risk-archive` copies every branch and points HEAD
     // at the one cloned: that branch holds the frames, whatever a `main` beside it holds.
@@ -390,9 +389,10 @@ export async function writeCommit(
  * The files Git keeps at fixed places, which every command reads before any object: HEAD, the
  * branch refs, packed-refs, the packs and their indexes, the alternates list. Each must be a
  * regular file (a FIFO there would hang a read, a link to /dev/zero would grow without end) of a
- * size Git could have written; anything else is damage, named before it is read.
+ * size Git could have written; anything else is damage, named before it is read. Returns the
+ * branch HEAD names when it is another than main.
  */
-function checkGitFiles(gitdir: string): void {
+function checkGitFiles(gitdir: string): string | null {
   const check = (rel: string, maxBytes: number) => {
     const st = fs.lstatSync(`${gitdir}/${rel}`, { throwIfNoEntry: false });
     if (!st) return;
@@ -414,6 +414,7 @@ function checkGitFiles(gitdir: string): void {
     // no pack folder: every object is loose
   }
   for (const name of packs) if (/\.(pack|idx)$/.test(name)) check(`objects/pack/${name}`, 64 * 1024 * 1024 * 1024);
+  return head;
 }
 
 /** The branch HEAD names when it is another than main, existing or not (HEAD itself checked first). */
@@ -425,8 +426,7 @@ function otherHeadBranchName(gitdir: string): string | null {
 }
 
 /** The branch the archive's HEAD names when it is another than main (a clone of one branch), else null. */
-function otherHeadBranch(gitdir: string): string | null {
-  const ref = otherHeadBranchName(gitdir);
+function otherHeadBranch(gitdir: string, ref = otherHeadBranchName(gitdir)): string | null {
   if (!ref) return null;
   // Only a branch that exists: `git init --bare` names master (or whatever init.defaultBranch
   // says) before any commit, and risk-cli's first frame then goes on main as usual.
@@ -451,7 +451,8 @@ function otherHeadBranch(gitdir: string): string | null {
  * nothing changes (E_LOCKED).
  */
 export async function updateBranch(gitdir: string, oid: string, expected?: string | null): Promise<void> {
-  const other = otherHeadBranch(gitdir);
+  const named = otherHeadBranchName(gitdir);
+  const other = otherHeadBranch(gitdir, named);
   if (other)
     throw new RiskError(
       "E_ARCHIVE",
@@ -460,10 +461,10 @@ export async function updateBranch(gitdir: string, oid: string, expected?: strin
     );
   const file = `${gitdir}/${BRANCH}`;
   fs.mkdirSync(`${gitdir}/refs/heads`, { recursive: true });
-  // `git init --bare` points HEAD at master (or init.defaultBranch) before any commit: the
-  // frames go on main, so HEAD names main, and a plain `git clone` of the archive checks it out.
-  const unborn = otherHeadBranchName(gitdir);
-  if (unborn && !fs.existsSync(`${gitdir}/${unborn}`)) fs.writeFileSync(`${gitdir}/HEAD`, `ref: ${BRANCH}\n`);
+  // `git init --bare` points HEAD at master (or init.defaultBranch) before any commit (a branch
+  // that does not exist, or the clone check above would have refused): the frames go on main, so
+  // HEAD names main, and a plain `git clone` of the archive checks it out.
+  if (named) fs.writeFileSync(`${gitdir}/HEAD`, `ref: ${BRANCH}\n`);
   if (expected === undefined) {
     const tmp = `${file}.tmp-${process.pid}`;
     fs.writeFileSync(tmp, `${oid}\n`);

@@ -5,6 +5,33 @@ import { RiskError } from "../../core/errors.ts";
 import { CheckpointFormatError, parseCheckpoint } from "../../core/log/checkpoint.ts";
 import { nodeHasher, stderrLogger } from "../runtime/node.ts";
 
+/**
+ * `risk-cli verify`: the whole archive, or with --checkpoint a saved checkpoint, or with
+ * --attestations the frames' Sigstore bundles. Options of one kind of check given to another are
+ * refused, not silently ignored.
+ */
+export async function runVerifyCommand(opts: {
+  archive: string;
+  checkpoint?: string;
+  key?: string;
+  attestations: boolean;
+  window: number;
+  identity?: string;
+  trustedRoot?: string;
+  json: boolean;
+}) {
+  if (!opts.attestations && (opts.identity !== undefined || opts.trustedRoot !== undefined))
+    throw new RiskError(
+      "E_USAGE",
+      `${opts.identity !== undefined ? "--identity" : "--trusted-root"} belongs to verify --attestations: add --attestations, or leave it out`,
+    );
+  if (opts.key !== undefined && opts.checkpoint === undefined)
+    throw new RiskError("E_USAGE", "--key belongs to verify --checkpoint: add --checkpoint FILE, or leave it out");
+  if (opts.attestations) return runVerifyAttestations(opts);
+  if (opts.checkpoint !== undefined) return runVerifyCheckpoint({ ...opts, checkpoint: opts.checkpoint });
+  return runVerify(opts);
+}
+
 /** `risk-cli verify`: every frame; with --checkpoint, the proof that the archive extends a saved checkpoint. */
 export async function runVerify(opts: { archive: string; key?: string; json: boolean }) {
   const log = stderrLogger(opts.json);

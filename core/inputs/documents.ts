@@ -163,7 +163,7 @@ function dateOf(value: unknown): { date: string; instant: string | null } | null
 }
 
 /** The line of `key` in the frontmatter block (1-based in the file), when it can be found. */
-function lineOfKey(head: string, key: string): number | undefined {
+export function lineOfKey(head: string, key: string): number | undefined {
   const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const re = new RegExp(`^\\s*["']?${escaped}["']?\\s*[:=]`);
   const i = head.split("\n").findIndex((l) => re.test(l));

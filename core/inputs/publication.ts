@@ -3,7 +3,7 @@ import type { Hasher, ReadOnlyFs } from "../ports.ts";
 import { inputError } from "../errors.ts";
 import { INSTRUMENT_KEYS, type InstrumentKey } from "../schemas/primitives.ts";
 import { parseWithSchema } from "./locate.ts";
-import { docLocations, globRoots, locate, readFrontmatter, slugOf, splitDocument } from "./documents.ts";
+import { docLocations, globRoots, lineOfKey, locate, readFrontmatter, slugOf, splitDocument } from "./documents.ts";
 import { readableBody, type DroppedMarkup } from "../editorial/markup.ts";
 import { pageOf, pagesOf, type Pages } from "./pages.ts";
 import {
@@ -339,7 +339,7 @@ function parseDocs(input: InputFiles, config: Config, pages: Pages, parsed?: Par
     if (lang === "fr" && (meta.translationOf || meta.translatedFrom)) {
       throw inputError(
         file,
-        frontmatterLine(text, "translationOf", content) ?? frontmatterLine(text, "translatedFrom", content),
+        frontmatterLine(file, text, "translationOf", content) ?? frontmatterLine(file, text, "translatedFrom", content),
         "translationOf",
         "a French original has no translationOf or translatedFrom; remove them",
       );
@@ -355,7 +355,7 @@ function parseDocs(input: InputFiles, config: Config, pages: Pages, parsed?: Par
     if (meta.updated && meta.updated < meta.date) {
       throw inputError(
         file,
-        frontmatterLine(text, "updated", content),
+        frontmatterLine(file, text, "updated", content),
         "updated",
         `updated (${meta.updated}) is before date (${meta.date})`,
       );
@@ -400,28 +400,25 @@ function parseMethodologies(input: InputFiles, parsed?: ParsedFiles): Methodolog
  * there (a parsed value kept from an earlier assembly still finds it, from the text).
  */
 function frontmatterLine(
+  file: string,
   text: string | undefined,
   field: string,
   content: ContentConfig | undefined,
 ): number | undefined {
   if (text === undefined) return undefined;
-  const names = new Set([
-    field,
-    ...Object.entries(content?.frontmatter.map ?? {})
-      .filter(([, to]) => to === field)
-      .map(([from]) => from),
-  ]);
-  const lines = text.replace(/^\uFEFF/, "").split("\n");
-  for (let i = 1; i < lines.length; i++) {
-    if (/^(?:---|\+\+\+)[ \t]*\r?$/.test(lines[i]!)) break;
-    const key = /^\s*["']?([A-Za-z0-9_-]+)["']?\s*[:=]/.exec(lines[i]!)?.[1];
-    if (key !== undefined && names.has(key)) return i + 1;
+  const { head } = splitDocument(file, text);
+  const mapped = Object.entries(content?.frontmatter.map ?? {})
+    .filter(([, to]) => to === field)
+    .map(([from]) => from);
+  for (const key of [field, ...mapped]) {
+    const line = lineOfKey(head, key);
+    if (line !== undefined) return line;
   }
   return undefined;
 }
 
 function checkReferences(p: Publication, input: InputFiles): void {
-  const configFile = "risk.config.yaml";
+  const configFile = CONFIG_FILE;
   const topics = new Set(p.topics.map((t) => t.slug));
   const guides = new Set(p.guides.filter((g) => g.lang === "fr").map((g) => g.slug));
   const glossary = new Set(p.glossary.map((g) => g.slug));
@@ -467,7 +464,7 @@ function checkReferences(p: Publication, input: InputFiles): void {
       if (!topics.has(topic))
         throw inputError(
           doc.file,
-          frontmatterLine(input.files.get(doc.file), "topics", p.config.content),
+          frontmatterLine(doc.file, input.files.get(doc.file), "topics", p.config.content),
           "topics",
           `unknown topic "${topic}"; add it to content/topics.yaml or fix the slug`,
         );

@@ -8,6 +8,7 @@ import { isRiskError } from "../../core/errors.ts";
 import { nodeFs } from "../../cli/runtime/node.ts";
 import { at } from "../helpers/archive.ts";
 import { ROOT, runCli } from "../helpers/cli.ts";
+import { assembleInto } from "../helpers/publication.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
 function copyDemo(): string {
@@ -101,21 +102,9 @@ describe("local upstream sources that never end", () => {
         .replace("source: upstream/us.json", "source: upstream/fifo.json")
         .replace("source: upstream/eu.json", "source: /dev/zero"),
     );
-    const dir = tempDir();
-    const r = runCli([
-      "assemble",
-      "--publication",
-      pub,
-      "--site",
-      `${dir}/site`,
-      "--archive",
-      `${dir}/a.git`,
-      "--now",
-      at(0),
-      "--json",
-    ]);
+    const r = assembleInto(pub, at(0), ["--json"]);
     expect(r.status, r.stderr).toBe(0);
-    const current = readFileSync(`${dir}/site/api/v1/signals/current.json`, "utf8");
+    const current = readFileSync(`${r.site}/api/v1/signals/current.json`, "utf8");
     expect(current).toContain("upstream/fifo.json: the file is not a regular file");
     expect(current).toContain("(zero): the file is not a regular file");
   });
@@ -187,20 +176,9 @@ describe("symbolic links leading out of the publication", () => {
     writeFileSync(outside, readFileSync(join(pub2, "upstream/us.json")));
     rm(join(pub2, "upstream/us.json"));
     symlinkSync(outside, join(pub2, "upstream/us.json"));
-    const dir = tempDir();
-    const a = runCli([
-      "assemble",
-      "--publication",
-      pub2,
-      "--site",
-      `${dir}/site`,
-      "--archive",
-      `${dir}/a.git`,
-      "--now",
-      at(0),
-    ]);
+    const a = assembleInto(pub2, at(0));
     expect(a.status, a.stderr).toBe(0);
-    expect(readFileSync(`${dir}/site/api/v1/signals/current.json`, "utf8")).toContain(
+    expect(readFileSync(`${a.site}/api/v1/signals/current.json`, "utf8")).toContain(
       "upstream/us.json: a symbolic link leading out of the publication",
     );
   });

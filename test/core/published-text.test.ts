@@ -4,6 +4,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { csvField } from "../../core/render/text.ts";
 import { ROOT, runCli } from "../helpers/cli.ts";
+import { assembleInto } from "../helpers/publication.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
 /** The text a spreadsheet sees in a field, once CSV quoting is undone. */
@@ -59,20 +60,9 @@ describe("llms.txt stays under 64 KB whatever one document holds", () => {
     cp(join(ROOT, "demo"), pub, { recursive: true });
     const file = join(pub, "content/articles/fr/carry-trade-yen-boj.md");
     write(file, read(file, "utf8").replace(/^description: .*$/m, `description: "${"mot ".repeat(25_000)}"`));
-    const dir = tempDir();
-    const r = runCli([
-      "assemble",
-      "--publication",
-      pub,
-      "--site",
-      `${dir}/site`,
-      "--archive",
-      `${dir}/a.git`,
-      "--now",
-      "2026-11-21T10:00:00Z",
-    ]);
+    const r = assembleInto(pub, "2026-11-21T10:00:00Z");
     expect(r.status, r.stderr).toBe(0);
-    const llms = read(`${dir}/site/llms.txt`);
+    const llms = read(`${r.site}/llms.txt`);
     expect(llms.byteLength).toBeLessThan(64 * 1024);
     expect(llms.toString()).toMatch(/Carry trade sur le yen[^\n]*: 2026-08-18\. (mot ){10}[^\n]*…\n/);
   });

@@ -6,27 +6,13 @@
 import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.ts";
-import { demoCopy, editFile } from "../helpers/publication.ts";
+import { assembleInto, demoCopy, editFile } from "../helpers/publication.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
 const NOW = "2026-11-21T10:00:00Z";
 const article = (meta: string, body: string) => `---\n${meta}\n---\n\n${body}\n`;
 
-function assemble(pub: string) {
-  const out = tempDir("risk-corpus-");
-  const r = runCli([
-    "assemble",
-    "--publication",
-    pub,
-    "--site",
-    `${out}/site`,
-    "--archive",
-    `${out}/a.git`,
-    "--now",
-    NOW,
-  ]);
-  return { ...r, site: `${out}/site` };
-}
+const assemble = (pub: string) => assembleInto(pub, NOW);
 
 describe("a publisher's corpus", () => {
   it("publishes beside an article dated far ahead, which does not keep the corpus fresh", () => {

@@ -1,5 +1,5 @@
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
-import { ROOT } from "./cli.ts";
+import { ROOT, runCli } from "./cli.ts";
 import { tempDir } from "./tmp.ts";
 
 /** A writable copy of the demo publication, to break on purpose. */
@@ -19,4 +19,24 @@ export async function demoSurfaces() {
   const { nodeFs } = await import("../../cli/runtime/node.ts");
   const { surfacesFor } = await import("../../core/surfaces/index.ts");
   return surfacesFor(await loadPublication(nodeFs, `${ROOT}demo`));
+}
+
+/** `risk-cli assemble` of `publication` at `now` into a new site and archive: the process's result, and where they are. */
+export function assembleInto(publication: string, now: string, more: string[] = []) {
+  const out = tempDir("risk-assembled-");
+  const site = `${out}/site`;
+  const archive = `${out}/a.git`;
+  const r = runCli([
+    "assemble",
+    "--publication",
+    publication,
+    "--site",
+    site,
+    "--archive",
+    archive,
+    "--now",
+    now,
+    ...more,
+  ]);
+  return { ...r, site, archive };
 }
