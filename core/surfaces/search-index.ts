@@ -1,10 +1,8 @@
 import { pageOf } from "../inputs/pages.ts";
 import { z } from "zod";
 import { markdownToPlain } from "../editorial/plain.ts";
-import { noMemo, type Memo } from "../ports.ts";
 import {
-  buildSearchIndex,
-  serialisedIndex,
+  serialisedSearchIndex,
   SEARCH_DEFAULTS,
   SEARCH_FIELDS,
   STORED_FIELDS,
@@ -62,12 +60,14 @@ export const SearchIndexSurface = z.strictObject({
 
 /**
  * Every searchable document of the publication, in a stable order (type, language, slug). The
- * plain text of an article or guide comes from `kept` when the same Markdown was read before.
+ * plain text of an article or guide is worked out from its Markdown only when it is read, which
+ * the index does only for a document whose tokens it does not already have.
  */
-export function searchDocuments(p: Publication, url: UrlOf, kept: Memo = noMemo): SearchDocument[] {
-  const plain = (markdown: string) => kept.remember("plain-text", [markdown], () => markdownToPlain(markdown));
+export function searchDocuments(p: Publication, url: UrlOf): SearchDocument[] {
   const docs: SearchDocument[] = [];
   for (const d of [...p.articles, ...p.guides]) {
+    const source = `${d.meta.summary ?? ""}\n${d.body}`;
+    let text: string | undefined;
     docs.push({
       id: `${d.kind}:${d.lang}:${d.slug}`,
       type: d.kind,
@@ -77,7 +77,11 @@ export function searchDocuments(p: Publication, url: UrlOf, kept: Memo = noMemo)
       url: url(docPath(d)),
       description: d.meta.description,
       date: d.meta.date,
-      text: plain(`${d.meta.summary ?? ""}\n${d.body}`),
+      source,
+      get text() {
+        text ??= markdownToPlain(source);
+        return text;
+      },
       tags: [...(d.meta.tags ?? []), ...(d.meta.topics ?? [])].join(" "),
     });
   }
@@ -91,7 +95,7 @@ export function searchDocuments(p: Publication, url: UrlOf, kept: Memo = noMemo)
       url: url(pageOf(p.pages.glossaryEntry, g.slug)),
       description: g.definition,
       date: null,
-      text: g.atlas ? [g.atlas.intuition, g.atlas.formula, g.atlas.whyNow].filter(Boolean).join(" ") : "",
+      ...textAsIs(g.atlas ? [g.atlas.intuition, g.atlas.formula, g.atlas.whyNow].filter(Boolean).join(" ") : ""),
       tags: g.category,
     });
   }
@@ -105,7 +109,7 @@ export function searchDocuments(p: Publication, url: UrlOf, kept: Memo = noMemo)
       url: url(pageOf(p.pages.methodology, m.slug)),
       description: m.description,
       date: m.updated,
-      text: `${m.question} ${(m.sources ?? []).map((s) => `${s.name} ${s.role}`).join(" ")}`,
+      ...textAsIs(`${m.question} ${(m.sources ?? []).map((s) => `${s.name} ${s.role}`).join(" ")}`),
       tags: `${m.label} ${m.instrument ?? ""}`.trim(),
     });
   }
@@ -119,12 +123,15 @@ export function searchDocuments(p: Publication, url: UrlOf, kept: Memo = noMemo)
       url: url(pageOf(p.pages.source, s.slug)),
       description: s.description,
       date: null,
-      text: (s.datasets ?? []).map((d) => `${d.name} ${d.role}`).join(" "),
+      ...textAsIs((s.datasets ?? []).map((d) => `${d.name} ${d.role}`).join(" ")),
       tags: `${s.shortName ?? ""} ${s.category}`,
     });
   }
   return docs.sort((a, b) => byCodeUnits(a.id, b.id));
 }
+
+/** The body of a document that is plain text already: its own source. */
+const textAsIs = (text: string) => ({ source: text, text });
 
 export const searchIndex = defineSurface({ format: "json", schema: SearchIndexSurface })({
   path: "/api/v1/search-index.json",
@@ -135,8 +142,8 @@ export const searchIndex = defineSurface({ format: "json", schema: SearchIndexSu
   summary:
     "Bilingual search index (French and English): the documents and a serialised minisearch index a browser page can load",
   build({ publication: p, now, url, memo }) {
-    const docs = searchDocuments(p, url, memo);
-    const index = buildSearchIndex(docs, memo);
+    const docs = searchDocuments(p, url);
+    const index = serialisedSearchIndex(docs, memo);
     return {
       schema: url("/openapi.json#/components/schemas/SearchIndexSurface"),
       version: CONTRACT_VERSION,
@@ -145,7 +152,7 @@ export const searchIndex = defineSurface({ format: "json", schema: SearchIndexSu
         documents: docs.length,
         fr: docs.filter((d) => d.lang === "fr").length,
         en: docs.filter((d) => d.lang === "en").length,
-        terms: index.termCount,
+        terms: index.terms,
       },
       engine: {
         name: "minisearch",
@@ -162,10 +169,20 @@ export const searchIndex = defineSurface({ format: "json", schema: SearchIndexSu
         loading:
           "MiniSearch.loadJSON(body.index, { idField: 'id', fields: body.engine.fields, storeFields: body.engine.storeFields, processTerm: (term) => term.normalize('NFD').replace(/\\p{M}+/gu, '').toLowerCase() }); filter results on the stored `lang` to search one language; join hits to `documents` by id.",
       },
-      documents: docs.map(({ text: _text, tags: _tags, ...d }) => d),
+      // Field by field: a spread would read `text`, working out every plain text again.
+      documents: docs.map((d) => ({
+        id: d.id,
+        type: d.type,
+        lang: d.lang,
+        slug: d.slug,
+        title: d.title,
+        url: d.url,
+        description: d.description,
+        date: d.date,
+      })),
       // JSON text rather than an object: the browser hands it to MiniSearch.loadJSON as is, and
       // the surface is validated and serialised as one string instead of ~100,000 small values.
-      index: serialisedIndex(index),
+      index: index.json,
     };
   },
 });
