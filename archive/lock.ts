@@ -28,7 +28,9 @@ export interface LockHooks {
  * takeover file: only the process that creates it may remove the stale lock, and it removes it
  * only if the lock still names the dead holder it saw. Two processes that both see the same
  * stale lock therefore cannot both remove it and both go on (the classic remove-then-create
- * race). A takeover file whose creator died is itself removed once its process is gone. The
+ * race). A takeover file whose creator died is itself removed once its process is gone. A lock
+ * or takeover file that names no holder (its writer died before writing its name) is taken as
+ * stale once it is a minute old, so that a scheduled job is not locked out for good. The
  * branch update is a compare-and-swap besides (git/objects.ts), so that no frame is ever lost
  * even if this lock were broken from outside.
  */
@@ -59,24 +61,46 @@ export function acquireLock(dir: string, now: Date, warn: (message: string) => v
   if (create()) return mine();
   pause("read-holder");
   const holder = readHolder(file);
-  if (!holder) {
-    if (!fs.existsSync(file) && create()) return mine();
-    throw new RiskError(
-      "E_LOCKED",
-      `The archive is locked by ${file}, which cannot be read; if no risk-cli runs, remove it`,
-      {
-        file,
+  let stale: Stale;
+  if (holder) {
+    const age = Math.round((now.getTime() - Date.parse(holder.since)) / 1000);
+    if (holder.host !== me.host || processAlive(holder.pid)) throw locked(file, holder, age);
+    stale = {
+      said: `Removing a stale lock: PID ${holder.pid} on ${holder.host} took it ${age} s ago and is no longer running.`,
+      still: () => {
+        const h = readHolder(file);
+        return !!h && h.pid === holder.pid && h.since === holder.since && h.host === holder.host;
       },
-    );
+    };
+  } else {
+    const seen = unreadableFor(file);
+    if (seen === "gone" && create()) return mine();
+    if (seen === "gone" || seen.ms < UNREADABLE_GRACE_MS)
+      throw new RiskError(
+        "E_LOCKED",
+        `The archive is locked by ${file}, which names no holder yet; run again in a moment (after a minute such a lock is taken as left by a writer that died)`,
+        { file },
+      );
+    stale = {
+      said: `Removing a stale lock that names no holder, last written ${Math.round(seen.ms / 1000)} s ago: its writer died before it wrote its name.`,
+      still: () => {
+        const again = unreadableFor(file);
+        return again !== "gone" && again.ino === seen.ino && again.mtimeMs === seen.mtimeMs;
+      },
+    };
   }
-  const age = Math.round((now.getTime() - Date.parse(holder.since)) / 1000);
-  if (holder.host !== me.host || processAlive(holder.pid)) throw locked(file, holder, age);
 
   // The holder is dead: take over, under the takeover file.
   pause("takeover");
   if (!createExclusive(takeover, me)) {
     const other = readHolder(takeover);
-    if (other && other.host === me.host && !processAlive(other.pid)) fs.rmSync(takeover, { force: true });
+    const unreadable = other ? "readable" : unreadableFor(takeover);
+    // A takeover file left by a process that died is removed, so that the next run can go on.
+    if (
+      (other && other.host === me.host && !processAlive(other.pid)) ||
+      (unreadable !== "readable" && unreadable !== "gone" && unreadable.ms >= UNREADABLE_GRACE_MS)
+    )
+      fs.rmSync(takeover, { force: true });
     throw new RiskError(
       "E_LOCKED",
       `Another risk-cli is taking over the stale lock ${file} at the same time; run again in a moment`,
@@ -85,10 +109,9 @@ export function acquireLock(dir: string, now: Date, warn: (message: string) => v
   }
   try {
     pause("reread-holder");
-    const still = readHolder(file);
-    // Removed only if it is still the dead holder's lock, not one a live process took meanwhile.
-    if (still && still.pid === holder.pid && still.since === holder.since && still.host === holder.host) {
-      warn(`Removing a stale lock: PID ${holder.pid} on ${holder.host} took it ${age} s ago and is no longer running.`);
+    // Removed only if it is still the stale lock seen above, not one a live process took meanwhile.
+    if (stale.still()) {
+      warn(stale.said);
       pause("remove-stale");
       fs.rmSync(file, { force: true });
     }
@@ -97,6 +120,37 @@ export function acquireLock(dir: string, now: Date, warn: (message: string) => v
     throw now2 ? locked(file, now2, 0) : new RiskError("E_LOCKED", `Could not take the lock ${file}`, { file });
   } finally {
     fs.rmSync(takeover, { force: true });
+  }
+}
+
+/** A stale lock: what to say when removing it, and whether the lock file is still that one. */
+interface Stale {
+  said: string;
+  still(): boolean;
+}
+
+/**
+ * How long a lock or takeover file may name no holder before it is taken as left by a writer
+ * that died between creating it and writing its few bytes (a kill, a full disk): no live writer
+ * takes a minute for that.
+ */
+const UNREADABLE_GRACE_MS = 60_000;
+
+/**
+ * For a lock file that names no holder: its identity and how long ago it was last written, by the
+ * file system's clock (not the assembly's, which `--now` may set); "gone" if there is none.
+ */
+function unreadableFor(path: string): { ino: number; mtimeMs: number; ms: number } | "gone" {
+  try {
+    const st = fs.lstatSync(path);
+    if (!st.isFile())
+      throw new RiskError("E_LOCKED", `${path} is not a lock file risk-cli wrote; if no risk-cli runs, remove it`, {
+        file: path,
+      });
+    return { ino: st.ino, mtimeMs: st.mtimeMs, ms: Date.now() - st.mtimeMs };
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return "gone";
+    throw e;
   }
 }
 

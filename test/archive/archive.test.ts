@@ -1,4 +1,4 @@
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { hostname } from "node:os";
@@ -233,6 +233,56 @@ describe("the archive lock", () => {
     const summary = await runAssemble({ site, archive, now: at(15), json: true });
     expect(summary.frameId).toMatch(/^000002-/);
     expect(existsSync(`${archive}/risk-cli.lock`)).toBe(false);
+  });
+});
+
+describe("a lock or takeover file that names no holder", () => {
+  const aged = (file: string, seconds: number) => {
+    const then = new Date(Date.now() - seconds * 1000);
+    utimesSync(file, then, then);
+  };
+
+  it("is waited for while fresh: its writer may be writing its name", async () => {
+    const { site, archive } = await archiveWithFrames(1);
+    writeFileSync(`${archive}/risk-cli.lock`, "");
+    await expect(runAssemble({ site, archive, now: at(15), json: true })).rejects.toMatchObject({
+      code: "E_LOCKED",
+      message: expect.stringContaining("names no holder yet"),
+    });
+    expect(existsSync(`${archive}/risk-cli.lock`)).toBe(true);
+  });
+
+  it("is removed once a minute old (a writer that died between creating and writing it), and the frame is made", async () => {
+    const { site, archive } = await archiveWithFrames(1);
+    writeFileSync(`${archive}/risk-cli.lock`, "");
+    aged(`${archive}/risk-cli.lock`, 120);
+    const summary = await runAssemble({ site, archive, now: at(15), json: true });
+    expect(summary.frameId).toMatch(/^000002-/);
+    expect(existsSync(`${archive}/risk-cli.lock`)).toBe(false);
+  });
+
+  it("as a takeover file a minute old, stops one run at most; the next takes over the stale lock", async () => {
+    const { site, archive } = await archiveWithFrames(1);
+    writeFileSync(`${archive}/risk-cli.lock`, "{");
+    aged(`${archive}/risk-cli.lock`, 300);
+    writeFileSync(`${archive}/risk-cli.lock.takeover`, "");
+    aged(`${archive}/risk-cli.lock.takeover`, 300);
+    await expect(runAssemble({ site, archive, now: at(15), json: true })).rejects.toMatchObject({ code: "E_LOCKED" });
+    expect(existsSync(`${archive}/risk-cli.lock.takeover`)).toBe(false);
+    const summary = await runAssemble({ site, archive, now: at(16), json: true });
+    expect(summary.frameId).toMatch(/^000002-/);
+    expect(existsSync(`${archive}/risk-cli.lock`)).toBe(false);
+  });
+
+  it("is never removed when it is a folder, however old", async () => {
+    const { site, archive } = await archiveWithFrames(1);
+    mkdirSync(`${archive}/risk-cli.lock`);
+    aged(`${archive}/risk-cli.lock`, 300);
+    await expect(runAssemble({ site, archive, now: at(15), json: true })).rejects.toMatchObject({
+      code: "E_LOCKED",
+      message: expect.stringContaining("is not a lock file risk-cli wrote"),
+    });
+    expect(existsSync(`${archive}/risk-cli.lock`)).toBe(true);
   });
 });
 
