@@ -14,8 +14,9 @@ export interface Caches {
    */
   publication: boolean;
   /**
-   * Per-document results of earlier assemblies (`risk-cli-memo.json`, app/memo.ts): each search
-   * document's tokens, so that only documents whose text changed are tokenised again.
+   * Per-document results of earlier assemblies (`risk-cli-memo.json`, app/memo.ts): each article's
+   * claim extraction, each object's semantic hash, and each search document's tokens keyed by its
+   * source, so that only documents whose text changed are analysed and tokenised again.
    */
   memo: boolean;
   /**

@@ -121,6 +121,15 @@ export const openapi = defineSurface({ format: "json", schema: OpenApiDocument }
   path: SELF,
   mediaType: "application/json",
   reusable: true,
+  // What the document is made of: the tool's schemas, the registry's surfaces and four fields of
+  // the configuration. An edited article changes none of them, so the previous copy is reused.
+  reuseKey: ({ publication: p, registry, toolVersion, hash }) =>
+    `openapi/1 ${toolVersion ?? "?"} ${hash.sha256Parts([
+      JSON.stringify([p.config.name, p.config.licenseUrl, p.config.contact ?? null, p.config.baseUrl]),
+      ...registry.map((s) =>
+        JSON.stringify([s.path, s.schemaName, s.mediaType, s.format, s.summary, s.operationId ?? null]),
+      ),
+    ])}`,
   schemaName: "OpenApiDocument",
   summary: "OpenAPI 3.1 contract of the machine endpoints",
   build({ publication: p, registry }) {

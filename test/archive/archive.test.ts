@@ -359,9 +359,17 @@ describe("reuse of unchanged surfaces", () => {
       t.replace(/^title: .*$/m, 'title: "Un autre titre"'),
     );
     const edited = await runAssemble({ site, archive, publication: pub, now: at(45), json: true });
-    expect(edited.reused).toEqual([]);
+    // The contract is made of the schemas and the configuration, which an edited article leaves alone.
+    expect(edited.reused).toEqual(["/openapi.json"]);
     expect(edited.changed).toContain("/api/v1/catalog.json");
     expect(readFileSync(`${site}/api/v1/catalog.json`, "utf8")).toContain("Un autre titre");
+
+    // The publication's name is in the contract's title: renamed, the contract is built again.
+    editFile(`${pub}/risk.config.yaml`, (t) => t.replace(/^name: .*$/m, "name: Observatoire renomme"));
+    const renamed = await runAssemble({ site, archive, publication: pub, now: at(60), json: true });
+    expect(renamed.reused).not.toContain("/openapi.json");
+    expect(renamed.changed).toContain("/openapi.json");
+    expect(readFileSync(`${site}/openapi.json`, "utf8")).toContain("Observatoire renomme");
   });
 
   it("never reuses an edited unstamped site file, though the file's stat data let a clean one skip its hash", async () => {
