@@ -9,6 +9,7 @@ import { parse as parseToml, TomlError } from "smol-toml";
 import { z } from "zod";
 import { inputError } from "../errors.ts";
 import { explain, parseWithSchema } from "./locate.ts";
+import { readPlainYaml } from "./plain-yaml.ts";
 import { FRONTMATTER_KEYS, Frontmatter, type ContentConfig } from "./schemas.ts";
 
 export type DocKind = "article" | "guide";
@@ -212,7 +213,9 @@ export function readFrontmatter(
         throw inputError(file, i + 2, m[1], `${m[2]}-${m[3]}-${m[4]} is not a day of the calendar`);
     });
   } else {
-    const parsed = parseWithSchema(file, head, z.record(z.string(), z.unknown()).nullable(), { lineOffset: 1 });
+    const parsed =
+      readPlainYaml(head) ??
+      parseWithSchema(file, head, z.record(z.string(), z.unknown()).nullable(), { lineOffset: 1 });
     raw = parsed ?? {};
   }
   const fm = content?.frontmatter ?? { map: {}, ignore: [] };

@@ -1,0 +1,165 @@
+import fc from "fast-check";
+import { parseDocument } from "yaml";
+import { describe, expect, it } from "vitest";
+import { readPlainYaml } from "../../core/inputs/plain-yaml.ts";
+
+/** What the yaml library makes of `text`, as the frontmatter reader calls it; undefined when it refuses it. */
+function withYaml(text: string): unknown {
+  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false });
+  if (doc.errors.length > 0) return undefined;
+  return doc.toJS({ maxAliasCount: 100 });
+}
+
+// Ordinary text, and pieces that make YAML mean something other than a plain string.
+const ordinary = ["a", "b", "Z", "é", "’", "l'écart", " ", "C#", "x:y", "2026-03-01", "x-1", "(2026)", "à 3,1 %"];
+const hostile = [
+  "  ",
+  ":",
+  ": ",
+  "#",
+  " #",
+  "-",
+  "- ",
+  "'",
+  "''",
+  '"',
+  "\\",
+  "[",
+  "]",
+  "{",
+  "}",
+  ",",
+  ", ",
+  "&",
+  "*",
+  "!",
+  "|",
+  ">",
+  "%",
+  "@",
+  "`",
+  "?",
+  "~",
+  "0",
+  "1",
+  "07",
+  "0o7",
+  "0x1F",
+  ".",
+  ".5",
+  "1e3",
+  "+",
+  ".inf",
+  ".nan",
+  "true",
+  "False",
+  "NULL",
+  "null",
+  "yes",
+  "2026-03-01T10:00:00Z",
+  "\t",
+  "\r",
+  "\u0085",
+  "\u2028",
+  "\ufeff",
+  "\u00a0",
+  "\u0000",
+  "\u007f",
+  "\ud800",
+  "😀",
+  "---",
+  "...",
+];
+const atom = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom(...ordinary) },
+  { weight: 1, arbitrary: fc.constantFrom(...hostile) },
+);
+const word = fc.array(atom, { minLength: 0, maxLength: 5 }).map((parts) => parts.join(""));
+const key = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom("title", "tags", "date", "draft", "x-y", "_k") },
+  { weight: 1, arbitrary: fc.constantFrom("true", "null", "__proto__", "1", "a b", "Title", "é") },
+);
+const quoted = fc.oneof(
+  word.map((w) => `"${w}"`),
+  word.map((w) => `'${w}'`),
+);
+const scalar = fc.oneof(word, quoted);
+const flow = fc.array(scalar, { maxLength: 4 }).map((items) => `[${items.join(", ")}]`);
+const indent = fc.constantFrom("", " ", "  ", "    ");
+const block = fc
+  .tuple(indent, fc.array(fc.tuple(fc.constantFrom("- ", "-", "-  "), scalar), { minLength: 1, maxLength: 4 }))
+  .map(([pad, items]) => items.map(([dash, v]) => `\n${pad}${dash}${v}`).join(""));
+const entry = fc.oneof(
+  { weight: 4, arbitrary: fc.tuple(key, scalar).map(([k, v]) => `${k}: ${v}`) },
+  { weight: 2, arbitrary: fc.tuple(key, flow).map(([k, v]) => `${k}: ${v}`) },
+  { weight: 2, arbitrary: fc.tuple(key, block).map(([k, v]) => `${k}:${v}`) },
+  { weight: 1, arbitrary: key.map((k) => `${k}:`) },
+  { weight: 1, arbitrary: fc.constantFrom("", "# note", "  # indented note", "  continued", "---", "- stray") },
+  { weight: 1, arbitrary: word },
+);
+const frontmatter = fc.array(entry, { minLength: 1, maxLength: 6 }).map((lines) => lines.join("\n"));
+
+describe("the plain frontmatter reader", () => {
+  it("reads what it accepts exactly as the yaml library does, and accepts nothing the library refuses", () => {
+    let taken = 0;
+    fc.assert(
+      fc.property(frontmatter, (text) => {
+        const plain = readPlainYaml(text);
+        if (plain === undefined) return;
+        taken++;
+        expect(withYaml(text)).toStrictEqual(plain);
+      }),
+      { numRuns: 20_000 },
+    );
+    // The comparison means something only if the generated texts often take the fast path.
+    expect(taken).toBeGreaterThan(2_000);
+  });
+
+  it("reads the frontmatter documents usually have, so that the fast path is taken", () => {
+    const text = [
+      'title: "Carry trade sur le yen : ce qui a changé (2026)"',
+      "description: Ce niveau reste inférieur au pic de 2017, à 983,1 TWh.",
+      "summary: L’écart s’est élargi de 173 points de base en avril.",
+      "date: 2025-02-12",
+      "updated: 2025-03-20T08:30:00+02:00",
+      "draft: false",
+      "tags:",
+      "  - trésor",
+      "  - taux",
+      "topics: [dette-publique, banques-centrales]",
+      "translationOf: 'l''écart'",
+      "image:",
+    ].join("\n");
+    const expected = {
+      title: "Carry trade sur le yen : ce qui a changé (2026)",
+      description: "Ce niveau reste inférieur au pic de 2017, à 983,1 TWh.",
+      summary: "L’écart s’est élargi de 173 points de base en avril.",
+      date: "2025-02-12",
+      updated: "2025-03-20T08:30:00+02:00",
+      draft: false,
+      tags: ["trésor", "taux"],
+      topics: ["dette-publique", "banques-centrales"],
+      translationOf: "l'écart",
+      image: null,
+    };
+    expect(readPlainYaml(text)).toStrictEqual(expected);
+    expect(withYaml(text)).toStrictEqual(expected);
+  });
+
+  it("leaves to the yaml library what it does not take: numbers, escapes, nesting, duplicates, comments after a value", () => {
+    for (const text of [
+      "weight: 10",
+      'title: "a \\" b"',
+      "author:\n  name: x",
+      "title: a\ntitle: b",
+      "title: a # note",
+      "title: first line\n  second line",
+      "summary: >\n  folded",
+      "tags: [a, [b]]",
+      "title: &x a\nother: *x",
+      "---",
+      "",
+    ])
+      expect(readPlainYaml(text), text).toBeUndefined();
+  });
+});
