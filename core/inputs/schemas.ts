@@ -41,6 +41,8 @@ export const Prose = z
 const written = { message: "only spaces; write the text" };
 /** A one-line text someone reads as a name, a heading or a label: something must be written. */
 const Written = Line.min(1).refine((s) => /\S/.test(s), written);
+/** A text of one or more lines someone reads as a description: something must be written. */
+const WrittenProse = Prose.min(1).refine((s) => /\S/.test(s), written);
 
 const Bilingual = z.strictObject({ fr: Written, en: Written });
 /** An absolute URI or a site-relative path starting with `/`. */
@@ -263,7 +265,7 @@ export type Config = z.infer<typeof Config>;
 
 export const Frontmatter = z.strictObject({
   title: Written,
-  description: Prose.min(1).refine((s) => /\S/.test(s), written),
+  description: WrittenProse,
   summary: Prose.nullable().optional(),
   date: IsoDate,
   updated: IsoDate.nullable().optional(),
@@ -290,7 +292,7 @@ export const MethodologyFile = z.strictObject({
 });
 export type MethodologyFile = z.infer<typeof MethodologyFile>;
 
-export const TopicsFile = z.array(Topic.extend({ slug: Slug }));
+export const TopicsFile = z.array(Topic.extend({ slug: Slug, label: Written, blurb: WrittenProse }));
 
 const AtlasLinkInput = z.strictObject({
   label: z.string(),
@@ -325,7 +327,18 @@ export const GlossaryFile = z.array(
 export type GlossaryFile = z.infer<typeof GlossaryFile>;
 
 /** Input records are the contract's, less the URLs the tool computes from the base URL. */
-export const PrimarySourcesFile = z.array(PrimarySource.omit({ url: true }).extend({ slug: Slug }));
+export const PrimarySourcesFile = z.array(
+  PrimarySource.omit({ url: true }).extend({
+    slug: Slug,
+    name: Written,
+    shortName: Written.optional(),
+    category: Written,
+    description: WrittenProse,
+    datasets: z.array(Dataset.extend({ name: Written, role: WrittenProse })).optional(),
+    limits: z.array(WrittenProse).optional(),
+    verification: z.array(WrittenProse).optional(),
+  }),
+);
 
 export const ProtocolFile = EditorialProtocol.omit({ url: true });
 

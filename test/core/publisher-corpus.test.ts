@@ -114,6 +114,32 @@ describe("a publisher's corpus", () => {
     expect(lint.stderr).toContain("only spaces");
   });
 
+  it("refuses a topic label, a topic blurb, a primary source name or description of spaces only, naming the line", () => {
+    const cases: [string, RegExp, string, string][] = [
+      ["content/topics.yaml", /^  label: .*$/m, '  label: "   "', "content/topics.yaml:2 (field 0.label): only spaces"],
+      ["content/topics.yaml", /^  blurb: .*$/m, '  blurb: "   "', "content/topics.yaml:3 (field 0.blurb): only spaces"],
+      [
+        "content/primary-sources.yaml",
+        /^  name: .*$/m,
+        '  name: "   "',
+        "content/primary-sources.yaml:2 (field 0.name): only spaces",
+      ],
+      [
+        "content/primary-sources.yaml",
+        /^  description: >-\n(    .*\n)+/m,
+        '  description: "   "\n',
+        "content/primary-sources.yaml:6 (field 0.description): only spaces",
+      ],
+    ];
+    for (const [file, line, blank, expected] of cases) {
+      const pub = demoCopy();
+      editFile(`${pub}/${file}`, (t) => t.replace(line, blank));
+      const lint = runCli(["lint", "--publication", pub]);
+      expect(lint.status, file).toBe(3);
+      expect(lint.stderr).toContain(expected);
+    }
+  });
+
   it("refuses a title or a description of spaces only, naming the line", () => {
     const pub = demoCopy();
     editFile(`${pub}/content/articles/fr/carry-trade-yen-boj.md`, (t) => t.replace(/^title: .*$/m, 'title: "   "'));
