@@ -25,7 +25,7 @@ import {
   type DateMention,
   type Observation,
 } from "./dates.ts";
-import { parseBlocks, parseInline, type Block, type InlineLink } from "./markdown.ts";
+import { claimMarkerIn, parseBlocks, parseInline, type Block, type InlineLink } from "./markdown.ts";
 import { EXCLUDED_SECTIONS, MATERIAL_UNITS, NAVIGATION_PREFIXES } from "./markers.ts";
 import {
   absoluteUrl,
@@ -125,10 +125,16 @@ export function extractArticleEvidence(article: ArticleInput, options: ExtractOp
     warnings.push({ code, file: article.file, line: article.bodyLine + line, message });
   const parsed = parseBlocks(article.body);
   for (const bad of parsed.badMarkers) {
+    const fixed = bad.name
+      .normalize("NFD")
+      .replace(/[\u0300-\u036f]/g, "")
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "");
     warn(
       "marker-invalid",
       bad.line,
-      `${bad.text} does not name a claim: use lower-case letters, digits and single hyphens`,
+      `${claimMarkerIn(article.file, bad.name)} does not name a claim: use lower-case letters, digits and single hyphens${fixed ? `, as ${claimMarkerIn(article.file, fixed)}` : ""}`,
     );
   }
 

@@ -42,8 +42,8 @@ export interface ParsedMarkdown {
   blocks: Block[];
   /** Reference definitions `[name]: url`, by lower-cased name. */
   definitions: Map<string, string>;
-  /** Malformed claim-id comments (bad name), with their line. */
-  badMarkers: { text: string; line: number }[];
+  /** Malformed claim-id comments (bad name), with the name written and their line. */
+  badMarkers: { name: string; line: number }[];
 }
 
 const _FENCE = /^ {0,3}(`{3,}|~{3,})/;
@@ -58,12 +58,20 @@ const _DEFINITION = /^ {0,3}\[([^\]]+)\]:[ \t]*<?([^\s>]+)>?(?:[ \t]+(?:"[^"]*"|
 const _MARKER = /<!--\s*claim-id\s*:\s*(.*?)\s*-->/g;
 export const MARKER_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
+/**
+ * A claim marker as the publisher writes it in `file`: an MDX comment in an .mdx file (MDX takes
+ * no HTML comment), an HTML comment in Markdown. Every message that shows a marker uses it.
+ */
+export function claimMarkerIn(file: string, name: string): string {
+  return /\.mdx$/i.test(file) ? `{/* claim-id: ${name} */}` : `<!-- claim-id: ${name} -->`;
+}
+
 /** The blocks of a Markdown body, in document order. */
 export function parseBlocks(body: string): ParsedMarkdown {
   const lines = body.split(/\r?\n/);
   const blocks: Block[] = [];
   const definitions = new Map<string, string>();
-  const badMarkers: { text: string; line: number }[] = [];
+  const badMarkers: { name: string; line: number }[] = [];
   let pending: { name: string; line: number }[] = [];
   let open: Block | null = null;
 
@@ -108,7 +116,7 @@ export function parseBlocks(body: string): ParsedMarkdown {
       const rest = text.slice(text.indexOf("-->") + 3);
       for (const m of text.matchAll(_MARKER)) {
         if (MARKER_NAME.test(m[1])) pending.push({ name: m[1], line: start });
-        else badMarkers.push({ text: m[0], line: start });
+        else badMarkers.push({ name: m[1], line: start });
       }
       close();
       // Text after the comment on its closing line starts a paragraph that the marker names.

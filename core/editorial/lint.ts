@@ -6,6 +6,7 @@
 import type { Publication } from "../inputs/publication.ts";
 import type { UrlOf } from "../surfaces/common.ts";
 import type { ExtractWarningCode } from "../claims/extract.ts";
+import { claimMarkerIn } from "../claims/markdown.ts";
 import picomatch from "picomatch";
 import { editorialOf } from "./analysis.ts";
 
@@ -39,12 +40,18 @@ export function editorialFindings(p: Publication, now: string, url: UrlOf): Find
   const rel = (file: string) => (file.startsWith(`${p.root}/`) ? file.slice(p.root.length + 1) : file);
   const findings: Finding[] = [];
   for (const o of editorial.orphans) {
+    const [slug, name] = o.claimId.split("#") as [string, string];
+    // The marker as the article's file takes it; an article that is gone may have been either.
+    const article = p.articles.find((a) => a.lang === "fr" && a.slug === slug);
+    const marker = article
+      ? claimMarkerIn(article.file, name)
+      : `${claimMarkerIn(".md", name)} (${claimMarkerIn(".mdx", name)} in an .mdx file)`;
     findings.push({
       severity: "error",
       code: "orphan-review",
       file: "content/claim-reviews.yaml",
       field: `entries[${o.index}].claimId`,
-      message: `the review of "${o.claimId}" matches no claim (${o.reason}); restore the <!-- claim-id: ${o.claimId.split("#")[1]} --> marker in the article or update the review's claimId`,
+      message: `the review of "${o.claimId}" matches no claim (${o.reason}); restore the ${marker} marker in the article or update the review's claimId`,
       needle: o.claimId,
     });
   }

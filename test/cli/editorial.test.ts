@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { EXIT } from "../../cli/exit.ts";
 import { runCli } from "../helpers/cli.ts";
@@ -46,6 +46,38 @@ describe("risk-cli lint", () => {
     expect(r.stderr).toContain(
       `error: content/claim-reviews.yaml:${line} (field entries[1].claimId): the review of "carry-trade-yen-boj#hausse-taux-boj" matches no claim`,
     );
+  });
+
+  it("suggests the claim-id marker in the form the article's file takes: an MDX comment in .mdx, an HTML comment in .md", () => {
+    const pub = orphanedReview();
+    editFile(`${pub}/${ARTICLE}`, (t) => t.replace(/^Le /m, "<!-- claim-id: Mauvais_Nom -->\nLe "));
+    const md = runCli(["lint", "--publication", pub]);
+    expect(md.stderr).toContain("restore the <!-- claim-id: hausse-taux-boj --> marker");
+    expect(md.stderr).toContain("<!-- claim-id: Mauvais_Nom --> does not name a claim");
+    expect(md.stderr).toContain("as <!-- claim-id: mauvais-nom -->");
+    // The same article as MDX, read through the content globs.
+    editFile(
+      `${pub}/risk.config.yaml`,
+      (t) =>
+        `${t}content:\n  articles:\n    fr: ["content/articles/fr/*.{md,mdx}"]\n    en: ["content/articles/en/*.md"]\n`,
+    );
+    const mdx = `${pub}/${ARTICLE.replace(/\.md$/, ".mdx")}`;
+    writeFileSync(
+      mdx,
+      readFileSync(`${pub}/${ARTICLE}`, "utf8").replace(
+        "<!-- claim-id: Mauvais_Nom -->",
+        "{/* claim-id: Mauvais_Nom */}",
+      ),
+    );
+    rmSync(`${pub}/${ARTICLE}`);
+    const r = runCli(["lint", "--publication", pub]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("restore the {/* claim-id: hausse-taux-boj */} marker");
+    expect(r.stderr).toContain(
+      "carry-trade-yen-boj.mdx:21 (field claim-id): {/* claim-id: Mauvais_Nom */} does not name a claim",
+    );
+    expect(r.stderr).toContain("as {/* claim-id: mauvais-nom */}");
+    expect(r.stderr).not.toContain("<!--");
   });
 
   it("stops with the input exit code on a broken input file", () => {
