@@ -8,10 +8,11 @@
 import * as fs from "node:fs";
 import { join } from "node:path";
 import picomatch from "picomatch";
-import { parse as parseToml } from "smol-toml";
-import { parseDocument, stringify } from "yaml";
+import { parse as parseToml, TomlError } from "smol-toml";
+import { LineCounter, parseDocument, stringify } from "yaml";
+import { isRiskError } from "../core/errors.ts";
 import { type ContentConfig, FRONTMATTER_KEYS } from "../core/inputs/schemas.ts";
-import { fileSlug, LIKELY_KEYS } from "../core/inputs/documents.ts";
+import { fileSlug, LIKELY_KEYS, splitDocument } from "../core/inputs/documents.ts";
 
 export type Generator = "astro" | "hugo" | "jekyll" | "eleventy" | "markdown";
 
@@ -182,28 +183,53 @@ function hugoNonPages(docs: string[]): Map<string, string> {
 
 const dirOf = (rel: string) => rel.split("/").slice(0, -1).join("/");
 
-/** The frontmatter of a document as an object, or null when it has none that parses. */
-function frontmatterOf(text: string, warn: (message: string) => void): Record<string, unknown> | null {
+/**
+ * What a document's frontmatter gives: its keys; `none` when the file starts with no fence (no
+ * frontmatter at all); or `broken`, with the 1-based line of the file where it breaks (a fence
+ * never closed, YAML or TOML that does not parse, a value that is not a mapping of keys).
+ */
+type FrontmatterRead = { fm: Record<string, unknown> } | { none: true } | { broken: { line: number; problem: string } };
+
+function frontmatterOf(rel: string, text: string, warn: (message: string) => void): FrontmatterRead {
   const t = text.replace(/^\uFEFF/, "").replace(/\r\n/g, "\n");
-  const fence = t.startsWith("---\n") ? "---" : t.startsWith("+++\n") ? "+++" : null;
-  if (!fence) return null;
-  const end = t.indexOf(`\n${fence}`, 3);
-  if (end < 0) return null;
+  const fence = /^(---|\+\+\+)[ \t]*\n/.exec(t)?.[1];
+  if (!fence) return { none: true };
+  let head: string;
   try {
-    const head = t.slice(4, end + 1);
-    let value: unknown;
-    if (fence === "---") {
-      // The yaml library's own warnings would reach the terminal without the file's name: they
-      // are collected and reported with it instead.
-      const doc = parseDocument(head, { logLevel: "silent" });
-      if (doc.errors.length) return null;
-      for (const w of doc.warnings) warn(w.message.split("\n")[0]!);
-      value = doc.toJS({ maxAliasCount: 100 });
-    } else value = parseToml(head);
-    return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-  } catch {
-    return null;
+    // Split as assemble and lint split it, so that detection and reading agree on where it ends.
+    ({ head } = splitDocument(rel, t));
+  } catch (e) {
+    if (!isRiskError(e)) throw e;
+    return { broken: { line: 1, problem: `the \`${fence}\` opening it is never closed by a \`${fence}\` line` } };
   }
+  // The frontmatter's first line is the file's second.
+  const broken = (line: number, problem: string) => ({ broken: { line: line + 1, problem } });
+  let value: unknown;
+  if (fence === "---") {
+    // The yaml library's own warnings would reach the terminal without the file's name: they
+    // are collected and reported with it instead.
+    const counter = new LineCounter();
+    const doc = parseDocument(head, { lineCounter: counter, prettyErrors: false, logLevel: "silent" });
+    const error = doc.errors[0];
+    if (error) return broken(counter.linePos(error.pos[0]).line, `invalid YAML: ${error.message.split("\n")[0]}`);
+    for (const w of doc.warnings) warn(w.message.split("\n")[0]!);
+    try {
+      value = doc.toJS({ maxAliasCount: 100 });
+    } catch {
+      return broken(1, "too many YAML aliases (*name) expand here; write the values out");
+    }
+  } else {
+    try {
+      value = parseToml(head);
+    } catch (e) {
+      if (!(e instanceof TomlError)) throw e;
+      return broken(e.line, `invalid TOML: ${e.message.split("\n")[0]}`);
+    }
+  }
+  if (value && typeof value === "object" && !Array.isArray(value)) return { fm: value as Record<string, unknown> };
+  return value === null || value === undefined
+    ? { broken: { line: 1, problem: "it is empty; write its keys (title, date, description...)" } }
+    : broken(1, "it is not a mapping of keys (key: value)");
 }
 
 /** A path as a glob that matches only itself. */
@@ -288,13 +314,20 @@ export function detectSite(root: string): Detection {
   const unmapped: string[] = [];
   const found: Found[] = [];
   for (const rel of rels) {
-    const fm = frontmatterOf(fs.readFileSync(join(root, rel), "utf8"), (w) =>
+    const read = frontmatterOf(rel, fs.readFileSync(join(root, rel), "utf8"), (w) =>
       unmapped.push(`${rel}: its frontmatter's YAML says "${w}"; check that value`),
     );
-    if (!fm) {
+    if ("none" in read) {
       unmapped.push(`${rel}: no YAML or TOML frontmatter; left out (add one, or narrow the globs)`);
       continue;
     }
+    if ("broken" in read) {
+      unmapped.push(
+        `${rel}:${read.broken.line}: its frontmatter is broken: ${read.broken.problem}; fix it there, then run init --detect again (the file was not read)`,
+      );
+      continue;
+    }
+    const { fm } = read;
     const declared = String(fm.lang ?? fm.language ?? fm.locale ?? "").toLowerCase();
     const lang: "fr" | "en" =
       declared.startsWith("en") ||

@@ -403,6 +403,28 @@ describe("what a site's files say to the YAML library", () => {
     expect(d.unmapped.find((u) => u.startsWith("posts/a.md:"))).toContain("Unresolved tag: !custom");
   });
 
+  it("says a frontmatter is broken, with its file and line, apart from a file that has none", () => {
+    const root = site({
+      "posts/a.md": post("A"),
+      "posts/ouvert.md": "---\ntitle: Ouvert\npubDate: 2026-09-01\n\nUn texte.\n",
+      "posts/yaml.md": md("title: Cassé\ndescription: [non fermé\npubDate: 2026-09-01"),
+      "posts/toml.md": toml('title = "T"\ndate ='),
+      "posts/liste.md": md("- un\n- deux"),
+      "posts/sans.md": "Un texte sans frontmatter.\n",
+    });
+    const d = detectSite(root);
+    const notice = (rel: string) => d.unmapped.find((u) => u.startsWith(`${rel}`)) ?? "";
+    expect(notice("posts/ouvert.md")).toMatch(/^posts\/ouvert\.md:1: its frontmatter is broken: .*never closed/);
+    expect(notice("posts/yaml.md")).toMatch(/^posts\/yaml\.md:4: its frontmatter is broken: invalid YAML/);
+    expect(notice("posts/toml.md")).toMatch(/^posts\/toml\.md:3: its frontmatter is broken: invalid TOML/);
+    expect(notice("posts/liste.md")).toMatch(/^posts\/liste\.md:2: its frontmatter is broken: .*not a mapping/);
+    for (const rel of ["posts/ouvert.md", "posts/yaml.md", "posts/toml.md", "posts/liste.md"])
+      expect(notice(rel)).not.toContain("no YAML or TOML frontmatter");
+    expect(notice("posts/sans.md")).toBe(
+      "posts/sans.md: no YAML or TOML frontmatter; left out (add one, or narrow the globs)",
+    );
+  });
+
   it("cannot write into risk.config.yaml through a file name's line break", async () => {
     const root = site({
       "posts/a.md": post("A"),
