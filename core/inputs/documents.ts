@@ -141,23 +141,28 @@ export interface ReadFrontmatter {
 /** A date-time as frontmatter writes it: ISO 8601, or Jekyll's `2026-09-22 08:30:00 +0200`. */
 const DATE_TIME = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?) ?(Z|[+-]\d{2}:?\d{2})?$/;
 
-/** A date or date-time value as frontmatter gives it: the UTC calendar date, and the instant if any. */
-function dateOf(value: unknown): { date: string; instant: string | null } | null {
+/**
+ * A date or date-time value as frontmatter gives it: the UTC calendar date, and the instant if
+ * any; "naive" for a date-time without a zone (its instant cannot be known).
+ */
+function dateOf(value: unknown): { date: string; instant: string | null } | "naive" | null {
   if (value instanceof Date && !Number.isNaN(value.getTime())) {
     // TOML's dates (smol-toml's TomlDate) print themselves as written, offset included: the UTC
-    // instant comes from Date's own toISOString. A TOML local date is a date, not an instant.
-    const toml = value as Date & { isDate?: () => boolean; isTime?: () => boolean };
+    // instant comes from Date's own toISOString. A TOML local date is a date, not an instant;
+    // a TOML local date-time names no instant.
+    const toml = value as Date & { isDate?: () => boolean; isTime?: () => boolean; isLocal?: () => boolean };
     if (toml.isTime?.()) return null;
     const iso = Date.prototype.toISOString.call(value);
     if (toml.isDate?.()) return { date: iso.slice(0, 10), instant: null };
+    if (toml.isLocal?.()) return "naive";
     return { date: iso.slice(0, 10), instant: iso.replace(".000Z", "Z") };
   }
   if (typeof value !== "string") return null;
   if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return { date: value, instant: null };
   const m = DATE_TIME.exec(value.trim());
   if (!m) return null;
-  // A date-time without a zone is read as UTC: it has no other instant to give.
-  const ms = Date.parse(`${m[1]}T${m[2]}${m[3] ? m[3].replace(/^([+-]\d{2})(\d{2})$/, "$1:$2") : "Z"}`);
+  if (!m[3]) return "naive";
+  const ms = Date.parse(`${m[1]}T${m[2]}${m[3].replace(/^([+-]\d{2})(\d{2})$/, "$1:$2")}`);
   if (Number.isNaN(ms)) return null;
   const iso = new Date(ms).toISOString();
   return { date: iso.slice(0, 10), instant: iso.replace(".000Z", "Z") };
@@ -259,6 +264,15 @@ export function readFrontmatter(
     const value = meta[key];
     if (value === undefined || value === null) continue;
     const d = dateOf(value);
+    if (d === "naive") {
+      const written = origin.get(key) ?? key;
+      throw inputError(
+        file,
+        lineOfKey(head, written),
+        written === key ? key : `${written} (read as ${key})`,
+        `${value instanceof Date ? "a TOML local date-time" : `"${String(value).trim().slice(0, 40)}"`} has no time zone, so the instant it names cannot be known; add Z (UTC) or an offset such as +01:00 (2026-03-01T10:00:00Z), or write the date alone (2026-03-01)`,
+      );
+    }
     if (!d) continue;
     meta[key] = d.date;
     if (key === "date") publishedAt = d.instant;

@@ -1,15 +1,8 @@
 /** Schemas of the input files of a publication, as documented in docs/inputs.md. */
 import { z } from "zod";
+import { parseDateTime } from "../dates.ts";
 import { ClaimReviewEntry, EditorialProtocol, PrimarySource, Topic } from "../schemas/contract.ts";
-import {
-  ChangelogKind,
-  Dataset,
-  InstrumentKey,
-  IsoDate,
-  IsoDateTime,
-  RiskBandScaleCaveat,
-  Uri,
-} from "../schemas/primitives.ts";
+import { ChangelogKind, Dataset, InstrumentKey, IsoDate, RiskBandScaleCaveat, Uri } from "../schemas/primitives.ts";
 
 export const Slug = z
   .string()
@@ -353,17 +346,43 @@ export const ChangelogFile = z.array(
   }),
 );
 
+const NAIVE = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/;
+
+function toUtc(s: string): string {
+  if (s.endsWith("Z")) return s;
+  const iso = new Date(Date.parse(s)).toISOString();
+  return iso.endsWith(".000Z") ? iso.replace(".000Z", "Z") : iso;
+}
+
+/**
+ * A date-time in the publication's own files (claim reviews, the confluence synthesis): it must
+ * carry a zone, `Z` or an offset, and is read as the UTC instant it names. One without a zone
+ * names no instant, and is refused with what to write.
+ */
+export const ZonedDateTime = z
+  .string()
+  .refine((s) => !NAIVE.test(s.trim()), {
+    message:
+      "a date-time without a time zone names no instant; add Z (UTC) or an offset such as +01:00, as 2026-11-02T10:00:00Z",
+  })
+  .pipe(z.iso.datetime({ offset: true }))
+  .refine((s) => parseDateTime(s) !== null, {
+    message: "not a day and time of the calendar (a 30 February, a 25th hour); write a real one",
+  })
+  .transform((s) => toUtc(s));
+
 export const ClaimReviewsFile = z.strictObject({
   version: z.string(),
   updated: IsoDate,
   policy: z.string(),
   entries: z.array(
-    ClaimReviewEntry.extend({ claimId: z.string().regex(/^[a-z0-9-]+#[a-z0-9-]+$/, "<article slug>#<claim id>") }),
+    ClaimReviewEntry.extend({
+      claimId: z.string().regex(/^[a-z0-9-]+#[a-z0-9-]+$/, "<article slug>#<claim id>"),
+      reviewedAt: ZonedDateTime,
+    }),
   ),
 });
 export type ClaimReviewsFile = z.infer<typeof ClaimReviewsFile>;
-
-const NAIVE = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/;
 
 /**
  * A date-time in an upstream document: it must carry a zone (Z or an offset) and is published in
@@ -377,12 +396,6 @@ export const UpstreamDateTime = z
   // Dates a publication can reason about: anything else (9999-12-31T23:59:59Z) is a broken
   // upstream, and adding a staleness window to it would overflow the calendar.
   .refine((s) => s >= "1970-01-01" && s < "3000-01-01", { message: "a date-time outside 1970..2999" });
-
-function toUtc(s: string): string {
-  if (s.endsWith("Z")) return s;
-  const iso = new Date(Date.parse(s)).toISOString();
-  return iso.endsWith(".000Z") ? iso.replace(".000Z", "Z") : iso;
-}
 
 export const DashboardReading = z.strictObject({
   format: z.literal("risk-dashboard-reading/1"),
@@ -429,7 +442,7 @@ export const DebtLatest = z.strictObject({
 export type DebtLatest = z.infer<typeof DebtLatest>;
 
 export const ConfluenceFile = z.strictObject({
-  updated: IsoDateTime,
+  updated: ZonedDateTime,
   count: z.int().nonnegative(),
   conviction: z.string(),
   top: z.strictObject({ ticker: z.string(), score: z.number(), quadrant: z.string() }),

@@ -234,6 +234,34 @@ describe("frontmatter and file names as publishers write them", () => {
     expect(local).toMatchObject({ meta: { date: "2026-03-01" }, publishedAt: null });
   });
 
+  it("refuses a date-time without a time zone, naming the line and saying to add Z or an offset", () => {
+    for (const [format, lines, where] of [
+      ["yaml", ["title: T", "description: D", "date: 2026-03-01T10:00:00"], "a.md:4 (field date)"],
+      ["yaml", ["title: T", "description: D", 'date: "2026-03-01 10:00"'], "a.md:4 (field date)"],
+      [
+        "yaml",
+        ["title: T", "pubDate: 2026-03-01T10:00:00.5", "description: D"],
+        "a.md:3 (field pubDate (read as date))",
+      ],
+      [
+        "yaml",
+        ["title: T", "description: D", "date: 2026-03-01", "updated: 2026-03-02T08:00:00"],
+        "a.md:5 (field updated)",
+      ],
+      ["toml", ['title = "T"', 'description = "D"', "date = 2026-03-01T10:00:00"], "a.md:4 (field date)"],
+      ["toml", ['title = "T"', 'description = "D"', "date = 2026-03-01 10:00:00"], "a.md:4 (field date)"],
+    ] as const) {
+      const read = () => readFrontmatter("a.md", format, head([...lines]), content());
+      expect(read, lines.join(" ")).toThrow(where);
+      expect(read, lines.join(" ")).toThrow(/no time zone.*add Z \(UTC\) or an offset/);
+    }
+    // With a zone, or a date alone, it is read.
+    for (const date of ["2026-03-01T10:00:00Z", "2026-03-01T10:00:00+01:00", "2026-03-01 10:00:00 +0100", "2026-03-01"])
+      expect(
+        readFrontmatter("a.md", "yaml", head(["title: T", "description: D", `date: ${date}`]), content()).meta.date,
+      ).toBe("2026-03-01");
+  });
+
   it("leaves out drafts whatever the way they are written, and refuses a draft flag that is neither true nor false", () => {
     const read = (flag: string, extra: Record<string, unknown>) =>
       readFrontmatter("a.md", "yaml", head(["title: T", "description: D", "date: 2026-03-01", flag]), content(extra));

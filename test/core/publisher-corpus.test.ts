@@ -140,6 +140,42 @@ describe("a publisher's corpus", () => {
     }
   });
 
+  it("refuses a date-time without a time zone in an article, a claim review or the confluence synthesis, saying to add Z or an offset", () => {
+    const cases: [string, (t: string) => string, string][] = [
+      [
+        "content/articles/fr/carry-trade-yen-boj.md",
+        (t) => t.replace(/^date: (.*)$/m, "date: $1T10:00:00"),
+        "content/articles/fr/carry-trade-yen-boj.md:4 (field date)",
+      ],
+      [
+        "content/claim-reviews.yaml",
+        (t) => t.replace(/reviewedAt: (\S+)Z/, "reviewedAt: $1"),
+        "content/claim-reviews.yaml:10 (field entries.0.reviewedAt)",
+      ],
+      [
+        "upstream/confluence.json",
+        (t) => t.replace(/"updated": "([^"]+)Z"/, '"updated": "$1"'),
+        "upstream/confluence.json:2 (field updated)",
+      ],
+    ];
+    for (const [file, edit, where] of cases) {
+      const pub = demoCopy();
+      editFile(`${pub}/${file}`, edit);
+      const r = assemble(pub);
+      expect(r.status, file).toBe(3);
+      expect(r.stderr).toContain(where);
+      expect(r.stderr).toMatch(/add Z \(UTC\) or an offset/);
+    }
+    // A review given with an offset is read as the UTC instant it names.
+    const pub = demoCopy();
+    editFile(`${pub}/content/claim-reviews.yaml`, (t) =>
+      t.replace(/reviewedAt: 2026-11-02T10:00:00Z/, "reviewedAt: 2026-11-02T11:00:00+01:00"),
+    );
+    const r = assemble(pub);
+    expect(r.status, r.stderr).toBe(0);
+    expect(readFileSync(`${r.site}/api/v1/claims.json`, "utf8")).toContain('"reviewedAt":"2026-11-02T10:00:00Z"');
+  });
+
   it("refuses a title or a description of spaces only, naming the line", () => {
     const pub = demoCopy();
     editFile(`${pub}/content/articles/fr/carry-trade-yen-boj.md`, (t) => t.replace(/^title: .*$/m, 'title: "   "'));
