@@ -81,8 +81,9 @@ const GIT_FOLDER_ENTRIES = new Set([
 
 /**
  * The archive folder that an assembly will write a bare Git repository into: it must not exist
- * yet, be empty, or already be a Git repository (bare, or a work tree with its .git). A file, or
- * a folder holding other files (documents, sources), is refused before anything is written.
+ * yet, be empty, or already be a bare Git repository. A file, a folder holding other files
+ * (documents, sources), or a Git work tree (its frames would be committed onto the branch checked
+ * out there, under the work tree's files) is refused before anything is written.
  */
 export function checkArchiveFolder(archive: string): void {
   const refuse = (why: string): never => {
@@ -99,7 +100,12 @@ export function checkArchiveFolder(archive: string): void {
     // file system's, reported when the archive is written.
     return;
   }
-  if (entries.includes(".git")) return;
+  if (entries.includes(".git")) {
+    const files = entries.filter((name) => name !== ".git");
+    refuse(
+      `it is a Git work tree (it holds .git${files.length > 0 ? ` and ${files.slice(0, 3).join(", ")}${files.length > 3 ? ", ..." : ""}` : ""}), not a bare repository, and an assembly would commit its frames onto the branch checked out there; give an empty or new folder, or an existing risk-cli archive (a bare repository)`,
+    );
+  }
   const others = entries.filter((name) => !GIT_FOLDER_ENTRIES.has(name) && !name.startsWith("risk-cli"));
   if (others.length > 0)
     refuse(

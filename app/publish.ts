@@ -7,6 +7,7 @@
  */
 import { RiskError } from "../core/errors.ts";
 import { openArchive, type PullResult, type Remote } from "../archive/index.ts";
+import { checkArchiveFolder } from "./paths.ts";
 import { runAssembly, type AssemblyPorts, type AssemblyRequest, type AssemblySummary } from "./assembly.ts";
 
 export interface PublishSummary extends AssemblySummary {
@@ -20,6 +21,8 @@ export async function assembleAndPush(
   options: { attempts?: number; clock: () => string },
 ): Promise<PublishSummary> {
   const attempts = options.attempts ?? 3;
+  // The pull writes into the archive folder: one that holds something else is refused first.
+  checkArchiveFolder(request.archive);
   const archive = openArchive(request.archive);
   const { remoteName } = await import("../archive/api/transport.ts");
   for (let attempt = 1; ; attempt++) {

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { remoteName } from "../../archive/api/transport.ts";
 import { openArchive } from "../../archive/index.ts";
+import { checkArchiveFolder } from "../../app/paths.ts";
 import { RiskError } from "../../core/errors.ts";
 import { resolveRemote } from "../remote.ts";
 import { stderrLogger } from "../runtime/node.ts";
@@ -15,6 +16,8 @@ export interface ArchiveTransportOptions {
 /** `risk-cli archive pull`: brings the local archive up to the remote branch (incremental). */
 export async function runArchivePull(opts: ArchiveTransportOptions) {
   const remote = resolveRemote(opts, process.env);
+  // A pull writes a bare repository into the folder: one that holds something else is refused.
+  checkArchiveFolder(opts.archive);
   const result = await openArchive(opts.archive).pull(remote);
   const log = stderrLogger(opts.json);
   log.info(

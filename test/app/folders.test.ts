@@ -4,6 +4,7 @@
  * folders, and a site published from another archive. Each is refused with its exit code, the
  * lock is released, and nothing is written where it should not be.
  */
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.ts";
@@ -35,6 +36,36 @@ describe("the folders of an assembly", () => {
     const file = runCli(["assemble", "--archive", "afile", "--site", "site"], { cwd: dir });
     expect(file.status).toBe(2);
     expect(file.stderr).toContain("is a file");
+    expect(existsSync(`${dir}/site`)).toBe(false);
+  });
+
+  it("refuse an archive folder that is a Git work tree, and write nothing there, with or without --push", () => {
+    const dir = tempDir("risk-folders-");
+    execFileSync("git", ["init", "-q", `${dir}/work`]);
+    writeFileSync(`${dir}/work/notes.txt`, "mine");
+    const before = treeDigest(`${dir}/work`);
+    for (const args of [
+      ["assemble", "--archive", "work", "--site", "site", "--now", at(10)],
+      [
+        "assemble",
+        "--archive",
+        "work",
+        "--site",
+        "site",
+        "--now",
+        at(10),
+        "--push",
+        "--remote",
+        "http://127.0.0.1:9/a.git",
+      ],
+      ["archive", "pull", "--archive", "work", "--remote", "http://127.0.0.1:9/a.git"],
+    ]) {
+      const r = runCli(args, { cwd: dir });
+      expect(r.status, args.join(" ")).toBe(2);
+      expect(r.stderr).toContain("Refusing --archive work: it is a Git work tree");
+      expect(r.stderr).toContain("give an empty or new folder, or an existing risk-cli archive");
+    }
+    expect(treeDigest(`${dir}/work`)).toEqual(before);
     expect(existsSync(`${dir}/site`)).toBe(false);
   });
 
