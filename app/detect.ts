@@ -10,6 +10,7 @@ import { join } from "node:path";
 import picomatch from "picomatch";
 import { parse as parseToml, TomlError } from "smol-toml";
 import { LineCounter, parseDocument, stringify } from "yaml";
+import { isTimeZone } from "../core/dates.ts";
 import { isRiskError } from "../core/errors.ts";
 import { type ContentConfig, FRONTMATTER_KEYS } from "../core/inputs/schemas.ts";
 import { fileSlug, LIKELY_KEYS, splitDocument } from "../core/inputs/documents.ts";
@@ -39,6 +40,7 @@ export interface Detection {
     guides?: { fr: string[]; en: string[] };
     slug: "file" | "jekyll" | { key: string };
     translations: "translationOf" | "same-slug";
+    timezone?: string;
     frontmatter: {
       map: Record<string, (typeof FRONTMATTER_KEYS)[number]>;
       draft?: string;
@@ -112,6 +114,38 @@ function eleventyInput(root: string): string {
     return parts.join("/");
   }
   return "";
+}
+
+/**
+ * The zone the generator reads the frontmatter's date-times without a zone in: Jekyll's
+ * `timezone` (_config.yml), Hugo's `timeZone` (hugo.toml, config.toml, hugo.yaml...), which is
+ * UTC when Hugo's config names none. Jekyll without one uses the build machine's zone, which
+ * cannot be known here: such date-times are then refused when assembled, saying what to write.
+ */
+function siteTimeZone(root: string, generator: Generator): string | undefined {
+  const configs =
+    generator === "jekyll"
+      ? ["_config.yml", "_config.yaml"]
+      : generator === "hugo"
+        ? ["hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", "config.toml", "config.yaml", "config.yml", "config.json"]
+        : [];
+  const key = generator === "jekyll" ? "timezone" : "timeZone";
+  const line = new RegExp(
+    `^\\s*["']?${key}["']?\\s*[:=]\\s*["']?([A-Za-z][A-Za-z0-9_+/-]*)["']?\\s*,?\\s*(?:#.*)?$`,
+    "m",
+  );
+  for (const name of configs) {
+    let text: string;
+    try {
+      text = fs.readFileSync(join(root, name), "utf8");
+    } catch {
+      continue;
+    }
+    const zone = line.exec(text)?.[1];
+    if (zone && isTimeZone(zone)) return zone;
+    if (generator === "hugo") return "UTC";
+  }
+  return undefined;
 }
 
 interface Walked {
@@ -311,6 +345,7 @@ export function detectSite(root: string): Detection {
   const rels = walked.docs.filter((r) => !nonPages.has(r));
   // A Jekyll post's date and slug are in its file name: 2026-09-22-slug.md.
   const jekyll = generator === "jekyll" && rels.some((r) => DATED.test(r));
+  const zone = siteTimeZone(root, generator);
   const unmapped: string[] = [];
   const found: Found[] = [];
   for (const rel of rels) {
@@ -466,6 +501,7 @@ export function detectSite(root: string): Detection {
       ...(globsFor("guide") ? { guides: globsFor("guide") } : {}),
       slug: slugKey ? { key: slugKey } : jekyll ? "jekyll" : "file",
       translations,
+      ...(zone ? { timezone: zone } : {}),
       frontmatter: { map, ...(draft ? { draft } : {}), ...(published ? { published } : {}), ignore },
     },
     urls,

@@ -34,3 +34,52 @@ export function parseDateEnd(text: string): number | null {
   if (month! < 1 || month! > 12 || day! < 1 || day! > daysIn(year!, month!)) return null;
   return Date.UTC(year!, month! - 1, day!, 23, 59, 59, 999);
 }
+
+/** Whether `zone` is a time zone the runtime knows by its IANA name (`Europe/Paris`, `UTC`). */
+export function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+    return /^[A-Za-z]/.test(zone);
+  } catch {
+    return false;
+  }
+}
+
+const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** How far the wall clock of `zone` is ahead of UTC at the instant `ms`, in milliseconds. */
+function zoneOffset(zone: string, ms: number): number {
+  let format = zoneFormats.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", {
+      timeZone: zone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      second: "numeric",
+    });
+    zoneFormats.set(zone, format);
+  }
+  const part: Record<string, number> = {};
+  for (const p of format.formatToParts(ms)) if (p.type !== "literal") part[p.type] = Number(p.value);
+  const wall = Date.UTC(part.year!, part.month! - 1, part.day!, part.hour!, part.minute!, part.second!);
+  return wall - (ms - (((ms % 1000) + 1000) % 1000));
+}
+
+/**
+ * The instant at which the wall clock of `zone` reads `wall` (the epoch milliseconds of the same
+ * reading in UTC). Around a change of offset, as RFC 5545 and Temporal's "compatible" rule do: a
+ * reading that happens twice (clocks set back) is the earlier instant; one that never happens
+ * (clocks set forward) is read with the offset in force before the change, so a little later.
+ */
+export function instantInZone(wall: number, zone: string): number {
+  const DAY = 86_400_000;
+  const before = zoneOffset(zone, wall - DAY);
+  const after = zoneOffset(zone, wall + DAY);
+  const reads = (t: number) => t + zoneOffset(zone, t) === wall;
+  const candidates = [wall - before, wall - after].filter(reads);
+  return candidates.length > 0 ? Math.min(...candidates) : wall - before;
+}

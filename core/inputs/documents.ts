@@ -7,6 +7,7 @@
 import picomatch from "picomatch";
 import { parse as parseToml, TomlError } from "smol-toml";
 import { z } from "zod";
+import { instantInZone } from "../dates.ts";
 import { inputError } from "../errors.ts";
 import { explain, parseWithSchema } from "./locate.ts";
 import { readPlainYaml } from "./plain-yaml.ts";
@@ -143,29 +144,37 @@ const DATE_TIME = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?) ?(
 
 /**
  * A date or date-time value as frontmatter gives it: the UTC calendar date, and the instant if
- * any; "naive" for a date-time without a zone (its instant cannot be known).
+ * any. A date-time without a zone is read in `zone` (the config's `content.timezone`); without
+ * one, it is "naive": the instant it names cannot be known.
  */
-function dateOf(value: unknown): { date: string; instant: string | null } | "naive" | null {
+function dateOf(value: unknown, zone: string | undefined): { date: string; instant: string | null } | "naive" | null {
+  const at = (ms: number) => {
+    const iso = new Date(ms).toISOString();
+    return { date: iso.slice(0, 10), instant: iso.replace(".000Z", "Z") };
+  };
   if (value instanceof Date && !Number.isNaN(value.getTime())) {
     // TOML's dates (smol-toml's TomlDate) print themselves as written, offset included: the UTC
-    // instant comes from Date's own toISOString. A TOML local date is a date, not an instant;
-    // a TOML local date-time names no instant.
+    // instant comes from Date's own toISOString. A TOML local date is a date, not an instant; a
+    // TOML local date-time holds its wall-clock reading as if it were UTC.
     const toml = value as Date & { isDate?: () => boolean; isTime?: () => boolean; isLocal?: () => boolean };
     if (toml.isTime?.()) return null;
-    const iso = Date.prototype.toISOString.call(value);
-    if (toml.isDate?.()) return { date: iso.slice(0, 10), instant: null };
-    if (toml.isLocal?.()) return "naive";
-    return { date: iso.slice(0, 10), instant: iso.replace(".000Z", "Z") };
+    const ms = value.getTime();
+    if (toml.isDate?.()) return { date: new Date(ms).toISOString().slice(0, 10), instant: null };
+    if (toml.isLocal?.()) return zone ? at(instantInZone(ms, zone)) : "naive";
+    return at(ms);
   }
   if (typeof value !== "string") return null;
   if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return { date: value, instant: null };
   const m = DATE_TIME.exec(value.trim());
   if (!m) return null;
-  if (!m[3]) return "naive";
+  if (!m[3]) {
+    if (!zone) return "naive";
+    const wall = Date.parse(`${m[1]}T${m[2]}Z`);
+    return Number.isNaN(wall) ? null : at(instantInZone(wall, zone));
+  }
   const ms = Date.parse(`${m[1]}T${m[2]}${m[3].replace(/^([+-]\d{2})(\d{2})$/, "$1:$2")}`);
   if (Number.isNaN(ms)) return null;
-  const iso = new Date(ms).toISOString();
-  return { date: iso.slice(0, 10), instant: iso.replace(".000Z", "Z") };
+  return at(ms);
 }
 
 /** The line of `key` in the frontmatter block (1-based in the file), when it can be found. */
@@ -263,14 +272,14 @@ export function readFrontmatter(
   for (const key of ["date", "updated", "translatedFrom"] as const) {
     const value = meta[key];
     if (value === undefined || value === null) continue;
-    const d = dateOf(value);
+    const d = dateOf(value, content?.timezone);
     if (d === "naive") {
       const written = origin.get(key) ?? key;
       throw inputError(
         file,
         lineOfKey(head, written),
         written === key ? key : `${written} (read as ${key})`,
-        `${value instanceof Date ? "a TOML local date-time" : `"${String(value).trim().slice(0, 40)}"`} has no time zone, so the instant it names cannot be known; add Z (UTC) or an offset such as +01:00 (2026-03-01T10:00:00Z), or write the date alone (2026-03-01)`,
+        `${value instanceof Date ? "a TOML local date-time" : `"${String(value).trim().slice(0, 40)}"`} has no time zone, so the instant it names cannot be known; add Z (UTC) or an offset such as +01:00 (2026-03-01T10:00:00Z), write the date alone (2026-03-01), or say in risk.config.yaml in which zone the site writes its times (content: { timezone: Europe/Paris })`,
       );
     }
     if (!d) continue;

@@ -1,6 +1,6 @@
 /** Schemas of the input files of a publication, as documented in docs/inputs.md. */
 import { z } from "zod";
-import { parseDateTime } from "../dates.ts";
+import { isTimeZone, parseDateTime } from "../dates.ts";
 import { ClaimReviewEntry, EditorialProtocol, PrimarySource, Topic } from "../schemas/contract.ts";
 import { ChangelogKind, Dataset, InstrumentKey, IsoDate, RiskBandScaleCaveat, Uri } from "../schemas/primitives.ts";
 
@@ -161,6 +161,14 @@ export const ContentConfig = z.strictObject({
    * `same-slug` (an English document translates the French one with its slug).
    */
   translations: z.enum(["translationOf", "same-slug"]).default("translationOf"),
+  /**
+   * The time zone (IANA name) in which the frontmatter writes date-times that carry none, as
+   * Jekyll's `timezone` and Hugo's `timeZone` say; without it such a date-time is refused.
+   */
+  timezone: z
+    .string()
+    .refine(isTimeZone, { message: "a time zone by its IANA name, such as Europe/Paris or UTC" })
+    .optional(),
   frontmatter: z
     .strictObject({
       /** The publisher's keys renamed to risk-cli's: { pubDate: date, updatedDate: updated }. */

@@ -277,6 +277,40 @@ describe("a Jekyll site", () => {
   });
 });
 
+describe("a site whose frontmatter writes times without a zone", () => {
+  it("reads them in the zone the generator's config names (Jekyll's timezone, Hugo's timeZone, else UTC for Hugo), so the site lints and assembles", async () => {
+    const jekyll = site({
+      "_config.yml": "title: x\ntimezone: Europe/Paris # as Jekyll reads post times\n",
+      "_posts/2026-09-01-premier.md": md("title: Premier\ndescription: Un article.\ndate: 2026-09-01 00:30:00"),
+    });
+    expect(detectSite(jekyll).content.timezone).toBe("Europe/Paris");
+    await captured(() => runInitDetect({ dir: jekyll, json: false }));
+    const lint = await runLint({ publication: jekyll, json: true });
+    expect(lint.findings.filter((f) => f.severity === "error")).toEqual([]);
+
+    const hugoZone = site({
+      "hugo.toml": 'title = "x"\ntimeZone = "America/New_York"\n',
+      "content/posts/a.md": hugoPost("A"),
+    });
+    expect(detectSite(hugoZone).content.timezone).toBe("America/New_York");
+    const hugoDefault = site({ "hugo.toml": 'title = "x"\n', "content/posts/a.md": hugoPost("A") });
+    expect(detectSite(hugoDefault).content.timezone).toBe("UTC");
+
+    // Jekyll without a timezone reads them in the build machine's zone: none is guessed.
+    const unknown = site({
+      "_config.yml": "title: x\n",
+      "_posts/2026-09-01-premier.md": md("title: Premier\ndescription: Un article.\ndate: 2026-09-01 10:30:00"),
+    });
+    expect(detectSite(unknown).content.timezone).toBeUndefined();
+    await captured(() => runInitDetect({ dir: unknown, json: false }));
+    await expect(runLint({ publication: unknown, json: true })).rejects.toMatchObject({
+      code: "E_INPUT",
+      message: expect.stringContaining("_posts/2026-09-01-premier.md:4 (field date)"),
+    });
+    await expect(runLint({ publication: unknown, json: true })).rejects.toThrow("content: { timezone: Europe/Paris }");
+  });
+});
+
 describe("a Hugo site", () => {
   it("reads its pages only: no section page (_index.md), no page-bundle resource", async () => {
     const root = site({

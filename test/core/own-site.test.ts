@@ -262,6 +262,32 @@ describe("frontmatter and file names as publishers write them", () => {
       ).toBe("2026-03-01");
   });
 
+  it("reads a date-time without a zone in the site's zone when the config names one (content.timezone), as Jekyll and Hugo do", () => {
+    const paris = ContentConfig.parse({ frontmatter: { map: { pubDate: "date" } }, timezone: "Europe/Paris" });
+    for (const [format, line, date, instant] of [
+      // Winter (+01:00), summer (+02:00), and a late evening that is the next day nowhere but in UTC.
+      ["yaml", "date: 2026-03-01T10:00:00", "2026-03-01", "2026-03-01T09:00:00Z"],
+      ["yaml", 'date: "2026-07-01 10:00"', "2026-07-01", "2026-07-01T08:00:00Z"],
+      ["yaml", "pubDate: 2026-07-01T00:30:00", "2026-06-30", "2026-06-30T22:30:00Z"],
+      ["toml", "date = 2026-03-01T10:00:00", "2026-03-01", "2026-03-01T09:00:00Z"],
+      // A reading the change to summer time skips is read with the winter offset.
+      ["yaml", "date: 2026-03-29T02:30:00", "2026-03-29", "2026-03-29T01:30:00Z"],
+      // A zone written in the date-time wins over the config's.
+      ["yaml", "date: 2026-03-01T10:00:00Z", "2026-03-01", "2026-03-01T10:00:00Z"],
+    ] as const) {
+      const lines =
+        format === "toml" ? ['title = "T"', 'description = "D"', line] : ["title: T", "description: D", line];
+      expect(readFrontmatter("a.md", format, head(lines), paris), line).toMatchObject({
+        meta: { date },
+        publishedAt: instant,
+      });
+    }
+    expect(() => ContentConfig.parse({ timezone: "Mars/Olympus" })).toThrow(/IANA name/);
+    expect(() =>
+      readFrontmatter("a.md", "yaml", head(["title: T", "description: D", "date: 2026-03-01T10:00:00"]), content()),
+    ).toThrow(/content: \{ timezone: Europe\/Paris \}/);
+  });
+
   it("leaves out drafts whatever the way they are written, and refuses a draft flag that is neither true nor false", () => {
     const read = (flag: string, extra: Record<string, unknown>) =>
       readFrontmatter("a.md", "yaml", head(["title: T", "description: D", "date: 2026-03-01", flag]), content(extra));
