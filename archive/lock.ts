@@ -82,7 +82,7 @@ export function acquireLock(dir: string, now: Date, warn: (message: string) => v
         { file },
       );
     stale = {
-      said: `Removing a stale lock that names no holder, last written ${Math.round(seen.ms / 1000)} s ago: its writer died before it wrote its name.`,
+      said: `Removing a stale lock that names no holder, ${Number.isFinite(seen.ms) ? `last written ${Math.round(seen.ms / 1000)} s ago` : "dated in the future"}: its writer died before it wrote its name.`,
       still: () => {
         const again = unreadableFor(file);
         return again !== "gone" && again.ino === seen.ino && again.mtimeMs === seen.mtimeMs;
@@ -143,11 +143,10 @@ const UNREADABLE_GRACE_MS = 60_000;
 function unreadableFor(path: string): { ino: number; mtimeMs: number; ms: number } | "gone" {
   try {
     const st = fs.lstatSync(path);
-    if (!st.isFile())
-      throw new RiskError("E_LOCKED", `${path} is not a lock file risk-cli wrote; if no risk-cli runs, remove it`, {
-        file: path,
-      });
-    return { ino: st.ino, mtimeMs: st.mtimeMs, ms: Date.now() - st.mtimeMs };
+    if (!st.isFile()) throw notALock(path);
+    const age = Date.now() - st.mtimeMs;
+    // Written over a minute in the future by this machine's clock: no writer is at work on it.
+    return { ino: st.ino, mtimeMs: st.mtimeMs, ms: age < -UNREADABLE_GRACE_MS ? Number.POSITIVE_INFINITY : age };
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return "gone";
     throw e;
@@ -172,14 +171,48 @@ function createExclusive(path: string, me: Holder): boolean {
   }
 }
 
+/**
+ * The holder a lock file names, or null when it names none (missing, empty, garbage, over 4 KB).
+ * Only a regular file is read, opened without following a link and without waiting: a FIFO, a
+ * device or a link in its place is refused at once (it would hang, or be read without end).
+ */
 function readHolder(file: string): Holder | null {
+  let fd: number;
   try {
-    const h = JSON.parse(fs.readFileSync(file, "utf8")) as Holder;
-    return typeof h.pid === "number" && typeof h.host === "string" && typeof h.since === "string" ? h : null;
-  } catch {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return null;
+    if (code === "ELOOP" || code === "EISDIR") throw notALock(file);
+    throw e;
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) throw notALock(file);
+    if (st.size > MAX_LOCK_BYTES) return null;
+    const h = JSON.parse(fs.readFileSync(fd, "utf8")) as Holder;
+    return Number.isSafeInteger(h.pid) &&
+      h.pid > 0 &&
+      typeof h.host === "string" &&
+      typeof h.since === "string" &&
+      !Number.isNaN(Date.parse(h.since))
+      ? h
+      : null;
+  } catch (e) {
+    if (e instanceof RiskError) throw e;
     return null;
+  } finally {
+    fs.closeSync(fd);
   }
 }
+
+/** A lock file is a few dozen bytes of JSON; anything longer is not one risk-cli wrote. */
+const MAX_LOCK_BYTES = 4096;
+
+const notALock = (path: string) =>
+  new RiskError("E_LOCKED", `${path} is not a lock file risk-cli wrote; if no risk-cli runs, remove it`, {
+    file: path,
+  });
 
 /** Whether a process of this host is running (EPERM: it is, and belongs to another user). */
 export function processAlive(pid: number): boolean {

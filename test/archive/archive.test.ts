@@ -1,5 +1,15 @@
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
-import { spawn } from "node:child_process";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { hostname } from "node:os";
 import { describe, expect, it } from "vitest";
@@ -272,6 +282,43 @@ describe("a lock or takeover file that names no holder", () => {
     const summary = await runAssemble({ site, archive, now: at(16), json: true });
     expect(summary.frameId).toMatch(/^000002-/);
     expect(existsSync(`${archive}/risk-cli.lock`)).toBe(false);
+  });
+
+  it("is refused at once, never read, when a FIFO or a link to /dev/zero stands in its place", async () => {
+    const { site, archive } = await archiveWithFrames(1);
+    execFileSync("mkfifo", [`${archive}/risk-cli.lock`]);
+    const started = Date.now();
+    await expect(runAssemble({ site, archive, now: at(15), json: true })).rejects.toMatchObject({
+      code: "E_LOCKED",
+      message: expect.stringContaining("is not a lock file risk-cli wrote"),
+    });
+    rmSync(`${archive}/risk-cli.lock`);
+    symlinkSync("/dev/zero", `${archive}/risk-cli.lock`);
+    await expect(runAssemble({ site, archive, now: at(15), json: true })).rejects.toMatchObject({ code: "E_LOCKED" });
+    rmSync(`${archive}/risk-cli.lock`);
+    // A dead holder's lock with a FIFO as takeover file.
+    writeFileSync(
+      `${archive}/risk-cli.lock`,
+      JSON.stringify({ pid: 4_194_303, host: hostname(), since: "2026-11-21T09:00:00.000Z" }),
+    );
+    execFileSync("mkfifo", [`${archive}/risk-cli.lock.takeover`]);
+    await expect(runAssemble({ site, archive, now: at(15), json: true })).rejects.toMatchObject({ code: "E_LOCKED" });
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it("dated over a minute in the future, or naming no real process (pid 0, -1), is taken as stale once a minute old", async () => {
+    const { site, archive } = await archiveWithFrames(1);
+    writeFileSync(`${archive}/risk-cli.lock`, "garbage");
+    aged(`${archive}/risk-cli.lock`, -365 * 86_400);
+    expect((await runAssemble({ site, archive, now: at(15), json: true })).frameId).toMatch(/^000002-/);
+    for (const [i, pid] of [0, -1].entries()) {
+      writeFileSync(
+        `${archive}/risk-cli.lock`,
+        JSON.stringify({ pid, host: hostname(), since: "2026-11-21T09:00:00.000Z" }),
+      );
+      aged(`${archive}/risk-cli.lock`, 120);
+      expect((await runAssemble({ site, archive, now: at(30 + 15 * i), json: true })).frameId).toMatch(/^00000[34]-/);
+    }
   });
 
   it("is never removed when it is a folder, however old", async () => {
