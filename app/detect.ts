@@ -117,33 +117,46 @@ function eleventyInput(root: string): string {
 }
 
 /**
- * The zone the generator reads the frontmatter's date-times without a zone in: Jekyll's
- * `timezone` (_config.yml), Hugo's `timeZone` (hugo.toml, config.toml, hugo.yaml...), which is
- * UTC when Hugo's config names none. Jekyll without one uses the build machine's zone, which
- * cannot be known here: such date-times are then refused when assembled, saying what to write.
+ * The zone the generator reads the frontmatter's date-times without a zone in. Jekyll reads them
+ * as UTC (its `timezone` setting only changes how times are shown); Hugo reads them in its
+ * config's top-level `timeZone` (a key Hugo matches in any case), UTC when the config names none.
+ * Undefined when that cannot be told: such date-times are then refused when assembled, saying
+ * what to write.
  */
 function siteTimeZone(root: string, generator: Generator): string | undefined {
-  const configs =
-    generator === "jekyll"
-      ? ["_config.yml", "_config.yaml"]
-      : generator === "hugo"
-        ? ["hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", "config.toml", "config.yaml", "config.yml", "config.json"]
-        : [];
-  const key = generator === "jekyll" ? "timezone" : "timeZone";
-  const line = new RegExp(
-    `^\\s*["']?${key}["']?\\s*[:=]\\s*["']?([A-Za-z][A-Za-z0-9_+/-]*)["']?\\s*,?\\s*(?:#.*)?$`,
-    "m",
-  );
-  for (const name of configs) {
+  if (generator === "jekyll") return "UTC";
+  if (generator !== "hugo") return undefined;
+  for (const name of [
+    "hugo.toml",
+    "hugo.yaml",
+    "hugo.yml",
+    "hugo.json",
+    "config.toml",
+    "config.yaml",
+    "config.yml",
+    "config.json",
+  ]) {
     let text: string;
     try {
       text = fs.readFileSync(join(root, name), "utf8");
     } catch {
       continue;
     }
-    const zone = line.exec(text)?.[1];
-    if (zone && isTimeZone(zone)) return zone;
-    if (generator === "hugo") return "UTC";
+    let config: unknown;
+    try {
+      config = name.endsWith(".toml")
+        ? parseToml(text)
+        : name.endsWith(".json")
+          ? JSON.parse(text)
+          : parseDocument(text).toJS();
+    } catch {
+      return undefined;
+    }
+    if (config === null || typeof config !== "object") return config == null ? "UTC" : undefined;
+    const key = Object.keys(config).find((k) => k.toLowerCase() === "timezone");
+    if (key === undefined) return "UTC";
+    const zone = (config as Record<string, unknown>)[key];
+    return typeof zone === "string" && isTimeZone(zone) ? zone : undefined;
   }
   return undefined;
 }
@@ -400,7 +413,7 @@ export function detectSite(root: string): Detection {
       slugKey = key;
       continue;
     }
-    const target = LIKELY_KEYS[key.toLowerCase()];
+    const target = Object.hasOwn(LIKELY_KEYS, key.toLowerCase()) ? LIKELY_KEYS[key.toLowerCase()] : undefined;
     if (target && !taken.has(target)) {
       map[key] = target;
       taken.add(target);

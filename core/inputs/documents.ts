@@ -7,7 +7,7 @@
 import picomatch from "picomatch";
 import { parse as parseToml, TomlError } from "smol-toml";
 import { z } from "zod";
-import { instantInZone } from "../dates.ts";
+import { instantInZone, parseDateTime } from "../dates.ts";
 import { inputError } from "../errors.ts";
 import { explain, parseWithSchema } from "./locate.ts";
 import { readPlainYaml } from "./plain-yaml.ts";
@@ -147,9 +147,14 @@ const DATE_TIME = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?) ?(
  * any. A date-time without a zone is read in `zone` (the config's `content.timezone`); without
  * one, it is "naive": the instant it names cannot be known.
  */
-function dateOf(value: unknown, zone: string | undefined): { date: string; instant: string | null } | "naive" | null {
+function dateOf(
+  value: unknown,
+  zone: string | undefined,
+): { date: string; instant: string | null } | "naive" | "impossible" | null {
   const at = (ms: number) => {
     const iso = new Date(ms).toISOString();
+    // Years past 9999 (or before 0) print with a sign: no calendar date of the contract.
+    if (!/^\d{4}-/.test(iso)) return "impossible" as const;
     return { date: iso.slice(0, 10), instant: iso.replace(".000Z", "Z") };
   };
   if (value instanceof Date && !Number.isNaN(value.getTime())) {
@@ -167,21 +172,23 @@ function dateOf(value: unknown, zone: string | undefined): { date: string; insta
   if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return { date: value, instant: null };
   const m = DATE_TIME.exec(value.trim());
   if (!m) return null;
-  if (!m[3]) {
-    if (!zone) return "naive";
-    const wall = Date.parse(`${m[1]}T${m[2]}Z`);
-    return Number.isNaN(wall) ? null : at(instantInZone(wall, zone));
-  }
-  const ms = Date.parse(`${m[1]}T${m[2]}${m[3].replace(/^([+-]\d{2})(\d{2})$/, "$1:$2")}`);
-  if (Number.isNaN(ms)) return null;
+  // Strictly: a day, an hour or an offset out of range is refused, never rolled over.
+  const offset = m[3] ? m[3].replace(/^([+-]\d{2})(\d{2})$/, "$1:$2") : "Z";
+  const ms = parseDateTime(`${m[1]}T${m[2]}${offset}`);
+  if (ms === null) return "impossible";
+  if (!m[3]) return zone ? at(instantInZone(ms, zone)) : "naive";
   return at(ms);
 }
 
 /** The line of `key` in the frontmatter block (1-based in the file), when it can be found. */
 export function lineOfKey(head: string, key: string): number | undefined {
   const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const re = new RegExp(`^\\s*["']?${escaped}["']?\\s*[:=]`);
-  const i = head.split("\n").findIndex((l) => re.test(l));
+  const lines = head.split("\n");
+  // A top-level key first: the same key nested under another (seo: { title }) is not the one meant.
+  const top = new RegExp(`^["']?${escaped}["']?\\s*[:=]`);
+  const nested = new RegExp(`^\\s*["']?${escaped}["']?\\s*[:=]`);
+  let i = lines.findIndex((l) => top.test(l));
+  if (i < 0) i = lines.findIndex((l) => nested.test(l));
   return i < 0 ? undefined : i + 2;
 }
 
@@ -208,6 +215,10 @@ export function readFrontmatter(
       `${key} says whether the document is published: write true or false (found ${JSON.stringify(value).slice(0, 40)})`,
     );
   };
+  // JavaScript objects do not keep such a key as data: it would vanish, unseen by the key checks.
+  const proto = lineOfKey(head, "__proto__");
+  if (proto !== undefined)
+    throw inputError(file, proto, "__proto__", "a key named __proto__ cannot be read; remove it or rename it");
   let raw: Record<string, unknown>;
   if (format === "toml") {
     try {
@@ -245,7 +256,7 @@ export function readFrontmatter(
     if (key === draftKey || key === publishedKey || key === slugKey || fm.ignore.includes(key)) continue;
     const target = fm.map[key] ?? key;
     if (!(FRONTMATTER_KEYS as readonly string[]).includes(target)) {
-      const likely = LIKELY_KEYS[key.toLowerCase()];
+      const likely = Object.hasOwn(LIKELY_KEYS, key.toLowerCase()) ? LIKELY_KEYS[key.toLowerCase()] : undefined;
       throw inputError(
         file,
         lineOfKey(head, key),
@@ -280,6 +291,15 @@ export function readFrontmatter(
         lineOfKey(head, written),
         written === key ? key : `${written} (read as ${key})`,
         `${value instanceof Date ? "a TOML local date-time" : `"${String(value).trim().slice(0, 40)}"`} has no time zone, so the instant it names cannot be known; add Z (UTC) or an offset such as +01:00 (2026-03-01T10:00:00Z), write the date alone (2026-03-01), or say in risk.config.yaml in which zone the site writes its times (content: { timezone: Europe/Paris })`,
+      );
+    }
+    if (d === "impossible") {
+      const written = origin.get(key) ?? key;
+      throw inputError(
+        file,
+        lineOfKey(head, written),
+        written === key ? key : `${written} (read as ${key})`,
+        `"${String(value).trim().slice(0, 40)}" is not a real date-time (a day the month does not have, an hour past 23, an offset past 23:59 or a year past 9999); write the one you mean`,
       );
     }
     if (!d) continue;

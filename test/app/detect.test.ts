@@ -278,36 +278,37 @@ describe("a Jekyll site", () => {
 });
 
 describe("a site whose frontmatter writes times without a zone", () => {
-  it("reads them in the zone the generator's config names (Jekyll's timezone, Hugo's timeZone, else UTC for Hugo), so the site lints and assembles", async () => {
+  it("reads them as the generator does: UTC for Jekyll (its timezone only changes how times are shown), Hugo's top-level timeZone in any case, else UTC", async () => {
     const jekyll = site({
-      "_config.yml": "title: x\ntimezone: Europe/Paris # as Jekyll reads post times\n",
+      "_config.yml": "title: x\ntimezone: Europe/Paris # how Jekyll shows times, not how it reads them\n",
       "_posts/2026-09-01-premier.md": md("title: Premier\ndescription: Un article.\ndate: 2026-09-01 00:30:00"),
     });
-    expect(detectSite(jekyll).content.timezone).toBe("Europe/Paris");
+    expect(detectSite(jekyll).content.timezone).toBe("UTC");
     await captured(() => runInitDetect({ dir: jekyll, json: false }));
     const lint = await runLint({ publication: jekyll, json: true });
     expect(lint.findings.filter((f) => f.severity === "error")).toEqual([]);
 
-    const hugoZone = site({
-      "hugo.toml": 'title = "x"\ntimeZone = "America/New_York"\n',
-      "content/posts/a.md": hugoPost("A"),
-    });
-    expect(detectSite(hugoZone).content.timezone).toBe("America/New_York");
-    const hugoDefault = site({ "hugo.toml": 'title = "x"\n', "content/posts/a.md": hugoPost("A") });
-    expect(detectSite(hugoDefault).content.timezone).toBe("UTC");
+    const zoneOf = (files: Record<string, string>) =>
+      detectSite(site({ ...files, "content/posts/a.md": hugoPost("A") })).content.timezone;
+    expect(zoneOf({ "hugo.toml": 'title = "x"\ntimeZone = "America/New_York"\n' })).toBe("America/New_York");
+    expect(zoneOf({ "hugo.toml": 'timezone = "Asia/Tokyo"\n' })).toBe("Asia/Tokyo");
+    expect(zoneOf({ "hugo.yaml": "TimeZone: Europe/Oslo\n" })).toBe("Europe/Oslo");
+    // A theme parameter of the same name is not Hugo's setting; a zone Hugo would refuse is no guess.
+    expect(zoneOf({ "hugo.toml": 'title = "x"\n[params]\ntimeZone = "Asia/Tokyo"\n' })).toBe("UTC");
+    expect(zoneOf({ "hugo.toml": 'timeZone = "Mars/Olympus"\n' })).toBeUndefined();
+    expect(zoneOf({ "hugo.toml": 'title = "x"\n' })).toBe("UTC");
+  });
 
-    // Jekyll without a timezone reads them in the build machine's zone: none is guessed.
-    const unknown = site({
-      "_config.yml": "title: x\n",
-      "_posts/2026-09-01-premier.md": md("title: Premier\ndescription: Un article.\ndate: 2026-09-01 10:30:00"),
+  it("refuses them at assembly when no zone is named, saying what to write", async () => {
+    const plain = site({
+      "content/articles/fr/a.md": md("title: A\ndescription: Un article.\ndate: 2026-09-01 10:30:00"),
     });
-    expect(detectSite(unknown).content.timezone).toBeUndefined();
-    await captured(() => runInitDetect({ dir: unknown, json: false }));
-    await expect(runLint({ publication: unknown, json: true })).rejects.toMatchObject({
+    await captured(() => runInitDetect({ dir: plain, json: false }));
+    await expect(runLint({ publication: plain, json: true })).rejects.toMatchObject({
       code: "E_INPUT",
-      message: expect.stringContaining("_posts/2026-09-01-premier.md:4 (field date)"),
+      message: expect.stringContaining("(field date)"),
     });
-    await expect(runLint({ publication: unknown, json: true })).rejects.toThrow("content: { timezone: Europe/Paris }");
+    await expect(runLint({ publication: plain, json: true })).rejects.toThrow("content: { timezone: Europe/Paris }");
   });
 });
 

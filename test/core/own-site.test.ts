@@ -288,6 +288,50 @@ describe("frontmatter and file names as publishers write them", () => {
     ).toThrow(/content: \{ timezone: Europe\/Paris \}/);
   });
 
+  it("refuses a date-time that is not a real one instead of rolling it over to the next month", () => {
+    for (const [format, line, field] of [
+      ["yaml", "date: 2026-02-30T10:00:00Z", "date"],
+      ["yaml", "date: 2026-02-29 10:00:00 +0100", "date"],
+      ["yaml", "date: 2026-04-31T23:30:00+02:00", "date"],
+      ["yaml", "date: 2026-03-01T24:00:00Z", "date"],
+      ["yaml", "date: 2026-03-01T10:00:00+25:00", "date"],
+      ["yaml", "date: 9999-12-31T23:59:59-14:00", "date"],
+      ["yaml", "updated: '2026-02-31T10:00:00Z'", "updated"],
+      ["yaml", "pubDate: 2026-02-30T10:00:00Z", "pubDate (read as date)"],
+      ["toml", 'date = "2026-02-30T10:00:00Z"', "date"],
+    ] as const) {
+      const lines =
+        format === "toml"
+          ? ['title = "T"', 'description = "D"', line]
+          : ["title: T", "description: D", ...(line.startsWith("updated") ? ["date: 2026-03-01"] : []), line];
+      const read = () => readFrontmatter("a.md", format, head(lines), content());
+      expect(read, line).toThrow(`(field ${field})`);
+      expect(read, line).toThrow(/is not a real date-time/);
+    }
+  });
+
+  it("names the line of the top-level key, not a nested one of the same name, and refuses __proto__ and constructor as keys", () => {
+    const nested = [
+      "seo:",
+      "  title: fine",
+      "  date: 2026-01-01",
+      "title: T",
+      "description: D",
+      "date: 2026-03-01T10:00:00",
+    ];
+    const withSeo = ContentConfig.parse({ frontmatter: { ignore: ["seo"] } });
+    expect(() => readFrontmatter("a.md", "yaml", head(nested), withSeo)).toThrow("a.md:7 (field date)");
+    for (const [line, where] of [
+      ["__proto__: x", "a.md:4 (field __proto__)"],
+      ['"__proto__": { title: Evil }', "a.md:4 (field __proto__)"],
+      ["constructor: x", 'unknown key "constructor": declare it'],
+    ] as const)
+      expect(
+        () => readFrontmatter("a.md", "yaml", head(["title: T", "description: D", line]), content()),
+        line,
+      ).toThrow(where);
+  });
+
   it("leaves out drafts whatever the way they are written, and refuses a draft flag that is neither true nor false", () => {
     const read = (flag: string, extra: Record<string, unknown>) =>
       readFrontmatter("a.md", "yaml", head(["title: T", "description: D", "date: 2026-03-01", flag]), content(extra));
