@@ -30,12 +30,13 @@ export const Prose = z
   .regex(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]*$/, "no control characters (NUL, BEL, ESC...)")
   .refine((s) => s.isWellFormed(), { message: "a lone UTF-16 surrogate (\\uD800...) is no character; remove it" });
 
-/** Something to read: not empty, and not only spaces. */
-const written = { message: "only spaces; write the text" };
+/** Something to read: not empty, and not only spaces or invisible characters (zero-width, format marks). */
+const written = { message: "only spaces or invisible characters; write the text" };
+const visible = (s: string) => /[^\s\p{Cf}\u115f\u1160\u3164\uffa0\u2800]/u.test(s);
 /** A one-line text someone reads as a name, a heading or a label: something must be written. */
-const Written = Line.min(1).refine((s) => /\S/.test(s), written);
+const Written = Line.min(1).refine(visible, written);
 /** A text of one or more lines someone reads as a description: something must be written. */
-const WrittenProse = Prose.min(1).refine((s) => /\S/.test(s), written);
+const WrittenProse = Prose.min(1).refine(visible, written);
 
 const Bilingual = z.strictObject({ fr: Written, en: Written });
 /** An absolute URI or a site-relative path starting with `/`. */

@@ -183,4 +183,16 @@ describe("a publisher's corpus", () => {
     expect(lint.status).toBe(3);
     expect(lint.stderr).toContain("content/articles/fr/carry-trade-yen-boj.md:2 (field title): only spaces");
   });
+
+  it("refuses a title or a description of invisible characters only (zero-width space, word joiner, Hangul filler)", () => {
+    for (const invisible of ["\\u200B", "\\u2060\\u200D", "\\u3164", "\\u00A0\\uFEFF"]) {
+      const pub = demoCopy();
+      editFile(`${pub}/content/articles/fr/carry-trade-yen-boj.md`, (t) =>
+        t.replace(/^description: .*$/m, `description: "${invisible}"`),
+      );
+      const lint = runCli(["lint", "--publication", pub]);
+      expect(lint.status, invisible).toBe(3);
+      expect(lint.stderr).toContain("(field description): only spaces or invisible characters");
+    }
+  });
 });
