@@ -284,22 +284,16 @@ export function readFrontmatter(
     const value = meta[key];
     if (value === undefined || value === null) continue;
     const d = dateOf(value, content?.timezone);
-    if (d === "naive") {
+    if (d === "naive" || d === "impossible") {
       const written = origin.get(key) ?? key;
+      const shown = value instanceof Date ? "a TOML local date-time" : `"${String(value).trim().slice(0, 40)}"`;
       throw inputError(
         file,
         lineOfKey(head, written),
         written === key ? key : `${written} (read as ${key})`,
-        `${value instanceof Date ? "a TOML local date-time" : `"${String(value).trim().slice(0, 40)}"`} has no time zone, so the instant it names cannot be known; add Z (UTC) or an offset such as +01:00 (2026-03-01T10:00:00Z), write the date alone (2026-03-01), or say in risk.config.yaml in which zone the site writes its times (content: { timezone: Europe/Paris })`,
-      );
-    }
-    if (d === "impossible") {
-      const written = origin.get(key) ?? key;
-      throw inputError(
-        file,
-        lineOfKey(head, written),
-        written === key ? key : `${written} (read as ${key})`,
-        `"${String(value).trim().slice(0, 40)}" is not a real date-time (a day the month does not have, an hour past 23, an offset past 23:59 or a year past 9999); write the one you mean`,
+        d === "naive"
+          ? `${shown} has no time zone, so the instant it names cannot be known; add Z (UTC) or an offset such as +01:00 (2026-03-01T10:00:00Z), write the date alone (2026-03-01), or say in risk.config.yaml in which zone the site writes its times (content: { timezone: Europe/Paris })`
+          : `${shown} is not a real date-time (a day the month does not have, an hour past 23, an offset past 23:59 or a year past 9999); write the one you mean`,
       );
     }
     if (!d) continue;
