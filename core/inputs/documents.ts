@@ -92,7 +92,8 @@ export function splitDocument(
       undefined,
       "a document must start with frontmatter: YAML between two `---` lines, or TOML between two `+++` lines",
     );
-  const closing = fence === "---" ? /\n---[ \t]*(?:\n|$)/g : /\n\+\+\+[ \t]*(?:\n|$)/g;
+  // YAML's document end `...` closes it too, as Jekyll reads it.
+  const closing = fence === "---" ? /\n(?:---|\.\.\.)[ \t]*(?:\n|$)/g : /\n\+\+\+[ \t]*(?:\n|$)/g;
   closing.lastIndex = 3;
   const close = closing.exec(normalised);
   if (!close) throw inputError(file, 1, undefined, `the frontmatter is not closed by a \`${fence}\` line`);

@@ -51,7 +51,8 @@ export function parseWithSchema<S extends z.ZodType>(
 
 function parse(text: string): { doc: Document; counter: LineCounter } {
   const counter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: counter, uniqueKeys: true, prettyErrors: false });
+  // Warnings (a complex key, an unknown tag) would go to the console: errors are what is reported.
+  const doc = parseDocument(text, { lineCounter: counter, uniqueKeys: true, prettyErrors: false, logLevel: "error" });
   return { doc, counter };
 }
 

@@ -377,6 +377,15 @@ describe("frontmatter and file names as publishers write them", () => {
     expect(() => splitDocument("a.md", "---\ntitle: T\n----\nBody.\n")).toThrow(/not closed/);
   });
 
+  it("takes YAML's document end `...` as the closing fence, as Jekyll does", () => {
+    expect(splitDocument("a.md", "---\ntitle: T\n...\nBody.\n")).toMatchObject({
+      format: "yaml",
+      head: "title: T\n",
+      body: "Body.\n",
+      bodyLine: 4,
+    });
+  });
+
   it("refuses a TOML date the calendar does not have, instead of rolling it over", () => {
     const head = 'title = "T"\ndescription = "D"\ndate = 2026-02-30\n';
     expect(() => readFrontmatter("a.md", "toml", head, content())).toThrow(/a\.md:4 \(field date\).*not a day/);
