@@ -7,6 +7,7 @@
 import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, join, resolve, sep } from "node:path";
+import { SITE_MARKER } from "../archive/layout.ts";
 import { RiskError } from "../core/errors.ts";
 
 /** The real path of `p`: symbolic links of its existing part resolved, the rest kept as given. */
@@ -45,6 +46,25 @@ export function checkAssemblyPaths(paths: { site: string; archive: string; publi
       `Refusing --archive ${paths.archive}: it is the publication folder. Give the archive a folder of its own. Nothing was changed.`,
       { archive: paths.archive },
     );
+}
+
+/**
+ * A folder `replay` writes (`--out`, `--upstream`) must stay apart from what assemblies own: not
+ * the archive, inside it or holding it (the archive would then hold files that are not Git's, and
+ * every later assembly would refuse it), and not inside a site risk-cli writes (the next assembly
+ * replaces the site whole, and the replay with it).
+ */
+export function checkReplayOutput(option: string, given: string, archiveGiven: string): void {
+  const out = realPath(given);
+  const archive = realPath(archiveGiven);
+  const refuse = (why: string): never => {
+    throw new RiskError("E_USAGE", `Refusing ${option} ${given}: ${why}. Nothing was written.`, { [option]: given });
+  };
+  if (within(out, archive)) refuse(`it is inside the archive ${archiveGiven}, which must hold Git's files only`);
+  if (within(archive, out)) refuse(`the archive ${archiveGiven} is inside it`);
+  for (let dir = dirname(out); dir !== dirname(dir); dir = dirname(dir))
+    if (existsSync(join(dir, SITE_MARKER)))
+      refuse(`it is inside the site ${dir}, which the next assembly replaces whole`);
 }
 
 /**

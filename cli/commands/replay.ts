@@ -1,5 +1,6 @@
 import * as fs from "node:fs";
 import { resolve } from "node:path";
+import { checkReplayOutput } from "../../app/paths.ts";
 import { replaceableSite } from "../../app/site-writer.ts";
 import { RiskError } from "../../core/errors.ts";
 import { makeFolder } from "../../archive/make-folder.ts";
@@ -61,6 +62,8 @@ async function asReplayFailure<T>(what: string, run: () => Promise<T>): Promise<
 /** Finds the frame published at a date and prints it; with --out, writes that publication and checks every file. */
 export async function runReplay(opts: ReplayOptions) {
   const log = stderrLogger(opts.json);
+  if (opts.out) checkReplayOutput("--out", opts.out, opts.archive);
+  if (opts.upstream) checkReplayOutput("--upstream", opts.upstream, opts.archive);
   const archive = openArchive(opts.archive);
   const found = await asReplayFailure("the frame at that date", () => archive.frameAt(parseInstant(opts.date)));
   const { frame } = found;

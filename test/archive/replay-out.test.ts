@@ -6,6 +6,24 @@ import { runCli } from "../helpers/cli.ts";
 import { tempDir, treeDigest } from "../helpers/tmp.ts";
 
 describe("replay --out writes only where it may", () => {
+  it("refuses an --out or --upstream folder inside the archive, holding it, or inside a site risk-cli writes, so that no later assembly stops or deletes it", async () => {
+    const { site, archive } = await archiveWithFrames(1);
+    const before = treeDigest(archive);
+    for (const [option, dir, why] of [
+      ["--out", join(archive, "replayed"), "inside the archive"],
+      ["--upstream", join(archive, "up"), "inside the archive"],
+      ["--out", join(site, "old"), "inside the site"],
+      ["--upstream", join(site, "api", "up"), "inside the site"],
+      ["--out", join(archive, ".."), "the archive"],
+    ] as const) {
+      const r = runCli(["replay", "--archive", archive, "--date", "2026-11-30", option, dir]);
+      expect(r.status, `${option} ${dir}`).toBe(2);
+      expect(r.stderr).toContain(why);
+    }
+    expect(treeDigest(archive)).toEqual(before);
+    expect(existsSync(join(site, "old"))).toBe(false);
+  });
+
   it("never writes through a link planted in the output folder, and refuses a folder it did not write", async () => {
     const { archive } = await archiveWithFrames(1);
     const dir = tempDir("risk-out-");
