@@ -95,8 +95,15 @@ export async function verifyArchive(
           : `the head commit is missing or damaged (${(e as Error).message})`,
       );
     }
-    if (c.parents.length > 1)
-      fail(null, oid, null, "a frame commit has more than one parent (a merge): history was rewritten");
+    if (c.parents.length > 1) {
+      let frameId: string | null = null;
+      try {
+        frameId = parseFrameMessage(c.message, c.oid).frameId;
+      } catch {
+        // A message that names no frame: the commit alone is named.
+      }
+      fail(frameId, oid, null, "a frame commit has more than one parent (a merge): history was rewritten");
+    }
     chain.push(c);
     oid = c.parents[0];
   }
@@ -213,18 +220,25 @@ export async function verifyArchive(
       clock[frame.clock ?? "unrecorded"]++;
       // Nothing beside what risk-cli stores: a file added at the top of a frame (a forged README
       // is the likeliest) or under upstream/ is not recorded anywhere and must not ride along.
-      for (const entry of await readTree(gitdir, tree))
+      for (const entry of await readTree(gitdir, tree)) {
         if (!FRAME_TREE_ENTRIES.has(entry.path))
           fail(where, oid, entry.path, "a file the frame does not store sits at the top of its tree");
+        if (entry.type !== "tree" && entry.mode !== "100644") fail(where, oid, entry.path, unusualMode(entry.mode));
+      }
       const upstreamTree = await oidAtPath(gitdir, tree, UPSTREAM_PREFIX);
       if (upstreamTree)
         for (const entry of await readTree(gitdir, upstreamTree.oid)) {
           const rec = frame.upstream?.[entry.path as keyof NonNullable<Frame["upstream"]>];
           if (!rec || !("sha256" in rec))
             fail(where, oid, `${UPSTREAM_PREFIX}/${entry.path}`, "an upstream document the frame does not record");
+          if (entry.mode !== "100644") fail(where, oid, `${UPSTREAM_PREFIX}/${entry.path}`, unusualMode(entry.mode));
         }
       const site = await oidAtPath(gitdir, tree, SITE_PREFIX);
-      const stored = site ? await flattenTree(gitdir, site.oid) : new Map<string, string>();
+      const stored = site
+        ? await flattenTree(gitdir, site.oid, "", undefined, (path, mode) =>
+            fail(where, oid, `/${path}`, unusualMode(mode)),
+          )
+        : new Map<string, string>();
       for (const path of stored.keys())
         if (!frame.surfaces[`/${path}`]) fail(where, oid, `/${path}`, "a stored file is not recorded in the frame");
       // The journal (day shards, rolling hash) and the signal-history shards, O(1) per frame.
@@ -347,6 +361,10 @@ async function verifyHead(
       );
   }
 }
+
+/** Why a tree entry of a mode risk-cli never writes fails: a link or an executable would be checked out as such. */
+const unusualMode = (mode: string) =>
+  `stored with mode ${mode}, which risk-cli never writes (a plain file is 100644): a checkout would make it a ${mode === "120000" ? "symbolic link" : mode === "160000" ? "submodule" : "file of other permissions"}`;
 
 /** The entries of a replay index shard, or null when it is not JSON or not shaped as a shard. */
 async function shardEntries(gitdir: string, oid: string): Promise<IndexEntry[] | null> {

@@ -40,12 +40,18 @@ export async function flattenTree(
   root: string,
   prefix = "",
   cache?: TreeCache,
+  /** Told of each entry that is not a plain file (100644) or a folder: risk-cli writes no other. */
+  unusual?: (path: string, mode: string) => void,
 ): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const e of await readTree(gitdir, root, cache)) {
     const path = prefix ? `${prefix}/${e.path}` : e.path;
-    if (e.type === "tree") for (const [p, o] of await flattenTree(gitdir, e.oid, path, cache)) out.set(p, o);
-    else out.set(path, e.oid);
+    if (e.type === "tree") {
+      for (const [p, o] of await flattenTree(gitdir, e.oid, path, cache, unusual)) out.set(p, o);
+    } else {
+      if (e.mode !== "100644") unusual?.(path, e.mode);
+      out.set(path, e.oid);
+    }
   }
   return out;
 }

@@ -158,6 +158,42 @@ describe("a tampered head tree or commit message", () => {
     }
   });
 
+  it("a surface, frame.json or an upstream document re-stored as a symbolic link or an executable: verify fails naming it", () => {
+    for (const [path, mode] of [
+      ["site/llms.txt", "120000"],
+      ["site/api/v1/risk.json", "100755"],
+      ["frame.json", "100755"],
+    ] as const) {
+      const a = tampered((git) => {
+        const blob = git("rev-parse", `main:${path}`);
+        git("update-index", "--cacheinfo", `${mode},${blob},${path}`);
+      });
+      const verify = run(a, "verify");
+      expect(verify.status, path).toBe(1);
+      expect(verify.stderr).toContain(`stored with mode ${mode}`);
+      expect(verify.stderr).toContain("000005-");
+    }
+  });
+
+  it("a merge commit forged at the head: verify fails naming its frame", () => {
+    const copy = `${tempDir("risk-merge-")}/a.git`;
+    cpSync(`${dir}/archive.git`, copy, { recursive: true });
+    const env = { ...process.env, GIT_DIR: copy };
+    const git = (...args: string[]) => execFileSync("git", args, { env, encoding: "utf8" }).trim();
+    const raw = execFileSync("git", ["cat-file", "commit", "main"], { env, encoding: "utf8" });
+    const forged = raw.replace(/^(parent [0-9a-f]{40})$/m, `$1\nparent ${git("rev-parse", "main~3")}`);
+    const commit = execFileSync("git", ["hash-object", "-t", "commit", "-w", "--stdin"], {
+      env,
+      input: forged,
+      encoding: "utf8",
+    }).trim();
+    git("update-ref", "refs/heads/main", commit);
+    const verify = run(copy, "verify", "--json");
+    expect(verify.status).toBe(1);
+    expect(verify.stderr + verify.stdout).toContain("000005-");
+    expect(verify.stderr + verify.stdout).toContain("more than one parent");
+  });
+
   it("a recorded surface removed from the tree: replay --out exits 1 as for any damage", () => {
     const a = tampered((git) => git("rm", "-q", "--cached", "site/llms.txt"));
     const r = run(a, "replay", "--date", "2027-01-01", "--out", `${tempDir("risk-gone-")}/r`);
