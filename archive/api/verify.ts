@@ -127,6 +127,7 @@ export async function verifyArchive(
   };
   let previous: { frame: Frame; commit: string; tree: string } | null = null;
   let surfacesChecked = 0;
+  const signalsSeen: SignalsSeen = { blob: null, published: new Map(), recorded: null };
   // The frame log as the frames so far make it; each frame's recorded log must be exactly this.
   let log = EMPTY_LOG(hash);
   const leaves: Uint8Array[] = [];
@@ -284,6 +285,7 @@ export async function verifyArchive(
         if (path === INTEGRITY) checkIntegrity(frame, oid, JSON.parse(stamp(decoder.decode(bytes), frame.at)));
         surfacesChecked++;
       }
+      await checkSignals(gitdir, frame, stored.get(CURRENT_SIGNALS.slice(1)), signalsSeen, failHere);
       await checkObjects(gitdir, frame, oid, tree, hash, sha256OfBlob);
       // The upstream documents the frame records are the ones stored beside it.
       for (const [key, rec] of Object.entries(frame.upstream ?? {})) {
@@ -360,6 +362,66 @@ async function verifyHead(
         "the frame log's tiles do not hold the frames' hashes",
       );
   }
+}
+
+const CURRENT_SIGNALS = "/api/v1/signals/current.json";
+
+/** The last current-signals surface read, and the last frame signals found to agree with it. */
+interface SignalsSeen {
+  blob: string | null;
+  published: Map<string, Record<string, unknown>>;
+  recorded: string | null;
+}
+
+/**
+ * The signals frame.json records are the ones the same frame published: every field both name
+ * (value, level, raw value, statuses, times, reason) is equal. frame.json feeds replay, diff and
+ * the next assembly's fallbacks, so a rewritten value there (its frameHash recomputed) must not
+ * pass because the surfaces still say otherwise. A frame whose signals and surface are those of
+ * the frame before is not checked again.
+ */
+async function checkSignals(
+  gitdir: string,
+  frame: Frame,
+  blob: string | undefined,
+  seen: SignalsSeen,
+  failHere: (path: string, problem: string) => never,
+): Promise<void> {
+  if (!blob || !frame.signals) return;
+  const recorded = JSON.stringify(frame.signals);
+  if (blob === seen.blob && recorded === seen.recorded) return;
+  if (blob !== seen.blob) {
+    let doc: { signals?: { instrument?: string }[]; missing?: { instrument?: string }[] };
+    try {
+      doc = JSON.parse(decoder.decode(await readBlob(gitdir, blob)));
+    } catch (e) {
+      failHere(CURRENT_SIGNALS, `the stored surface is not JSON (${(e as Error).message})`);
+    }
+    // Published readings, and the instruments left without one (with their status and reason).
+    const listed = [doc.signals, doc.missing].flatMap((list) => (Array.isArray(list) ? list : []));
+    seen.published = new Map(listed.map((x) => [String(x.instrument), x as Record<string, unknown>]));
+    seen.blob = blob;
+  }
+  for (const [instrument, rec] of Object.entries(frame.signals)) {
+    const published = seen.published.get(instrument);
+    if (!published) {
+      if (rec.value !== null)
+        failHere(
+          FRAME_FILE,
+          `signals.${instrument} has a value, but ${CURRENT_SIGNALS} of the same frame publishes none: the frame was rewritten`,
+        );
+      continue;
+    }
+    for (const [key, value] of Object.entries(rec)) {
+      if (!(key in published)) continue;
+      if (JSON.stringify(published[key]) !== JSON.stringify(value))
+        failHere(
+          FRAME_FILE,
+          `signals.${instrument}.${key} is ${JSON.stringify(value)}, but ${CURRENT_SIGNALS} of the same frame publishes ${JSON.stringify(published[key])}: the frame was rewritten`,
+        );
+    }
+  }
+  seen.recorded = recorded;
 }
 
 /** Why a tree entry of a mode risk-cli never writes fails: a link or an executable would be checked out as such. */

@@ -8,6 +8,10 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
+import { frameMessage } from "../../archive/models/message.ts";
+import { nodeHasher } from "../../cli/runtime/node.ts";
+import { canonicalJson } from "../../core/canonical/jcs.ts";
+import { frameHashOf } from "../../core/frame.ts";
 import { CLI, runCli } from "../helpers/cli.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
@@ -172,6 +176,47 @@ describe("a tampered head tree or commit message", () => {
       expect(verify.status, path).toBe(1);
       expect(verify.stderr).toContain(`stored with mode ${mode}`);
       expect(verify.stderr).toContain("000005-");
+    }
+  });
+
+  it("a head frame.json whose signal is rewritten, frameHash and message made to match: verify fails, as the frame's own surfaces publish another", () => {
+    // A frame whose readings are published (its value rewritten), and one of these early-2026
+    // frames whose readings are from the future and missing (the reason published beside it).
+    const present = tempDir("risk-present-");
+    expect(runCli(["assemble", "--now", "2026-11-22T10:00:00Z"], { cwd: present }).status).toBe(0);
+    for (const [source, field] of [
+      [present, "value"],
+      [dir, "reason"],
+    ] as const) {
+      const copy = `${tempDir("risk-resigned-")}/a.git`;
+      cpSync(`${source}/archive.git`, copy, { recursive: true });
+      const env = { ...process.env, GIT_DIR: copy, GIT_INDEX_FILE: `${copy}.index` };
+      const git = (...args: string[]) => execFileSync("git", args, { env, encoding: "utf8" }).trim();
+      const frame = JSON.parse(git("show", "main:frame.json"));
+      const [instrument] = Object.keys(frame.signals).filter(
+        (k) => (frame.signals[k].value !== null) === (field === "value"),
+      );
+      const signal = frame.signals[instrument!];
+      signal[field] = field === "value" ? Math.round((signal.value + 11.2) * 10) / 10 : "a reason nobody published";
+      const { frameHash: _old, ...body } = frame;
+      frame.frameHash = frameHashOf(body, nodeHasher);
+      const input = canonicalJson(frame);
+      const blob = execFileSync("git", ["hash-object", "-w", "--stdin"], { env, input, encoding: "utf8" }).trim();
+      git("read-tree", "main");
+      git("update-index", "--cacheinfo", `100644,${blob},frame.json`);
+      const tree = git("write-tree");
+      const raw = execFileSync("git", ["cat-file", "commit", "main"], { env, encoding: "utf8" });
+      const headers = raw.slice(0, raw.indexOf("\n\n")).replace(/^tree [0-9a-f]{40}/, `tree ${tree}`);
+      const commit = execFileSync("git", ["hash-object", "-t", "commit", "-w", "--stdin"], {
+        env,
+        input: `${headers}\n\n${frameMessage(frame)}`,
+        encoding: "utf8",
+      }).trim();
+      git("update-ref", "refs/heads/main", commit);
+      const verify = run(copy, "verify");
+      expect(verify.status, field).toBe(1);
+      expect(verify.stderr).toContain(`signals.${instrument}.${field}`);
+      expect(verify.stderr).toContain(frame.frameId);
     }
   });
 
