@@ -510,17 +510,6 @@ export function siteServer(siteDir: string, options: { archive?: string; mcp?: M
 }
 
 /**
- * The instant an Accept-Datetime names (an IMF-fixdate), or NaN when it is not one or names a
- * day the calendar does not have (30 February is refused, not rolled over to March).
- */
-function acceptDatetime(text: string, parse: (t: string) => number): number {
-  const t = text.trim();
-  const ms = parse(t);
-  // The day, month, year and time must read back as given; the day name is not checked.
-  return Number.isNaN(ms) || new Date(ms).toUTCString().slice(5) !== t.slice(5) ? Number.NaN : ms;
-}
-
-/**
  * Memento (RFC 7089) over the archive: a surface asked for with Accept-Datetime is redirected
  * (302) to the memento of the version published then; /memento/<frame-id><path> gives that
  * version byte for byte as its frame served it, with Memento-Datetime, answered as a live file
@@ -589,7 +578,8 @@ function mementoAnswerer(archive: string, pack: Pack) {
       // A TimeGate: the original resource asked for with Accept-Datetime.
       const list = i.list(path);
       if (list.length === 0) return live();
-      const instant = acceptDatetime(String(req.headers["accept-datetime"]), m.parseHttpDate);
+      // An HTTP-date in any of its three forms, of a day that exists and bears its own name.
+      const instant = m.parseHttpDate(String(req.headers["accept-datetime"]));
       if (Number.isNaN(instant))
         return text(
           res,
@@ -597,7 +587,15 @@ function mementoAnswerer(archive: string, pack: Pack) {
           "Accept-Datetime must be an HTTP-date of a day that exists, as Sat, 21 Nov 2026 10:00:00 GMT.\n",
           { Vary: "Accept-Datetime" },
         );
-      const version = i.at(path, instant)!;
+      const version = i.at(path, instant);
+      // Nothing was published then: the first version is later, and giving it would look ahead.
+      if (!version)
+        return text(
+          res,
+          404,
+          `Nothing was published at ${path} at or before ${m.httpDate(instant)}; the first version dates from ${m.httpDate(list[0]!.at)} (see the Link header).\n`,
+          { Vary: "Accept-Datetime", Link: m.mementoLinks(path, list) },
+        );
       res.writeHead(302, {
         Location: mementoUri(path, version.frameId),
         Vary: "Accept-Datetime",

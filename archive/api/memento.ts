@@ -67,7 +67,7 @@ export class MementoIndex {
     return this.versions.get(path) ?? [];
   }
 
-  /** The version of `path` published at `instant` (the last at or before it), else the first. */
+  /** The version of `path` published at `instant` (the last at or before it); null before the first. */
   at(path: string, instant: number): Version | null {
     const list = this.list(path);
     if (list.length === 0) return null;
@@ -78,7 +78,7 @@ export class MementoIndex {
       if (list[mid]!.at <= instant) lo = mid + 1;
       else hi = mid;
     }
-    return list[Math.max(0, lo - 1)]!;
+    return lo === 0 ? null : list[lo - 1]!;
   }
 
   /** The version of `path` that frame `frameId` started, or null. */
@@ -99,9 +99,44 @@ export class MementoIndex {
 export const httpDate = (ms: number) => new Date(ms).toUTCString();
 
 /** Reads an Accept-Datetime value; NaN when it is not an HTTP-date. */
-export function parseHttpDate(text: string): number {
+export function parseHttpDate(text: string, now = Date.now()): number {
   const t = text.trim();
-  return /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(t) ? Date.parse(t) : Number.NaN;
+  let m = IMF_FIXDATE.exec(t);
+  if (m) return dateOf(m[1]!, Number(m[2]), m[3]!, Number(m[4]), m[5]!);
+  m = RFC_850.exec(t);
+  if (m) {
+    // A two-digit year more than 50 years ahead is the latest past year with those digits.
+    const nowYear = new Date(now).getUTCFullYear();
+    let year = Math.floor(nowYear / 100) * 100 + Number(m[4]);
+    if (year > nowYear + 50) year -= 100;
+    return dateOf(m[1]!.slice(0, 3), Number(m[2]), m[3]!, year, m[5]!);
+  }
+  m = ASCTIME.exec(t);
+  if (m) return dateOf(m[1]!, Number(m[3]), m[2]!, Number(m[5]), m[4]!);
+  return Number.NaN;
+}
+
+const DAY = "(Mon|Tue|Wed|Thu|Fri|Sat|Sun)";
+const MONTH = "(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)";
+const TIME = "(\\d{2}:\\d{2}:\\d{2})";
+/** The three forms RFC 9110 (section 5.6.7) says a recipient must accept: IMF-fixdate, RFC 850, asctime. */
+const IMF_FIXDATE = new RegExp(`^${DAY}, (\\d{2}) ${MONTH} (\\d{4}) ${TIME} GMT$`);
+const RFC_850 = new RegExp(
+  `^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), (\\d{2})-${MONTH}-(\\d{2}) ${TIME} GMT$`,
+);
+const ASCTIME = new RegExp(`^${DAY} ${MONTH} ([ \\d]\\d) ${TIME} (\\d{4})$`);
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+const DAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+
+/** The instant, or NaN unless the day exists, the time is one of a day, and the day's name is its own. */
+function dateOf(dayName: string, day: number, month: string, year: number, time: string): number {
+  const [h, mi, sec] = time.split(":").map(Number) as [number, number, number];
+  const monthIndex = MONTHS.indexOf(month);
+  const ms = Date.UTC(year, monthIndex, day, h, mi, sec);
+  const d = new Date(ms);
+  if (h > 23 || mi > 59 || sec > 59) return Number.NaN;
+  if (d.getUTCFullYear() !== year || d.getUTCMonth() !== monthIndex || d.getUTCDate() !== day) return Number.NaN;
+  return DAYS[d.getUTCDay()] === dayName ? ms : Number.NaN;
 }
 
 /** Versions listed on one page of a TimeMap. */

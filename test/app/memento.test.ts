@@ -116,11 +116,12 @@ describe("Memento (RFC 7089) through serve --archive", () => {
     expect(String(catalog.headers.link)).toContain('rel="first last memento"');
   });
 
-  it("answers before the first frame with the first version, a bad date with 400, an unknown memento with 404", async () => {
+  it("answers before the first frame with 404 and the first memento's link (never a later version), a bad date with 400, an unknown memento with 404", async () => {
     const path = "/api/v1/risk.json";
     const early = await get(path, { "Accept-Datetime": "Thu, 01 Jan 2015 00:00:00 GMT" });
-    expect(early.status).toBe(302);
-    expect(early.headers.location).toBe(`/memento/${frames[0]!.frameId}${path}`);
+    expect(early.status).toBe(404);
+    expect(early.headers.location).toBeUndefined();
+    expect(String(early.headers.link)).toContain(`/memento/${frames[0]!.frameId}${path}>; rel="first`);
     expect((await get(path, { "Accept-Datetime": "2026-11-21" })).status).toBe(400);
     expect((await get(`/memento/000099-20991231T000000Z${path}`)).status).toBe(404);
     expect((await get("/timemap/api/v1/nothing.json")).status).toBe(404);
@@ -184,7 +185,24 @@ describe("a memento is answered as the live site answers a file", () => {
       "Sat, 21 Nov 2026 24:00:00 GMT",
     ])
       expect((await get(path, { "Accept-Datetime": date })).status, date).toBe(400);
-    expect((await get(path, { "Accept-Datetime": "Sat, 28 Feb 2026 10:00:00 GMT" })).status).toBe(302);
+    expect((await get(path, { "Accept-Datetime": "Thu, 31 Dec 2026 10:00:00 GMT" })).status).toBe(302);
+  });
+
+  it("takes the three forms of HTTP-date RFC 9110 asks for, and refuses a day named wrongly", async () => {
+    const path = "/api/v1/risk.json";
+    const fixdate = await get(path, { "Accept-Datetime": "Thu, 31 Dec 2026 10:00:00 GMT" });
+    expect(fixdate.status).toBe(302);
+    for (const date of ["Thursday, 31-Dec-26 10:00:00 GMT", "Thu Dec 31 10:00:00 2026"]) {
+      const r = await get(path, { "Accept-Datetime": date });
+      expect(r.status, date).toBe(302);
+      expect(r.headers.location, date).toBe(fixdate.headers.location);
+    }
+    for (const date of [
+      "Fri, 31 Dec 2026 10:00:00 GMT",
+      "Wednesday, 31-Dec-26 10:00:00 GMT",
+      "Sun Dec 31 10:00:00 2026",
+    ])
+      expect((await get(path, { "Accept-Datetime": date })).status, date).toBe(400);
   });
 
   it("answers a path the archive never published as the live site does, Accept-Datetime or not", async () => {
