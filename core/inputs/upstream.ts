@@ -140,7 +140,8 @@ const FUTURE_TOLERANCE_MS = 5 * 60_000;
 function checkNotFuture(reading: Reading, collectedAt: string): void {
   const limit = Date.parse(collectedAt) + FUTURE_TOLERANCE_MS;
   const times: [string, string | undefined][] = [
-    ["publishedAt", reading.publishedAt ?? undefined],
+    // Named as the upstream's own format names it: the debt snapshot says generatedAt.
+    [reading.debt ? "generatedAt" : "publishedAt", reading.publishedAt ?? undefined],
     ["observedAt", reading.observedAt],
   ];
   for (const [field, t] of times) {

@@ -15,6 +15,15 @@ const article = (meta: string, body: string) => `---\n${meta}\n---\n\n${body}\n`
 const assemble = (pub: string) => assembleInto(pub, NOW);
 
 describe("a publisher's corpus", () => {
+  it("names a debt snapshot dated after the collection by its own field, generatedAt", () => {
+    const r = assembleInto(demoCopy(), "2026-11-20T00:00:00Z");
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      "upstream/debt-latest.json: field generatedAt: 2026-11-21T04:00:00Z is after the collection",
+    );
+    expect(r.stderr).not.toContain("debt-latest.json: field publishedAt");
+  });
+
   it("publishes beside an article dated far ahead, which does not keep the corpus fresh", () => {
     const pub = demoCopy();
     writeFileSync(
