@@ -357,6 +357,8 @@ function parseCommit(oid: string, body: Uint8Array): CommitInfo | null {
 export async function readCommit(gitdir: string, oid: string): Promise<CommitInfo> {
   const obj = readObject(gitdir, oid);
   // A tag is peeled to its commit by isomorphic-git; any other type is its error to report.
+  if (obj !== "fallback" && (obj.type === "tree" || obj.type === "blob"))
+    throw damaged(oid, `is a ${obj.type} where a commit belongs`);
   const parsed = obj !== "fallback" && obj.type === "commit" ? parseCommit(oid, obj.body) : null;
   if (parsed) return parsed;
   const { commit } = await viaIsogit(oid, async () => (await isogit()).readCommit({ fs, gitdir, oid }));

@@ -330,6 +330,17 @@ describe("an auditor's clone of the archive branch", () => {
     expect(run(copy, "replay", "--date", "2027-01-01").status).not.toBe(7);
     expect([1, 6]).toContain(run(copy, "verify").status);
   });
+
+  it("names a branch pointed at a tree or a blob as such, not as a damaged pack", () => {
+    const copy = `${tempDir("risk-ref-")}/a.git`;
+    cpSync(`${dir}/archive.git`, copy, { recursive: true });
+    const git = (...args: string[]) =>
+      execFileSync("git", args, { env: { ...process.env, GIT_DIR: copy }, encoding: "utf8" }).trim();
+    writeFileSync(`${copy}/refs/heads/main`, `${git("rev-parse", "main^{tree}")}\n`);
+    const verify = run(copy, "verify");
+    expect(verify.status).toBe(1);
+    expect(verify.stderr).toContain("is a tree where a commit belongs");
+  });
 });
 
 describe("files that are not what Git keeps", () => {
