@@ -13,7 +13,7 @@ import { LineCounter, parseDocument, stringify } from "yaml";
 import { isTimeZone } from "../core/dates.ts";
 import { isRiskError } from "../core/errors.ts";
 import { type ContentConfig, FRONTMATTER_KEYS } from "../core/inputs/schemas.ts";
-import { fileSlug, LIKELY_KEYS, splitDocument } from "../core/inputs/documents.ts";
+import { fileSlug, likelyKey, splitDocument } from "../core/inputs/documents.ts";
 
 export type Generator = "astro" | "hugo" | "jekyll" | "eleventy" | "markdown";
 
@@ -413,7 +413,7 @@ export function detectSite(root: string): Detection {
       slugKey = key;
       continue;
     }
-    const target = Object.hasOwn(LIKELY_KEYS, key.toLowerCase()) ? LIKELY_KEYS[key.toLowerCase()] : undefined;
+    const target = likelyKey(key);
     if (target && !taken.has(target)) {
       map[key] = target;
       taken.add(target);

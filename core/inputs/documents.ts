@@ -107,6 +107,13 @@ export function splitDocument(
   };
 }
 
+/** The risk-cli key a publisher's key most likely means (pubDate: date), if it is a common one. */
+export function likelyKey(key: string): (typeof FRONTMATTER_KEYS)[number] | undefined {
+  const k = key.toLowerCase();
+  // Own keys only: `constructor` is no publisher's key, whatever objects inherit.
+  return Object.hasOwn(LIKELY_KEYS, k) ? LIKELY_KEYS[k] : undefined;
+}
+
 /** Keys publishers commonly use, and the risk-cli key each one means: the hint of an error. */
 export const LIKELY_KEYS: Record<string, (typeof FRONTMATTER_KEYS)[number]> = {
   pubdate: "date",
@@ -217,7 +224,7 @@ export function readFrontmatter(
     );
   };
   // JavaScript objects do not keep such a key as data: it would vanish, unseen by the key checks.
-  const proto = lineOfKey(head, "__proto__");
+  const proto = head.includes("__proto__") ? lineOfKey(head, "__proto__") : undefined;
   if (proto !== undefined)
     throw inputError(file, proto, "__proto__", "a key named __proto__ cannot be read; remove it or rename it");
   let raw: Record<string, unknown>;
@@ -257,7 +264,7 @@ export function readFrontmatter(
     if (key === draftKey || key === publishedKey || key === slugKey || fm.ignore.includes(key)) continue;
     const target = fm.map[key] ?? key;
     if (!(FRONTMATTER_KEYS as readonly string[]).includes(target)) {
-      const likely = Object.hasOwn(LIKELY_KEYS, key.toLowerCase()) ? LIKELY_KEYS[key.toLowerCase()] : undefined;
+      const likely = likelyKey(key);
       throw inputError(
         file,
         lineOfKey(head, key),
