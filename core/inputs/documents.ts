@@ -263,6 +263,16 @@ export function readFrontmatter(
   for (const [key, value] of Object.entries(raw)) {
     if (key === draftKey || key === publishedKey || key === slugKey || fm.ignore.includes(key)) continue;
     const target = fm.map[key] ?? key;
+    if (key === "" && fm.map[key] === undefined) {
+      // YAML reads a key written `null:`, `~:` or `:` alone as the empty key.
+      const line = head.split("\n").findIndex((l) => /^\s*(?:null|Null|NULL|~|""|'')?\s*[:=](?:\s|$)/.test(l));
+      throw inputError(
+        file,
+        line < 0 ? undefined : line + 2,
+        undefined,
+        "a key written null, ~ or nothing at all is read as an empty key: give the field its name, or quote the key if it is a word",
+      );
+    }
     if (!(FRONTMATTER_KEYS as readonly string[]).includes(target)) {
       const likely = likelyKey(key);
       throw inputError(

@@ -118,6 +118,15 @@ export function explain(issue: z.core.$ZodIssue): string {
 function describe(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "a list";
+  if (value instanceof Uint8Array) return "binary data (a !!binary value)";
+  if (value instanceof Date) {
+    // TOML's dates and times (smol-toml's TomlDate) say which of the four kinds they are.
+    const toml = value as Date & { isTime?: () => boolean; isDate?: () => boolean; isLocal?: () => boolean };
+    if (toml.isTime?.()) return "a time of day without a date";
+    if (toml.isDate?.()) return "a date";
+    return toml.isLocal?.() ? "a date-time without a zone" : "a date-time";
+  }
+  if (value instanceof Map || value instanceof Set) return "a mapping of a kind JSON cannot hold (!!omap, !!set)";
   if (typeof value === "object") return "a mapping";
   return `${typeof value} ${quote(value)}`;
 }

@@ -332,6 +332,25 @@ describe("frontmatter and file names as publishers write them", () => {
       ).toThrow(where);
   });
 
+  it("names an empty or null key by its line, and says what a TOML time, a !!binary or a !!set value is", () => {
+    for (const line of ["null: x", "~: x", ": x"])
+      expect(
+        () => readFrontmatter("a.md", "yaml", head(["title: T", "description: D", line]), content()),
+        line,
+      ).toThrow(/^Cannot read a\.md:4: a key written null, ~ or nothing at all is read as an empty key/);
+    for (const [format, line, got] of [
+      ["toml", "date = 10:00:00", "got a time of day without a date"],
+      ["yaml", "date: !!binary aGVsbG8=", "got binary data (a !!binary value)"],
+      ["yaml", "date: !!set {a, b}", "got a mapping of a kind JSON cannot hold"],
+    ] as const) {
+      const lines =
+        format === "toml" ? ['title = "T"', 'description = "D"', line] : ["title: T", "description: D", line];
+      expect(() => readFrontmatter("a.md", format, head(lines), content()), line).toThrow(
+        `a.md:4 (field date): string expected, ${got}`,
+      );
+    }
+  });
+
   it("leaves out drafts whatever the way they are written, and refuses a draft flag that is neither true nor false", () => {
     const read = (flag: string, extra: Record<string, unknown>) =>
       readFrontmatter("a.md", "yaml", head(["title: T", "description: D", "date: 2026-03-01", flag]), content(extra));
