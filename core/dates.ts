@@ -4,7 +4,29 @@
  */
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?(Z|([+-])(\d{2}):(\d{2}))$/;
 
-const daysIn = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate();
+const isLeapYear = (year: number) => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const daysIn = (year: number, month: number) => (month === 2 && isLeapYear(year) ? 29 : DAYS_IN_MONTH[month - 1]!);
+
+/**
+ * Date.UTC for every year from 0000 to 9999: Date.UTC itself reads the years 0 to 99 as 1900 to
+ * 1999. `monthIndex` counts from 0, as in Date.UTC.
+ */
+export function utcMs(year: number, monthIndex: number, day: number, hour = 0, minute = 0, second = 0, ms = 0): number {
+  const d = new Date(Date.UTC(2000, monthIndex, day, hour, minute, second, ms));
+  d.setUTCFullYear(year, monthIndex, day);
+  return d.getTime();
+}
+
+/**
+ * A leap second (second 60, RFC 3339 and RFC 9110 allow it) is read as the last millisecond of
+ * the minute it ends, which is 23:59 UTC: never as the next day, whose frames it must not reach.
+ * Null when second 60 is given at any other minute.
+ */
+export function leapSecondMs(minuteStartMs: number): number | null {
+  const d = new Date(minuteStartMs);
+  return d.getUTCHours() === 23 && d.getUTCMinutes() === 59 ? minuteStartMs + 59_999 : null;
+}
 
 /** The epoch milliseconds of a date-time with a zone (`Z` or `±hh:mm`), or null when it is not a real instant. */
 export function parseDateTime(text: string): number | null {
@@ -13,7 +35,7 @@ export function parseDateTime(text: string): number | null {
   const [year, month, day, hour, minute] = [1, 2, 3, 4, 5].map((i) => Number(m[i]));
   const second = m[6] === undefined ? 0 : Number(m[6]);
   if (month! < 1 || month! > 12 || day! < 1 || day! > daysIn(year!, month!)) return null;
-  if (hour! > 23 || minute! > 59 || second > 59) return null;
+  if (hour! > 23 || minute! > 59 || second > 60) return null;
   let offset = 0;
   if (m[8] !== "Z") {
     const oh = Number(m[10]);
@@ -22,8 +44,9 @@ export function parseDateTime(text: string): number | null {
     offset = (m[9] === "-" ? -1 : 1) * (oh * 60 + om);
   }
   const fraction = m[7] ? Math.floor(Number(`0${m[7]}`) * 1000) : 0;
-  const ms = Date.UTC(year!, month! - 1, day!, hour!, minute!, second, fraction) - offset * 60_000;
-  return Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? ms : null;
+  const minuteStart = utcMs(year!, month! - 1, day!, hour!, minute!) - offset * 60_000;
+  const ms = second === 60 ? leapSecondMs(minuteStart) : minuteStart + second * 1000 + fraction;
+  return ms !== null && Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? ms : null;
 }
 
 /** The epoch milliseconds of the end of a UTC day `YYYY-MM-DD`, or null when it is not a real date. */
@@ -32,7 +55,7 @@ export function parseDateEnd(text: string): number | null {
   if (!m) return null;
   const [year, month, day] = [1, 2, 3].map((i) => Number(m[i]));
   if (month! < 1 || month! > 12 || day! < 1 || day! > daysIn(year!, month!)) return null;
-  return Date.UTC(year!, month! - 1, day!, 23, 59, 59, 999);
+  return utcMs(year!, month! - 1, day!, 23, 59, 59, 999);
 }
 
 /** Whether `zone` is a time zone the runtime knows by its IANA name (`Europe/Paris`, `UTC`). */

@@ -9,6 +9,7 @@
  * read once) and extended from the new head when the archive moves; a lookup is then a binary
  * search.
  */
+import { leapSecondMs, utcMs } from "../../core/dates.ts";
 import { RiskError } from "../../core/errors.ts";
 import { headCommit, readCommit, requireArchive } from "../git/objects.ts";
 import { readFrame, servedBytes } from "./frames.ts";
@@ -132,11 +133,12 @@ const DAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
 function dateOf(dayName: string, day: number, month: string, year: number, time: string): number {
   const [h, mi, sec] = time.split(":").map(Number) as [number, number, number];
   const monthIndex = MONTHS.indexOf(month);
-  const ms = Date.UTC(year, monthIndex, day, h, mi, sec);
-  const d = new Date(ms);
-  if (h > 23 || mi > 59 || sec > 59) return Number.NaN;
+  const minuteStart = utcMs(year, monthIndex, day, h, mi);
+  const d = new Date(minuteStart);
+  if (h > 23 || mi > 59 || sec > 60) return Number.NaN;
   if (d.getUTCFullYear() !== year || d.getUTCMonth() !== monthIndex || d.getUTCDate() !== day) return Number.NaN;
-  return DAYS[d.getUTCDay()] === dayName ? ms : Number.NaN;
+  if (DAYS[d.getUTCDay()] !== dayName) return Number.NaN;
+  return sec === 60 ? (leapSecondMs(minuteStart) ?? Number.NaN) : minuteStart + sec * 1000;
 }
 
 /** Versions listed on one page of a TimeMap. */

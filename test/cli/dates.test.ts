@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseDateEnd, parseDateTime } from "../../core/dates.ts";
 import { resolveNow } from "../../cli/clock.ts";
+import { parseHttpDate } from "../../archive/api/memento.ts";
 import { archiveWithFrames } from "../helpers/archive.ts";
 import { runCli } from "../helpers/cli.ts";
 import { tempDir } from "../helpers/tmp.ts";
@@ -24,6 +25,20 @@ describe("dates and date-times given by people", () => {
     for (const bad of ["2026-02-30", "2026-00-10", "2026-4-1"]) expect(parseDateEnd(bad), bad).toBeNull();
     expect(parseDateTime("2028-02-29T23:59:59+01:00")).toBe(Date.parse("2028-02-29T22:59:59Z"));
     expect(parseDateEnd("2026-02-28")).toBe(Date.parse("2026-02-28T23:59:59.999Z"));
+  });
+
+  it("reads the years 0000 to 0099 as themselves, and a leap second as the end of its day, never the next", () => {
+    expect(new Date(parseDateEnd("0000-01-01")!).toISOString()).toBe("0000-01-01T23:59:59.999Z");
+    expect(new Date(parseDateTime("0099-12-31T10:00:00Z")!).toISOString()).toBe("0099-12-31T10:00:00.000Z");
+    // Year 0 is a leap year of the proleptic Gregorian calendar; 1900, which Date.UTC would read, is not.
+    expect(parseDateEnd("0000-02-29")).not.toBeNull();
+    expect(parseDateEnd("0100-02-29")).toBeNull();
+    expect(parseDateTime("2016-12-31T23:59:60Z")).toBe(Date.parse("2016-12-31T23:59:59.999Z"));
+    expect(parseDateTime("2017-01-01T00:59:60+01:00")).toBe(Date.parse("2016-12-31T23:59:59.999Z"));
+    expect(parseDateTime("2016-12-31T12:59:60Z")).toBeNull();
+    // The same in an Accept-Datetime: RFC 9110 allows second 60 in an HTTP-date.
+    expect(parseHttpDate("Sat, 31 Dec 2016 23:59:60 GMT")).toBe(Date.parse("2016-12-31T23:59:59.999Z"));
+    expect(parseHttpDate("Sat, 31 Dec 2016 12:59:60 GMT")).toBeNaN();
   });
 
   it("refuses a rolled-over date-time with exit 2 in assemble, replay and diff", async () => {
