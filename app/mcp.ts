@@ -141,12 +141,12 @@ export function createMcpServer(source: PublishedSource, options: Pick<McpOption
       title: "Search the corpus",
       description:
         "Full-text search (French and English, accents and case folded, prefixes match) over articles, guides, glossary, methodologies and primary sources, in the search index published at asOf.",
-      inputSchema: {
+      inputSchema: z.strictObject({
         query: z.string().min(1).max(500).describe("Words to look for"),
         lang: z.enum(["fr", "en"]).optional().describe("One language only"),
         limit: z.int().min(1).max(50).optional().describe("How many results (default 10)"),
         asOf: AsOf,
-      },
+      }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     answer("search", async ({ query, lang, limit, asOf }) => {
@@ -171,7 +171,7 @@ export function createMcpServer(source: PublishedSource, options: Pick<McpOption
       title: "Get a published surface",
       description:
         "The text of one surface (JSON, NDJSON, CSV, Atom or text) exactly as it was served at asOf, with its SHA-256 as recorded in integrity.json.",
-      inputSchema: { path: SurfacePath, asOf: AsOf },
+      inputSchema: z.strictObject({ path: SurfacePath, asOf: AsOf }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     answer("get_surface", async ({ path, asOf }) => {
@@ -198,7 +198,7 @@ export function createMcpServer(source: PublishedSource, options: Pick<McpOption
       title: "Get a series' observations",
       description:
         "The daily observations (the last point of each closed UTC day, indexed by seriesDate) of one signal series, from the fused history published at asOf, with the level changes.",
-      inputSchema: {
+      inputSchema: z.strictObject({
         seriesId: z
           .string()
           .regex(/^[a-z0-9-]{1,80}$/)
@@ -206,7 +206,7 @@ export function createMcpServer(source: PublishedSource, options: Pick<McpOption
         from: day("from").optional().describe("First seriesDate to include"),
         to: day("to").optional().describe("Last seriesDate to include"),
         asOf: AsOf,
-      },
+      }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     answer("get_series", async ({ seriesId, from, to, asOf }) => {
@@ -239,7 +239,7 @@ export function createMcpServer(source: PublishedSource, options: Pick<McpOption
       title: "Get the signals",
       description:
         "The current signal of every instrument as published at asOf: value on the instrument's own scale, level, source status, whether a value was retained after an upstream failure (fallbackUsed), and its dates.",
-      inputSchema: { asOf: AsOf },
+      inputSchema: z.strictObject({ asOf: AsOf }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     answer("get_signals", async ({ asOf }) => {
@@ -254,7 +254,7 @@ export function createMcpServer(source: PublishedSource, options: Pick<McpOption
       title: "Summarise the frame published at an instant",
       description:
         "The archive's frame at or before asOf: its identifier, hash, commit and time, the signals it recorded, and the surfaces it added, changed and removed.",
-      inputSchema: { asOf: AsOf },
+      inputSchema: z.strictObject({ asOf: AsOf }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     answer("replay_summary", async ({ asOf }) => {
@@ -280,17 +280,23 @@ export function createMcpServer(source: PublishedSource, options: Pick<McpOption
       title: "What changed between two instants",
       description:
         "Between the frames published at two instants: the surfaces whose content changed, every instrument's value and level moves, methodology versions, and the objects (articles, claims…) added, modified or removed.",
-      inputSchema: {
+      inputSchema: z.strictObject({
         from: instant("from").describe("The earlier instant (date or date-time with zone)"),
-        to: instant("to").optional().describe("The later instant; omitted: the latest frame"),
-      },
+        to: instant("to").optional().describe("The later instant; omitted: the frame published at asOf, or the latest"),
+        asOf: AsOf,
+      }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    answer("diff", async ({ from, to }) => {
+    answer("diff", async ({ from, to, asOf }) => {
       const archive = needArchive();
       const earlier = readInstant(from, "from");
-      const later = to === undefined ? 8.64e15 : readInstant(to, "to");
-      if (earlier > later) throw new RiskError("E_USAGE", `from ${from} is after to ${to}: give from before to`);
+      const limit = asOf === undefined ? 8.64e15 : readInstant(asOf, "asOf");
+      const later = to === undefined ? limit : readInstant(to, "to");
+      if (earlier > later)
+        throw new RiskError("E_USAGE", `from ${from} is after to ${to ?? asOf}: give from before to`);
+      // Nothing published after asOf is given, not even as the end of a diff.
+      if (later > limit)
+        throw new RiskError("E_USAGE", `to ${to} is after asOf ${asOf}: give to at or before asOf, or leave it out`);
       return archive.diff(earlier, later);
     }),
   );
@@ -300,14 +306,16 @@ export function createMcpServer(source: PublishedSource, options: Pick<McpOption
     {
       title: "Verify the archive",
       description:
-        "Checks every frame of the archive from the first to the head: the hash chain, each stored surface against its fingerprint, integrity.json against its frame, the times. Names the first frame that fails.",
-      inputSchema: {},
+        "Checks every frame of the archive from the first to the head (or to the frame published at asOf): the hash chain, each stored surface against its fingerprint, integrity.json against its frame, the times. Names the first frame that fails.",
+      inputSchema: z.strictObject({ asOf: AsOf }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    answer("verify", async () => {
+    answer("verify", async ({ asOf }) => {
       const archive = needArchive();
+      // With asOf, the frames after it are neither checked nor named.
+      const upTo = asOf === undefined ? undefined : ((await source.at(asOf)).commit ?? undefined);
       try {
-        return { ok: true, ...(await archive.verify(source.hash)) };
+        return { ok: true, ...(await archive.verify(source.hash, undefined, upTo)) };
       } catch (e) {
         if (e instanceof RiskError && (e.code === "E_VERIFY" || e.code === "E_ARCHIVE"))
           return { ok: false, problem: scrub(e.message) };

@@ -78,8 +78,8 @@ export interface Archive {
     found: FoundFrame,
     hash: Hasher,
   ): Promise<{ instrument: string; bytes?: Uint8Array; reason?: string }[]>;
-  /** Checks every frame; names the first that fails. */
-  verify(hash: Hasher, onFrame?: (n: number) => void): Promise<VerifyReport>;
+  /** Checks every frame, or every frame up to the one committed as `upTo`; names the first that fails. */
+  verify(hash: Hasher, onFrame?: (n: number) => void, upTo?: string): Promise<VerifyReport>;
   /** What changed between the frames published at two instants (epoch ms). */
   diff(from: number, to: number): Promise<FrameDiff>;
   /** Proves that the archive extends a saved checkpoint (a consistency proof); names the frame when it does not. */
@@ -109,7 +109,7 @@ export function openArchive(dir: string): Archive {
     materialise: async (found, outDir, hash) =>
       (await import("./api/replay.ts")).materialise(gitdir, found, outDir, hash),
     upstreamDocuments: async (found, hash) => (await import("./api/replay.ts")).upstreamDocuments(gitdir, found, hash),
-    verify: async (hash, onFrame) => (await import("./api/verify.ts")).verifyArchive(gitdir, hash, onFrame),
+    verify: async (hash, onFrame, upTo) => (await import("./api/verify.ts")).verifyArchive(gitdir, hash, onFrame, upTo),
     diff: async (from, to) => (await import("./api/diff.ts")).diffFrames(gitdir, from, to),
     checkCheckpoint: async (hash, checkpoint) =>
       (await import("./api/proofs.ts")).checkCheckpoint(gitdir, hash, checkpoint),

@@ -64,7 +64,8 @@ const FRAME_TREE_ENTRIES = new Set([
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
 /**
- * Checks every frame from the first to the head: commit trailers, frame hash, chain, sequence,
+ * Checks every frame from the first to the head (or to the frame committed as `upTo`, which is
+ * then checked as the head it was when it was published): commit trailers, frame hash, chain, sequence,
  * times, every stored surface against its fingerprints, integrity.json against the frame, and
  * the replay index. Throws E_VERIFY naming the first frame and path that fail.
  */
@@ -72,9 +73,10 @@ export async function verifyArchive(
   gitdir: string,
   hash: Hasher,
   onFrame?: (n: number) => void,
+  upTo?: string,
 ): Promise<VerifyReport> {
   requireArchive(gitdir);
-  const head = await headCommit(gitdir);
+  const head = upTo ?? (await headCommit(gitdir));
   if (!head) throw new RiskError("E_NO_FRAME", `The archive ${gitdir} has no frame to verify`, { archive: gitdir });
   const chain: CommitInfo[] = [];
   for (let oid: string | undefined = head; oid; ) {

@@ -113,6 +113,22 @@ describe("risk-cli mcp over standard input and output, with the SDK's own client
     expect(verify).toMatchObject({ ok: true, frames: 3, head: { frameId: frames[2]!.frameId } });
   });
 
+  it("diff and verify keep to asOf: no later frame is compared, checked or named, and an unknown argument is refused", async () => {
+    const asOf = DAYS[1]!;
+    const diff = parsed(await stdio.callTool({ name: "diff", arguments: { from: DAYS[0], asOf } }));
+    expect(diff.to.frameId).toBe(frames[1]!.frameId);
+    const beyond = await stdio.callTool({ name: "diff", arguments: { from: DAYS[0], to: DAYS[2], asOf } });
+    expect(beyond.isError).toBe(true);
+    expect(text(beyond)).toMatch(/is after asOf/);
+    const verify = parsed(await stdio.callTool({ name: "verify", arguments: { asOf } }));
+    expect(verify).toMatchObject({ ok: true, frames: 2, head: { frameId: frames[1]!.frameId } });
+    expect(JSON.stringify(verify)).not.toContain(frames[2]!.frameId);
+    // An argument a tool does not take is refused, never dropped as if it had been applied.
+    const unknown = await stdio.callTool({ name: "get_signals", arguments: { asof: DAYS[0] } });
+    expect(unknown.isError).toBe(true);
+    expect(text(unknown)).toMatch(/asof/);
+  });
+
   it("refuses bad input with an MCP error that says what to give, never a stack trace or a local path", async () => {
     const early = await stdio.callTool({ name: "get_signals", arguments: { asOf: "2020-01-01" } });
     expect(early.isError).toBe(true);
