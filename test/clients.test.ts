@@ -73,7 +73,7 @@ describe("the clients publishers' readers run", () => {
 });
 
 describe("openapi.json against Redocly's recommended ruleset", () => {
-  it("has no error (warnings: only 4XX responses, which a static host does not describe)", () => {
+  it("has no error (warnings: only where the contract decides: 4XX responses, operationIds, pages' folder URLs)", () => {
     const cli = join(ROOT, "node_modules/@redocly/cli/bin/cli.js");
     let out = "";
     try {
@@ -89,11 +89,17 @@ describe("openapi.json against Redocly's recommended ruleset", () => {
       out = (e as { stdout?: string }).stdout ?? "";
     }
     const report = JSON.parse(out.slice(out.indexOf("{")));
-    const errors = report.problems
+    // The recommended ruleset makes a trailing slash an error; the contract names each page by its
+    // folder URL (/series/), the address it is served at.
+    const problems = report.problems.filter((p: { ruleId: string }) => p.ruleId !== "no-path-trailing-slash");
+    const errors = problems
       .filter((p: { severity: string }) => p.severity === "error")
       .map((p: { ruleId: string }) => p.ruleId);
     expect(errors).toEqual([]);
-    const warnings = new Set(report.problems.map((p: { ruleId: string }) => p.ruleId));
-    expect([...warnings].sort()).toEqual(["operation-4xx-response"]);
+    expect(report.problems.length - problems.length).toBe(9);
+    const warnings = new Set(problems.map((p: { ruleId: string }) => p.ruleId));
+    // Warnings only where the contract decides otherwise than the style advice: no 4XX response on
+    // a static host, no operationId beyond the contract's fifteen.
+    expect([...warnings].sort()).toEqual(["operation-4xx-response", "operation-operationId"]);
   }, 60_000);
 });

@@ -41,6 +41,8 @@ rules:
   # Static files served as-is: the contract only promises the 200 document. A 404 for a path that
   # is not published is the web server's, not part of this API.
   operation-4xx-response: off
+  # The contract names each HTML page by its folder's URL (/series/, /donnees/agents/), as it is served.
+  no-path-trailing-slash: off
 `;
 
 /**
@@ -51,7 +53,8 @@ rules:
 const ACCEPTED_WARNINGS = new Set(
   (await demoSurfaces())
     .filter((s) => !s.operationId)
-    .map((s) => `operation-operationId #/paths/${s.path.replaceAll("/", "~1")}/get/operationId`),
+    .map((s) => s.path.replace(/\/index\.html$/, "/"))
+    .map((path) => `operation-operationId #/paths/${path.replaceAll("/", "~1")}/get/operationId`),
 );
 
 interface LintProblem {
@@ -196,14 +199,34 @@ describe("openapi.json contents", () => {
     expect(doc.servers[0].url).toBe(config.baseUrl);
   });
 
-  it("names an operationId for each built surface", () => {
+  it("gives exactly the contract's operationIds, declares none on the other operations, and names pages by their folder URL", () => {
     const ids = Object.values(doc.paths as Record<string, Record<string, { operationId?: string }>>).flatMap((item) =>
       Object.values(item).map((op) => op.operationId),
     );
-    for (const id of ["agentManifest", "catalog", "riskSnapshot", "integritySurface", "blackBoxSurface"])
-      expect(ids).toContain(id);
-    const defined = ids.filter((id): id is string => id !== undefined);
-    expect(new Set(defined).size).toBe(defined.length);
+    const defined = ids.filter((id): id is string => id !== undefined).sort();
+    expect(defined).toEqual(
+      [
+        "agentManifest",
+        "catalog",
+        "claimsSurface",
+        "evidenceGraphSurface",
+        "sourcesSurface",
+        "freshnessSurface",
+        "integritySurface",
+        "changefeedSurface",
+        "riskDiffSurface",
+        "blackBoxSurface",
+        "riskSnapshot",
+        "debtRiskSnapshot",
+        "signalCurrentSurface",
+        "signalHistorySurface",
+        "signalLineSchema",
+      ].sort(),
+    );
+    const paths = Object.keys(doc.paths);
+    for (const page of ["/series/", "/donnees/agents/", "/en/agent-surface/", "/en/press-resources/"])
+      expect(paths).toContain(page);
+    expect(paths.filter((p) => p.endsWith("index.html"))).toEqual([]);
   });
 
   it("never opens a schema with additionalProperties: true (nor its equivalent {})", () => {
@@ -248,7 +271,8 @@ describe("every served surface against the OpenAPI document (JSON Schema 2020-12
       )[0]!;
       const ref = content.schema.$ref;
       if (!ref || path === "/openapi.json") continue;
-      const file = join(siteDir, path.replace("<seriesId>", "us-financial-stress"));
+      // A page is served at its folder's URL (/series/) from the folder's index.html.
+      const file = join(siteDir, path.replace("<seriesId>", "us-financial-stress").replace(/\/$/, "/index.html"));
       if (!fs.existsSync(file)) continue;
       const validate = validator.getSchema(`https://risk-cli.test/openapi.json${ref}`)!;
       expect(validate, ref).toBeTypeOf("function");

@@ -45,21 +45,6 @@ const SHARED_COMPONENTS: Record<string, z.ZodType> = {
 
 const SELF = "/openapi.json";
 
-/**
- * The operationId of a surface: the contract's name where it gives one, otherwise one made from
- * the path (`/api/v1/catalog.ndjson` gives `catalogNdjson`, `/llms-full.txt` gives `llmsFull`), so
- * that every operation has one and client generators name their functions after it.
- */
-export function operationIdOf(s: Pick<Surface, "path" | "operationId">): string {
-  if (s.operationId) return s.operationId;
-  const words = s.path
-    .replace(/^\/api\/v1\//, "")
-    .replace(/\.(json|txt)$/, "")
-    .split(/[^A-Za-z0-9]+/)
-    .filter(Boolean);
-  return words.map((w, i) => (i === 0 ? w : w[0]!.toUpperCase() + w.slice(1))).join("");
-}
-
 /** zod's names for string checks that its `pattern` already carries: not JSON Schema formats, so strict validators refuse them. */
 const ZOD_CHECK_FORMATS = new Set(["starts_with", "ends_with", "includes"]);
 
@@ -124,7 +109,7 @@ export const openapi = defineSurface({ format: "json", schema: OpenApiDocument }
   // What the document is made of: the tool's schemas, the registry's surfaces and four fields of
   // the configuration. An edited article changes none of them, so the previous copy is reused.
   reuseKey: ({ publication: p, registry, toolVersion, hash }) =>
-    `openapi/1 ${toolVersion ?? "?"} ${hash.sha256Parts([
+    `openapi/2 ${toolVersion ?? "?"} ${hash.sha256Parts([
       JSON.stringify([p.config.name, p.config.licenseUrl, p.config.contact ?? null, p.config.baseUrl]),
       ...registry.map((s) =>
         JSON.stringify([s.path, s.schemaName, s.mediaType, s.format, s.summary, s.operationId ?? null]),
@@ -139,9 +124,11 @@ export const openapi = defineSurface({ format: "json", schema: OpenApiDocument }
       const schema = isSelf
         ? { type: "object", description: "This OpenAPI 3.1 document." }
         : { $ref: `#/components/schemas/${s.schemaName}` };
-      paths[s.path] = {
+      // A page is the file index.html of a folder, served at the folder's URL (/series/), as the contract names it.
+      paths[s.path.endsWith("/index.html") ? s.path.slice(0, -"index.html".length) : s.path] = {
         get: {
-          operationId: operationIdOf(s),
+          // The contract names the operations it gives an identifier; the others declare none.
+          ...(s.operationId ? { operationId: s.operationId } : {}),
           tags: [tagOf(s.path)],
           summary: s.summary,
           description:
