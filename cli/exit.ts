@@ -1,4 +1,5 @@
 import { isRiskError, type ErrorCode } from "../core/errors.ts";
+import { oneLine } from "./terminal.ts";
 
 /** The one place where typed errors become exit statuses and text. Documented in the README. */
 export const EXIT: Record<ErrorCode | "OK" | "INTERNAL", number> = {
@@ -25,7 +26,7 @@ export function report(error: unknown, json: boolean): number {
       process.stdout.write(
         `${JSON.stringify({ ok: false, code: error.code, message: error.message, ...error.data })}\n`,
       );
-    process.stderr.write(`risk-cli: ${error.message} [${error.code}]\n`);
+    process.stderr.write(`risk-cli: ${oneLine(error.message)} [${error.code}]\n`);
     return EXIT[error.code];
   }
   const io = fileSystemFailure(error);
@@ -34,11 +35,15 @@ export function report(error: unknown, json: boolean): number {
       process.stdout.write(
         `${JSON.stringify({ ok: false, code: "E_IO", message: io, errno: (error as { code: string }).code })}\n`,
       );
-    process.stderr.write(`risk-cli: ${io} [E_IO]\n`);
+    process.stderr.write(`risk-cli: ${oneLine(io)} [E_IO]\n`);
     return EXIT.E_IO;
   }
   const e = error as Error;
-  process.stderr.write(`risk-cli: internal error: ${e?.stack ?? String(error)}\n`);
+  // The message on one line (it may quote an input), then the stack's frames as they are.
+  const frames = (e?.stack ?? "").split("\n").filter((line) => /^\s+at /.test(line));
+  process.stderr.write(
+    `risk-cli: internal error: ${oneLine(e instanceof Error ? `${e.name}: ${e.message}` : String(error))}\n${frames.map((f) => `${oneLine(f)}\n`).join("")}`,
+  );
   return EXIT.INTERNAL;
 }
 

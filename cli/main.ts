@@ -9,6 +9,7 @@
 import { report } from "./exit.ts";
 import { inGitHubActions } from "./github-env.ts";
 import { VERSION } from "../core/version.ts";
+import { oneLine } from "./terminal.ts";
 
 async function main(argv: string[]): Promise<number> {
   // Answered before Optique loads (it weighs more than Node's own start-up), with the bytes
@@ -73,7 +74,7 @@ async function main(argv: string[]): Promise<number> {
           hash: (await import("./runtime/node.ts")).nodeHasher,
           site: args.site,
           archive: args.archive,
-          log: (line) => process.stderr.write(`${line}\n`),
+          log: (line) => process.stderr.write(`${oneLine(line)}\n`),
         });
         return 0;
       case "prove":

@@ -7,6 +7,7 @@ import { resolveNow } from "../clock.ts";
 import { humanAge } from "../format/age.ts";
 import { defaultPublication } from "../paths.ts";
 import { runtimeFs, runtimeHttp } from "../runtime/select.ts";
+import { printable } from "../terminal.ts";
 
 export interface CollectOptions {
   publication?: string;
@@ -63,7 +64,7 @@ export async function runCollect(opts: CollectOptions): Promise<CollectReport> {
     durationMs,
     instruments: signals.map((s) => row(s, now)),
   };
-  if (!opts.json) process.stdout.write(`${render(report)}\n`);
+  if (!opts.json) process.stdout.write(`${printable(render(report))}\n`);
   return report;
 }
 

@@ -8,6 +8,7 @@ import { openArchive } from "../../archive/index.ts";
 import { parseInstant } from "../../archive/models/instant.ts";
 import { nodeHasher, stderrLogger } from "../runtime/node.ts";
 import { frameFreshness, renderFrame } from "../format/frame.ts";
+import { printable } from "../terminal.ts";
 
 export interface ReplayOptions {
   archive: string;
@@ -118,7 +119,7 @@ export async function runReplay(opts: ReplayOptions) {
     log.info(`${docs.filter((d) => d.bytes).length} upstream documents written to ${dir}`);
   }
   // The frame itself: scores, sources and statuses, models, freshness, hashes, changes.
-  if (!opts.json) process.stdout.write(`${renderFrame(frame, found.commit)}\n`);
+  if (!opts.json) process.stdout.write(`${printable(renderFrame(frame, found.commit))}\n`);
   return {
     ok: true as const,
     date: opts.date,

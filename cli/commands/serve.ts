@@ -2,6 +2,7 @@ import { statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { siteServer } from "../../app/serve.ts";
 import { RiskError } from "../../core/errors.ts";
+import { oneLine } from "../terminal.ts";
 
 /** `risk-cli serve`: serves the site folder until stopped (Ctrl-C). */
 export async function runServe(opts: {
@@ -32,7 +33,7 @@ export async function runServe(opts: {
         archive: opts.archive,
         allowedOrigins: opts.mcpOrigins,
         hash: (await import("../runtime/node.ts")).nodeHasher,
-        log: (line) => process.stderr.write(`${line}\n`),
+        log: (line) => process.stderr.write(`${oneLine(line)}\n`),
       })
     : undefined;
   let server: ReturnType<typeof siteServer>;

@@ -6,6 +6,7 @@ import { VERSION } from "../../core/version.ts";
 import { fetchHttp } from "./http.ts";
 import { lookup } from "node:dns/promises";
 import { isPrivateAddress } from "../../core/inputs/addresses.ts";
+import { oneLine, printable } from "../terminal.ts";
 
 /** The sorted names of the entries of `dir` that `keep` accepts; [] when `dir` does not exist. */
 async function namesIn(dir: string, keep: (e: import("node:fs").Dirent) => boolean): Promise<string[]> {
@@ -53,9 +54,9 @@ export const nodeHasher: Hasher = {
 export function stderrLogger(quiet = false): Logger {
   return {
     info: (m) => {
-      if (!quiet) process.stderr.write(`${m}\n`);
+      if (!quiet) process.stderr.write(`${printable(m)}\n`);
     },
-    warn: (m) => process.stderr.write(`warning: ${m}\n`),
+    warn: (m) => process.stderr.write(`warning: ${oneLine(m)}\n`),
   };
 }
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { adaptDocument, UpstreamError } from "../../core/inputs/upstream.ts";
 import { runAssemble } from "../../cli/commands/assemble.ts";
 import { at } from "../helpers/archive.ts";
-import { ROOT } from "../helpers/cli.ts";
+import { ROOT, runCli } from "../helpers/cli.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
 const demoReading = () => JSON.parse(readFileSync(join(ROOT, "demo/upstream/us.json"), "utf8"));
@@ -74,6 +74,31 @@ describe("no upstream document can stop a publication", () => {
     // The instrument that was fine is published fresh.
     expect(byKey.energie!.sourceStatus).toBe("ok");
   });
+});
+
+describe("what a third party wrote, in the terminal and the CI log", () => {
+  it("never reaches stderr or stdout raw: no escape sequence, no carriage return, no line a CI runner reads as a command", () => {
+    const dir = tempDir("risk-up-");
+    const pub = join(dir, "pub");
+    cpSync(join(ROOT, "demo"), pub, { recursive: true });
+    const hostile = "\u001b]0;pwned\u0007\u001b[2J\r\n::add-mask::31.4\u202e\u0085";
+    writeFileSync(join(pub, "upstream/us.json"), JSON.stringify({ ...demoReading(), [hostile]: 1 }));
+    const paths = ["--publication", pub, "--archive", `${dir}/archive.git`];
+    for (const args of [
+      ["assemble", ...paths, "--site", `${dir}/site`, "--now", at(0)],
+      ["collect", ...paths, "--now", at(15)],
+      ["lint", "--publication", pub],
+    ]) {
+      const r = runCli(args, { env: { GITHUB_ACTIONS: "" } });
+      expect([0, 1], `${args[0]}: ${r.stderr}`).toContain(r.status);
+      for (const out of [r.stderr, r.stdout]) {
+        expect(out, args[0]).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/);
+        expect(out, args[0]).not.toMatch(/^\s*::/m);
+      }
+      // The reader still sees what was there, escaped.
+      expect(r.stderr + r.stdout, args[0]).toMatch(/\\u001b\]0;pwned/);
+    }
+  }, 60_000);
 });
 
 describe("links from the configuration", () => {
