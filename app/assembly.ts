@@ -331,7 +331,9 @@ async function checkSiteInArchive(site: SiteWriter, archive: Archive, previous: 
   } catch {
     held = null;
   }
-  if (held !== frameId)
+  // A frame of this archive that a pull replaced (the remote won a race): the site moves on to
+  // the remote's frames, as the frame kept under refs/risk-cli/unpushed/ says it may.
+  if (held !== frameId && !(await archive.holdsUnpushed(frameId)))
     throw new RiskError(
       "E_ARCHIVE",
       `The site ${site.location} publishes frame ${frameId}, which the archive does not hold (its head is frame ${previous.frame.frameId}${held ? `, and at that time it holds ${held}` : ""}): the archive was rolled back or rewritten, or belongs to another publication. Nothing was changed; check --archive, or remove the site folder to publish from this archive.`,

@@ -31,14 +31,24 @@ export async function assembleAndPush(
     // A retry is a new assembly at a new instant, after the frame that won the race (frame times
     // are whole seconds and must increase: wait out the second it was assembled in).
     let now = request.now;
+    const moved = attempt > 1 || pulled.outcome === "replaced" || pulled.outcome === "fast-forward";
+    const head = moved ? await archive.head([]) : null;
     if (attempt > 1) {
-      const head = await archive.head([]);
       now = options.clock();
       for (let waited = 0; head && now <= head.frame.at && waited < 3000; waited += 250) {
         await new Promise((ok) => setTimeout(ok, 250));
         now = options.clock();
       }
     }
+    // The remote brought a frame at or after this run's instant (another publisher won the race
+    // at a pinned --now, the action's now input, which does not move): nothing is left to
+    // publish at that instant.
+    if (head && now <= head.frame.at)
+      throw new RiskError(
+        "E_REMOTE_MOVED",
+        `The remote archive moved: its frame ${head.frame.frameId} is at or after ${now}, the instant this run assembles at. Nothing was pushed; the next run publishes on top of the remote.`,
+        { frameId: head.frame.frameId, now },
+      );
     const summary = await runAssembly(
       { ...request, now, siteAheadOfArchive: pulled.outcome === "replaced" || attempt > 1 },
       ports,

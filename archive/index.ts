@@ -86,6 +86,8 @@ export interface Archive {
   checkCheckpoint(hash: Hasher, checkpoint: Checkpoint): Promise<CheckpointCheck>;
   /** An inclusion proof of a frame in the tree of the first `size` frames (default: all). */
   prove(hash: Hasher, frameId: string, size?: number): Promise<InclusionProof>;
+  /** Whether `frameId` is one of this archive's frames that a pull replaced (kept under refs/risk-cli/unpushed/). */
+  holdsUnpushed(frameId: string): Promise<boolean>;
   /** Fetches the remote branch (only what is new) and brings the local branch to it. */
   pull(remote: Remote): Promise<PullResult>;
   /** Fast-forwards the remote branch to the local one; never forced. */
@@ -114,6 +116,7 @@ export function openArchive(dir: string): Archive {
     checkCheckpoint: async (hash, checkpoint) =>
       (await import("./api/proofs.ts")).checkCheckpoint(gitdir, hash, checkpoint),
     prove: async (hash, frameId, size) => (await import("./api/proofs.ts")).proveFrame(gitdir, hash, frameId, { size }),
+    holdsUnpushed: async (frameId) => (await import("./api/unpushed.ts")).holdsUnpushedFrame(gitdir, frameId),
     pull: async (remote) => (await import("./api/transport.ts")).pullArchive(gitdir, remote),
     push: async (remote) => (await import("./api/transport.ts")).pushArchive(gitdir, remote),
   };

@@ -18,6 +18,7 @@ import { dirname } from "node:path";
 import { RiskError } from "../../core/errors.ts";
 import { BRANCH, headCommit, initRepository, isRepository, updateBranch } from "../git/objects.ts";
 import { ATTESTATIONS_REF, attestationsHead, setAttestationsHead } from "./attestation-ref.ts";
+import { UNPUSHED_PREFIX } from "./unpushed.ts";
 
 export interface Remote {
   /** An http(s) URL of a Git repository. */
@@ -84,7 +85,6 @@ export function checkRemote(remote: Remote): void {
     throw new RiskError("E_USAGE", `The archive branch "${remote.branch.slice(0, 60)}" is not a valid branch name.`);
 }
 
-const UNPUSHED_PREFIX = "refs/risk-cli/unpushed/";
 const PUBLISHED_PREFIX = "refs/risk-cli/published/";
 const REMOTE_NAME = "risk-archive-remote";
 

@@ -236,6 +236,65 @@ describe("archive transport over Git's smart HTTP protocol (git http-backend)", 
     expect(git(`${b}/archive.git`, "rev-parse", `refs/risk-cli/unpushed/${stray}`)).toBe(stray);
   });
 
+  it("after its own pull replaced unpushed frames, the next assemble publishes on top of the remote, with or without --push", async () => {
+    await seed(1);
+    const a = tempDir();
+    const b = tempDir();
+    for (const d of [a, b])
+      expect((await runCli(["archive", "pull", "--archive", `${d}/archive.git`], { env: env(server) })).status).toBe(0);
+    await runAssemble({ site: `${a}/site`, archive: `${a}/archive.git`, now: at(15), json: true });
+    expect((await runCli(["archive", "push", "--archive", `${a}/archive.git`], { env: env(server) })).status).toBe(0);
+    // b's frame never reaches the remote; a separate pull replaces it, and b's site still shows it.
+    await runAssemble({ site: `${b}/site`, archive: `${b}/archive.git`, now: at(16), json: true });
+    const pull = await runCli(["archive", "pull", "--archive", `${b}/archive.git`, "--json"], { env: env(server) });
+    expect(JSON.parse(pull.stdout)).toMatchObject({ outcome: "replaced" });
+    const plain = await runCli(
+      ["assemble", "--site", `${b}/site`, "--archive", `${b}/archive.git`, "--now", at(30), "--json"],
+      { env: env(server) },
+    );
+    expect(plain.status, plain.stderr).toBe(0);
+    const pushed = await runCli(
+      ["assemble", "--push", "--site", `${b}/site`, "--archive", `${b}/archive.git`, "--now", at(45), "--json"],
+      { env: env(server) },
+    );
+    expect(pushed.status, pushed.stderr).toBe(0);
+    // A site on a frame no pull ever replaced is still refused: that is a rollback.
+    await runAssemble({ site: `${a}/site`, archive: `${a}/archive.git`, now: at(60), json: true });
+    git(`${a}/archive.git`, "update-ref", "refs/heads/main", "refs/heads/main^");
+    const rolledBack = await runCli([
+      "assemble",
+      "--site",
+      `${a}/site`,
+      "--archive",
+      `${a}/archive.git`,
+      "--now",
+      at(75),
+    ]);
+    expect(rolledBack.status, rolledBack.stderr).toBe(6);
+  });
+
+  it("a publisher that lost the race at a pinned instant exits 10, and its next run publishes", async () => {
+    await seed(1);
+    const a = tempDir();
+    const b = tempDir();
+    for (const d of [a, b])
+      expect((await runCli(["archive", "pull", "--archive", `${d}/archive.git`], { env: env(server) })).status).toBe(0);
+    // Both are pinned to the same instant; a's frame lands first, and b pulls it before assembling.
+    await runAssemble({ site: `${a}/site`, archive: `${a}/archive.git`, now: at(15), json: true });
+    expect((await runCli(["archive", "push", "--archive", `${a}/archive.git`], { env: env(server) })).status).toBe(0);
+    const lost = await runCli(
+      ["assemble", "--push", "--site", `${b}/site`, "--archive", `${b}/archive.git`, "--now", at(15)],
+      { env: env(server) },
+    );
+    expect(lost.status, lost.stderr).toBe(10);
+    expect(lost.stderr).toMatch(/is at or after/);
+    const next = await runCli(
+      ["assemble", "--push", "--site", `${b}/site`, "--archive", `${b}/archive.git`, "--now", at(30), "--json"],
+      { env: env(server) },
+    );
+    expect(next.status, next.stderr).toBe(0);
+  }, 60_000);
+
   it("refuses a remote that rewrote a frame it had published: pull and assemble --push exit 1, nothing local changes", async () => {
     await seed(2);
     const mine = tempDir();
