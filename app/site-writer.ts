@@ -78,6 +78,35 @@ export function replaceableSite(dir: string): boolean {
 }
 
 /**
+ * Whether `dir` is a mount point (a Docker volume, a bind mount): on another device than its
+ * parent, or listed in Linux's mount table (a bind mount of a folder of the same file system
+ * keeps its device). `mountTable` is the text of /proc/self/mountinfo, read when not given.
+ */
+export function isMountPoint(dir: string, mountTable?: string): boolean {
+  let real: string;
+  try {
+    real = fs.realpathSync(dir);
+    const [here, parent] = [fs.statSync(real), fs.statSync(dirname(real))];
+    if (here.dev !== parent.dev || here.ino === parent.ino) return true;
+  } catch {
+    return false;
+  }
+  let table = mountTable;
+  try {
+    table ??= fs.readFileSync("/proc/self/mountinfo", "utf8");
+  } catch {
+    return false;
+  }
+  // The fifth field is the mount point, with space, tab, newline and backslash written in octal.
+  const unescaped = (field: string) =>
+    field.replace(/\\([0-7]{3})/g, (_, octal) => String.fromCharCode(Number.parseInt(octal, 8)));
+  return table.split("\n").some((line) => {
+    const point = line.split(" ")[4];
+    return point !== undefined && unescaped(point) === real;
+  });
+}
+
+/**
  * Removes what killed runs left beside the site: `<site>.tmp-<pid>` and `<site>.old-<pid>`
  * folders whose process is gone. The live site is never among them.
  */
@@ -127,6 +156,12 @@ export function folderSite(siteDir: string, where: { archive: Archive; hash: Has
   const tmp = `${siteDir}.tmp-${process.pid}`;
   const trusted = where.caches.siteStat ? loadSiteStat(gitdir, siteDir) : () => false;
   cleanLeftovers(siteDir);
+  if (isMountPoint(siteDir))
+    throw new RiskError(
+      "E_IO",
+      `${siteDir} is a mount point: an assembly replaces the site folder whole by renaming it, which a mount point refuses (EBUSY). Nothing was written; mount the folder above it, and give --site a folder inside the mount.`,
+      { site: siteDir },
+    );
   if (!replaceableSite(siteDir))
     throw new RiskError(
       "E_USAGE",

@@ -63,6 +63,9 @@ const SYSTEM_REFUSALS: Record<string, string> = {
   ELOOP: "too many symbolic links",
   ENAMETOOLONG: "the path is too long",
   EEXIST: "a file stands where a folder is needed",
+  EBUSY: "the file or folder is busy (a mount point, or open in another program)",
+  EXDEV: "it would move a file to another file system",
+  ETXTBSY: "the file is busy",
 };
 
 /**

@@ -4,9 +4,10 @@
  * folders, and a site published from another archive. Each is refused with its exit code, the
  * lock is released, and nothing is written where it should not be.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
+import { isMountPoint } from "../../app/site-writer.ts";
 import { runCli } from "../helpers/cli.ts";
 import { tempDir, treeDigest } from "../helpers/tmp.ts";
 
@@ -100,5 +101,32 @@ describe("the folders of an assembly", () => {
     expect(treeDigest(`${dir}/site`)).toEqual(before);
     expect(existsSync(`${dir}/archive.git`)).toBe(false);
     expect(runCli(["assemble", "--archive", "old", "--now", at(12)], { cwd: dir }).status).toBe(0);
+  });
+});
+
+describe("a site folder that is a mount point (a Docker volume, a bind mount)", () => {
+  it("is found by device, or in Linux's mount table when a bind mount keeps the device", () => {
+    const dir = tempDir("risk-mount-");
+    mkdirSync(`${dir}/my site`);
+    const line = (point: string) => `36 25 0:32 / ${point} rw,relatime shared:1 - ext4 /dev/sda1 rw`;
+    expect(isMountPoint(`${dir}/my site`, line("/elsewhere"))).toBe(false);
+    expect(isMountPoint(`${dir}/my site`, line(`${dir}/my\\040site`))).toBe(true);
+    expect(isMountPoint("/", "")).toBe(true);
+    expect(isMountPoint(`${dir}/missing`, "")).toBe(false);
+  });
+
+  const dir = tempDir("risk-mount-");
+  mkdirSync(`${dir}/site`);
+  // A bind mount needs root (the tests run as root in CI; elsewhere the mount is refused and this test says so).
+  const mounted = spawnSync("mount", ["--bind", `${dir}/site`, `${dir}/site`]).status === 0;
+  afterAll(() => {
+    if (mounted) spawnSync("umount", [`${dir}/site`]);
+  });
+  it.runIf(mounted)("is refused with exit 6 before any frame is committed, never an internal error", () => {
+    const r = runCli(["assemble", "--site", `${dir}/site`, "--archive", `${dir}/archive.git`, "--now", at(10)]);
+    expect(r.status, r.stderr).toBe(6);
+    expect(r.stderr).toMatch(/is a mount point/);
+    expect(existsSync(`${dir}/archive.git/refs/heads/main`)).toBe(false);
+    expect(readdirSync(`${dir}/site`)).toEqual([]);
   });
 });
