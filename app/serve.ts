@@ -2,12 +2,12 @@
  * Serving a site folder as the contract says: GET and HEAD only, the surfaces' own media types
  * (from the site's integrity.json, with charset=utf-8 on text), `Access-Control-Allow-Origin: *`
  * and preflight answers, `X-Content-Type-Options: nosniff`, a strong ETag per representation (the
- * file's SHA-256, suffixed with the content coding when compressed; `If-None-Match` gives 304),
- * a single byte range (with `If-Range`), gzip and brotli negotiated by q-value, and a
- * Cache-Control per kind of file. Only files of the site are served: no path traversal in any
- * spelling, no symbolic link out of the site, no dotfile, not the `_headers` file static hosts
- * read. The requests of one connection are answered one at a time, so that a client that
- * pipelines without reading holds one answer in memory, not all of them. Meant to run on
+ * SHA-256 of the bytes read and sent, suffixed with the content coding when compressed;
+ * `If-None-Match` gives 304), a single byte range (with `If-Range`), gzip and brotli negotiated
+ * by q-value, and a Cache-Control per kind of file. Only files of the site are served: no path
+ * traversal in any spelling, no symbolic link out of the site, no dotfile, not the `_headers` file
+ * static hosts read. The requests of one connection are answered one at a time, so that a client
+ * that pipelines without reading holds one answer in memory, not all of them. Meant to run on
  * 127.0.0.1, locally or behind a reverse proxy.
  */
 import { createHash } from "node:crypto";
@@ -56,7 +56,6 @@ const cacheControl = cacheControlOf;
 
 interface Known {
   mediaType: string;
-  sha256: string;
 }
 
 /**
@@ -210,6 +209,40 @@ function packer(budget: number) {
 }
 
 type Pack = ReturnType<typeof packer>;
+
+/** How long a file must have gone unchanged before its hash is remembered under its identity. */
+const SETTLED_MS = 2_000;
+
+/** Hashes remembered at most (the oldest go first): far more than a site's files. */
+const REMEMBERED_HASHES = 8192;
+
+/** A file's identity as one stat of its descriptor saw it: which file, its size and last changes. */
+const identityOf = (st: fs.BigIntStats) => `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+
+/**
+ * The SHA-256 of the bytes read from a file, remembered under the file's identity (device, inode,
+ * size, modification and change times, in nanoseconds) so that a file served again is not hashed
+ * again. The hash is taken from the bytes read, never from a listing, so the ETag always names the
+ * body sent. A remembered hash is used only when the file's identity was the same before and after
+ * the read; it is remembered only for a file whose change time is SETTLED_MS before the read began,
+ * so that any later write, even one that puts the modification time back, gives the file another
+ * change time and so another identity.
+ */
+function hashes(limit: number) {
+  const known = new Map<string, string>();
+  return (bytes: Buffer, before: fs.BigIntStats, after: fs.BigIntStats, readAt: number): string => {
+    const identity = identityOf(before);
+    const unchanged = identity === identityOf(after) && bytes.byteLength === Number(before.size);
+    const remembered = unchanged ? known.get(identity) : undefined;
+    if (remembered !== undefined) return remembered;
+    const sha = createHash("sha256").update(bytes).digest("hex");
+    if (unchanged && before.ctimeNs < BigInt(readAt - SETTLED_MS) * 1_000_000n) {
+      known.set(identity, sha);
+      if (known.size > limit) known.delete(known.keys().next().value!);
+    }
+    return sha;
+  };
+}
 
 /**
  * Answers GET or HEAD with one representation of `body` (its SHA-256 `sha`): the content coding
@@ -370,6 +403,7 @@ function withBody(req: IncomingMessage, body: Buffer): IncomingMessage {
 export function siteServer(siteDir: string, options: { archive?: string; mcp?: McpHandler } = {}): Server {
   const root = fs.realpathSync(siteDir);
   const pack = packer(PACKED_BUDGET);
+  const hashOf = hashes(REMEMBERED_HASHES);
   const timeTravel = options.archive ? mementoAnswerer(options.archive, pack) : null;
   let known = new Map<string, Known>();
   let knownFrom = "";
@@ -385,10 +419,10 @@ export function siteServer(siteDir: string, options: { archive?: string; mcp?: M
     knownFrom = text;
     const next = new Map<string, Known>();
     try {
-      for (const s of JSON.parse(text).surfaces as { path: string; mediaType: string; sha256: string }[])
-        next.set(s.path, { mediaType: s.mediaType, sha256: s.sha256 });
+      for (const s of JSON.parse(text).surfaces as { path: string; mediaType: string }[])
+        next.set(s.path, { mediaType: s.mediaType });
     } catch {
-      // Not risk-cli's integrity.json: types come from extensions and hashes from the bytes.
+      // Not risk-cli's integrity.json: types come from extensions.
     }
     known = next;
   };
@@ -481,16 +515,30 @@ export function siteServer(siteDir: string, options: { archive?: string; mcp?: M
     }
     refresh();
     let body: Buffer | "not-regular" | "refused";
+    let before: fs.BigIntStats | undefined;
+    let after: fs.BigIntStats | undefined;
+    const readAt = Date.now();
     try {
       // Read through one descriptor, without following a link: a FIFO or a link swapped in after
       // the checks above is neither followed nor read.
-      body = readRegularFile(real, { followLink: false, admit: (size) => size <= MAX_SERVED_BYTES });
+      body = readRegularFile(real, {
+        followLink: false,
+        admit: (size, st) => {
+          before = st;
+          return size <= MAX_SERVED_BYTES;
+        },
+        afterRead: (st) => {
+          after = st;
+        },
+      });
     } catch {
       return notFound();
     }
-    if (typeof body === "string") return notFound();
+    if (typeof body === "string" || !before || !after) return notFound();
     const entry = known.get(path);
-    const sha = entry?.sha256 ?? createHash("sha256").update(body).digest("hex");
+    // The hash of the bytes sent, never integrity.json's: a file edited in place, or one read
+    // while an assembly swaps the site, is sent with the ETag of what it holds.
+    const sha = hashOf(body, before, after, readAt);
     const type = withCharset(
       entry?.mediaType ?? logFileType(path) ?? BY_EXTENSION[extname(real)] ?? "application/octet-stream",
     );

@@ -10,27 +10,35 @@ import * as fs from "node:fs";
 
 /**
  * The file's bytes; "not-regular" for a device, a FIFO or a folder; "refused" when `admit`, which
- * sees the size before any byte is read, returns false (or throws, which closes the file first).
+ * sees the size (and the descriptor's whole stat, in nanoseconds) before any byte is read, returns
+ * false (or throws, which closes the file first). `afterRead`, when given, sees the descriptor's
+ * stat again once the bytes are read, so that a caller can tell whether the file changed meanwhile.
  */
 export function readRegularFile(
   path: string,
-  options: { followLink: boolean; admit: (size: number) => boolean },
+  options: {
+    followLink: boolean;
+    admit: (size: number, stat: fs.BigIntStats) => boolean;
+    afterRead?: (stat: fs.BigIntStats) => void;
+  },
 ): Buffer | "not-regular" | "refused" {
   const flags =
     fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (options.followLink ? 0 : (fs.constants.O_NOFOLLOW ?? 0));
   const fd = fs.openSync(path, flags);
   try {
-    const st = fs.fstatSync(fd);
+    const st = fs.fstatSync(fd, { bigint: true });
     if (!st.isFile()) return "not-regular";
-    if (!options.admit(st.size)) return "refused";
-    const bytes = Buffer.alloc(st.size);
+    const size = Number(st.size);
+    if (!options.admit(size, st)) return "refused";
+    const bytes = Buffer.alloc(size);
     let read = 0;
-    while (read < st.size) {
-      const n = fs.readSync(fd, bytes, read, st.size - read, read);
+    while (read < size) {
+      const n = fs.readSync(fd, bytes, read, size - read, read);
       if (n === 0) break;
       read += n;
     }
-    return read === st.size ? bytes : bytes.subarray(0, read);
+    options.afterRead?.(fs.fstatSync(fd, { bigint: true }));
+    return read === size ? bytes : bytes.subarray(0, read);
   } finally {
     fs.closeSync(fd);
   }

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { once } from "node:events";
 import { request } from "node:http";
 import { type AddressInfo, connect } from "node:net";
@@ -38,11 +38,11 @@ beforeAll(async () => {
 });
 afterAll(() => close?.());
 
-/** One raw request over a real socket: the path is sent exactly as given. */
-function get(path: string, headers: Record<string, string> = {}, method = "GET") {
+/** One raw request over a real socket: the path is sent exactly as given, to `origin` or the shared server. */
+function get(path: string, headers: Record<string, string> = {}, method = "GET", origin = base) {
   return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>(
     (ok, fail) => {
-      const url = new URL(base);
+      const url = new URL(origin);
       const req = request({ host: url.hostname, port: url.port, path, method, headers }, (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
@@ -154,8 +154,8 @@ describe("the _headers file static hosts apply", () => {
 });
 
 /** A server of its own over `site`, for tests that count its connections or need other options. */
-async function ownServer(options: Parameters<typeof siteServer>[1] = {}) {
-  const server = siteServer(site, options);
+async function ownServer(options: Parameters<typeof siteServer>[1] = {}, folder = site) {
+  const server = siteServer(folder, options);
   await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
   const port = (server.address() as AddressInfo).port;
   const connections = () => new Promise<number>((ok) => server.getConnections((_e, n) => ok(n)));
@@ -293,6 +293,52 @@ describe("serve's content negotiation, validators and ranges (RFC 9110)", () => 
     expect((await get(file, { range: "bytes=-0" })).status).toBe(416);
     // Ranges are defined for GET only.
     expect((await get(file, { range: "bytes=0-9" }, "HEAD")).status).toBe(200);
+  });
+});
+
+describe("serve's ETags", () => {
+  it("sends as ETag the SHA-256 of the bytes it sends, even for a file edited in place", async () => {
+    const copy = `${tempDir("risk-serve-etag-")}/site`;
+    cpSync(site, copy, { recursive: true, filter: (from) => !from.endsWith("fifo.json") });
+    const { server, url } = await ownServer({}, copy);
+    const fetched = async (path: string, headers: Record<string, string> = {}) => {
+      const r = await get(path, headers, "GET", url);
+      return { status: r.status, etag: r.headers.etag, body: r.body };
+    };
+    const listed = (path: string) =>
+      (
+        JSON.parse(readFileSync(`${copy}/api/v1/integrity.json`, "utf8")).surfaces as { path: string; sha256: string }[]
+      ).find((s) => s.path === path)!.sha256;
+    // Before: the ETag was integrity.json's fingerprint, whatever the bytes sent.
+    writeFileSync(`${copy}/llms.txt`, "x\n");
+    const edited = await fetched("/llms.txt");
+    expect(edited.body.toString()).toBe("x\n");
+    expect(edited.etag).toBe(`"${sha(edited.body)}"`);
+    expect((await fetched("/llms.txt", { "if-none-match": `"${listed("/llms.txt")}"` })).status).toBe(200);
+    // A compressed representation is tagged with the hash of the bytes it compresses.
+    writeFileSync(`${copy}/llms-full.txt`, "y".repeat(2000));
+    const gz = await fetched("/llms-full.txt", { "accept-encoding": "gzip" });
+    expect(gz.etag).toBe(`"${sha(Buffer.from("y".repeat(2000)))}-gzip"`);
+    // A file left alone long enough for its hash to be remembered, then edited in place to the
+    // same size with its modification time put back: its new bytes get their own ETag.
+    const file = `${copy}/api/v1/risk.json`;
+    // A modification time in whole seconds, which utimes can put back exactly.
+    const mtime = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000);
+    utimesSync(file, mtime, mtime);
+    const size = statSync(file).size;
+    await sleep(2_100);
+    const first = await fetched("/api/v1/risk.json");
+    expect(first.etag).toBe(`"${sha(first.body)}"`);
+    expect((await fetched("/api/v1/risk.json")).etag).toBe(first.etag);
+    const changed = Buffer.from(first.body);
+    changed[changed.indexOf("{") + 1] = changed[changed.indexOf("{") + 1] === 0x20 ? 0x09 : 0x20;
+    writeFileSync(file, changed);
+    utimesSync(file, mtime, mtime);
+    expect(statSync(file)).toMatchObject({ size, mtimeMs: mtime.getTime() });
+    const again = await fetched("/api/v1/risk.json");
+    expect(again.body.equals(changed)).toBe(true);
+    expect(again.etag).toBe(`"${sha(changed)}"`);
+    server.close();
   });
 });
 
