@@ -535,7 +535,7 @@ export function siteServer(siteDir: string, options: { archive?: string; mcp?: M
       return notFound();
     }
     if (typeof body === "string" || !before || !after) return notFound();
-    const entry = known.get(path);
+    const entry = known.get(listedAs(path));
     // The hash of the bytes sent, never integrity.json's: a file edited in place, or one read
     // while an assembly swaps the site, is sent with the ETag of what it holds.
     const sha = hashOf(body, before, after, readAt);
@@ -562,8 +562,10 @@ export function siteServer(siteDir: string, options: { archive?: string; mcp?: M
  * (302) to the memento of the version published then; /memento/<frame-id><path> gives that
  * version byte for byte as its frame served it, with Memento-Datetime, answered as a live file
  * is (validators, ranges, compression); /timemap<path> lists the versions (the frames at which
- * the surface's content changed) in application/link-format, a thousand a page. A path the
- * archive never published is answered as the live site answers it, Accept-Datetime or not.
+ * the surface's content changed) in application/link-format, a thousand a page. A page is all of
+ * these at its folder URL (`/series/`) as at its index.html, each URI its own original resource.
+ * A path the archive never published is answered as the live site answers it, Accept-Datetime or
+ * not.
  */
 function mementoAnswerer(archive: string, pack: Pack) {
   let index: Promise<MementoIndex> | null = null;
@@ -582,7 +584,7 @@ function mementoAnswerer(archive: string, pack: Pack) {
       return (
         path.startsWith(`${TIMEMAP_PREFIX}/`) ||
         path.startsWith(`${MEMENTO_PREFIX}/`) ||
-        (req.headers["accept-datetime"] !== undefined && path.startsWith("/") && !path.endsWith("/"))
+        (req.headers["accept-datetime"] !== undefined && path.startsWith("/"))
       );
     },
     async answer(path: string, req: IncomingMessage, res: ServerResponse, live: () => void): Promise<void> {
@@ -592,7 +594,7 @@ function mementoAnswerer(archive: string, pack: Pack) {
       if (path.startsWith(`${TIMEMAP_PREFIX}/`)) {
         const original = path.slice(TIMEMAP_PREFIX.length);
         const page = Number(new URL(req.url ?? "/", "http://x").searchParams.get("page") ?? "1");
-        const body = m.timemap(original, i.list(original), page);
+        const body = m.timemap(original, i.list(listedAs(original)), page);
         if (body === null) return text(res, 404, `No versions of ${original} on that page.\n`);
         res.writeHead(200, { "Content-Type": "application/link-format; charset=utf-8", "Cache-Control": "no-cache" });
         res.end(head ? undefined : body);
@@ -603,9 +605,9 @@ function mementoAnswerer(archive: string, pack: Pack) {
         const slash = rest.indexOf("/");
         const frameId = rest.slice(0, Math.max(0, slash));
         const original = rest.slice(slash);
-        const version = slash > 0 ? i.byFrame(original, frameId) : null;
+        const version = slash > 0 ? i.byFrame(listedAs(original), frameId) : null;
         if (!version) return text(res, 404, "No such memento: see the surface's TimeMap.\n");
-        const stored = await i.bytes(original, version);
+        const stored = await i.bytes(listedAs(original), version);
         const bytes = Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength);
         answerRepresentation(
           req,
@@ -616,7 +618,7 @@ function mementoAnswerer(archive: string, pack: Pack) {
             "Content-Type": servedType(version.mediaType),
             "Cache-Control": "public, max-age=31536000, immutable",
             "Memento-Datetime": m.httpDate(version.at),
-            Link: m.mementoLinks(original, i.list(original)),
+            Link: m.mementoLinks(original, i.list(listedAs(original))),
             Vary: "Accept-Encoding",
           },
           pack,
@@ -624,7 +626,7 @@ function mementoAnswerer(archive: string, pack: Pack) {
         return;
       }
       // A TimeGate: the original resource asked for with Accept-Datetime.
-      const list = i.list(path);
+      const list = i.list(listedAs(path));
       if (list.length === 0) return live();
       // An HTTP-date in any of its three forms, of a day that exists and bears its own name.
       const instant = m.parseHttpDate(String(req.headers["accept-datetime"]));
@@ -635,7 +637,7 @@ function mementoAnswerer(archive: string, pack: Pack) {
           "Accept-Datetime must be an HTTP-date of a day that exists, as Sat, 21 Nov 2026 10:00:00 GMT.\n",
           { Vary: "Accept-Datetime" },
         );
-      const version = i.at(path, instant);
+      const version = i.at(listedAs(path), instant);
       // Nothing was published then: the first version is later, and giving it would look ahead.
       if (!version)
         return text(
@@ -655,6 +657,12 @@ function mementoAnswerer(archive: string, pack: Pack) {
     },
   };
 }
+
+/**
+ * The path under which integrity.json and the archive list what `path` serves: a folder's page is
+ * listed as its index.html, while its contract URL (`/series/`) names the folder.
+ */
+const listedAs = (path: string) => (path.endsWith("/") ? `${path}index.html` : path);
 
 /** The most a served file may hold: far above any surface, far below the machine's memory. */
 const MAX_SERVED_BYTES = 256 << 20;

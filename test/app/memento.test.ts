@@ -151,6 +151,48 @@ describe("Memento (RFC 7089) through serve --archive", () => {
   });
 });
 
+describe("a page's folder URL through serve --archive", () => {
+  it("answers a page at its folder URL (/series/) as at its index.html: TimeGate, memento, TimeMap and Link", async () => {
+    const then = { "Accept-Datetime": httpDate(frames[0]!.at, 1) };
+    for (const folder of [
+      "/series/",
+      "/donnees/agents/",
+      "/en/agent-surface/",
+      "/en/press-resources/",
+      "/series/us-debt-risk/",
+    ]) {
+      const viaFile = await get(`${folder}index.html`, then);
+      expect(viaFile.status, folder).toBe(302);
+      const frameId = String(viaFile.headers.location).split("/")[2];
+      // Before: today's page, with no Link and no Vary: Accept-Datetime (a look-ahead).
+      const gate = await get(folder, then);
+      expect(gate.status, folder).toBe(302);
+      expect(gate.headers.location).toBe(`/memento/${frameId}${folder}`);
+      expect(gate.headers.vary).toBe("Accept-Datetime");
+      expect(String(gate.headers.link)).toContain(`<${folder}>; rel="original timegate"`);
+      expect(String(gate.headers.link)).toContain(`</timemap${folder}>; rel="timemap"`);
+      const memento = await get(String(gate.headers.location));
+      expect(memento.status, folder).toBe(200);
+      expect(memento.headers["content-type"]).toBe("text/html; charset=utf-8");
+      expect(memento.headers["memento-datetime"]).toBe(httpDate(frames[0]!.at));
+      expect(memento.body.equals((await get(String(viaFile.headers.location))).body)).toBe(true);
+      const timemap = await get(`/timemap${folder}`);
+      expect(timemap.status, folder).toBe(200);
+      expect(timemap.body.toString()).toContain(`<${folder}>; rel="original"`);
+      expect(timemap.body.toString()).toContain(`</memento/${frameId}${folder}>`);
+      const live = await get(folder);
+      expect(live.status).toBe(200);
+      expect(live.headers.link).toBe(
+        `<${folder}>; rel="original timegate", </timemap${folder}>; rel="timemap"; type="application/link-format"`,
+      );
+      expect(String(live.headers.vary)).toContain("Accept-Datetime");
+    }
+    const early = await get("/series/", { "Accept-Datetime": "Thu, 01 Jan 2015 00:00:00 GMT" });
+    expect(early.status).toBe(404);
+    expect(String(early.headers.link)).toContain(`</memento/${frames[0]!.frameId}/series/>; rel="first`);
+  });
+});
+
 describe("a memento is answered as the live site answers a file", () => {
   it("answers a memento's If-None-Match, Range and Accept-Encoding as the live site does", async () => {
     const uri = `/memento/${frames[1]!.frameId}/api/v1/black-box.json`;
