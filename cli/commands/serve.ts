@@ -81,17 +81,26 @@ function checkOrigin(origin: string): void {
 
 /**
  * A folder risk-cli assembled (or replayed): it holds api/v1/integrity.json as a regular file.
- * Anything else (`/`, `/etc`, a home folder) is refused before a socket is opened.
+ * Anything else (`/`, `/etc`, a home folder, a file) is refused before a socket is opened: a
+ * folder that does not exist with exit 6, anything else that exists with exit 2.
  */
 function requireSite(site: string, given: string): void {
+  let exists = false;
   let folder = false;
   let listed = false;
   try {
-    folder = statSync(site).isDirectory();
+    const st = statSync(site);
+    exists = true;
+    folder = st.isDirectory();
     listed = statSync(join(site, "api/v1/integrity.json")).isFile();
   } catch {
     // told below
   }
+  if (exists && !folder)
+    throw new RiskError(
+      "E_USAGE",
+      `--site ${given.slice(0, 200)} is a file, not a site folder: give the folder risk-cli assemble or replay --out wrote, as --site ./site`,
+    );
   if (!folder)
     throw new RiskError("E_IO", `The site ${site} does not exist: run risk-cli assemble first, or give --site`);
   if (!listed)

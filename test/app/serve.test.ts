@@ -12,6 +12,7 @@ import { runAssemble } from "../../cli/commands/assemble.ts";
 import { runServe } from "../../cli/commands/serve.ts";
 import { nodeHasher } from "../../cli/runtime/node.ts";
 import { at } from "../helpers/archive.ts";
+import { runCli } from "../helpers/cli.ts";
 import { hostHeadersFor } from "../helpers/host-headers.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
@@ -423,5 +424,12 @@ describe("risk-cli serve's --site", () => {
       const r = runServe({ site: folder, host: "127.0.0.1", port: 0, mcp: false, mcpOrigins: [], json: true });
       await expect(r, folder).rejects.toMatchObject({ code: "E_USAGE", message: expect.stringMatching(/--site/) });
     }
+  });
+
+  it("refuses a file given as --site with exit 2, saying it is a file and not a site folder", () => {
+    // Before: exit 6, saying the site does not exist.
+    const r = runCli(["serve", "--site", `${site}/api/v1/risk.json`, "--port", "0"]);
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/--site \S+risk\.json is a file, not a site folder: give the folder/);
   });
 });
