@@ -154,6 +154,27 @@ describe("the _headers file static hosts apply", () => {
   });
 });
 
+describe("the _headers rules of pages", () => {
+  it("gives each page at its folder URL (/series/, /donnees/agents/) the rules of its index.html", async () => {
+    const text = readFileSync(`${site}/_headers`, "utf8");
+    const integrity = JSON.parse(readFileSync(`${site}/api/v1/integrity.json`, "utf8"));
+    const pages = (integrity.surfaces as { path: string }[])
+      .map((s) => s.path)
+      .filter((p) => p.endsWith("/index.html"))
+      .map((p) => p.slice(0, -"index.html".length));
+    expect(pages).toEqual(expect.arrayContaining(["/series/", "/donnees/agents/", "/en/agent-surface/"]));
+    for (const folder of pages) {
+      // Before: only /series/index.html had a rule; /series/ got the host's defaults.
+      const h = hostHeadersFor(text, folder);
+      expect(h, folder).toEqual(hostHeadersFor(text, `${folder}index.html`));
+      expect(h["content-type"]).toBe("text/html; charset=utf-8");
+      const r = await get(folder);
+      expect(r.headers["content-type"]).toBe(h["content-type"]);
+      expect(r.headers["cache-control"]).toBe(h["cache-control"]);
+    }
+  });
+});
+
 /** A server of its own over `site`, for tests that count its connections or need other options. */
 async function ownServer(options: Parameters<typeof siteServer>[1] = {}, folder = site) {
   const server = siteServer(folder, options);
