@@ -4,11 +4,12 @@
  * and preflight answers, `X-Content-Type-Options: nosniff`, a strong ETag per representation (the
  * SHA-256 of the bytes read and sent, suffixed with the content coding when compressed;
  * `If-None-Match` gives 304), a single byte range (with `If-Range`), gzip and brotli negotiated
- * by q-value, and a Cache-Control per kind of file. Only files of the site are served: no path
- * traversal in any spelling, no symbolic link out of the site, no dotfile, not the `_headers` file
- * static hosts read. The requests of one connection are answered one at a time, so that a client
- * that pipelines without reading holds one answer in memory, not all of them. Meant to run on
- * 127.0.0.1, locally or behind a reverse proxy.
+ * by q-value, and a Cache-Control per kind of file. A request target in absolute form is taken
+ * for its path. Only files of the site are served: no path traversal in any spelling, no symbolic
+ * link out of the site, no dotfile, not the `_headers` file static hosts read. The requests of one
+ * connection are answered one at a time, so that a client that pipelines without reading holds
+ * one answer in memory, not all of them. Meant to run on 127.0.0.1, locally or behind a reverse
+ * proxy.
  */
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
@@ -129,6 +130,18 @@ export function chooseCoding(header: string | undefined, size: number): Coding |
   if (best === null || bestWeight < identity) return null;
   // Not worth a coding unless identity was refused.
   return size > 256 || identity === 0 ? best : null;
+}
+
+/**
+ * A request target in origin form (RFC 9112, section 3.2): an absolute-form target
+ * (`http://host/path?query`, which a server must accept) is taken for its path and query, the
+ * host it names being this server; any other target is returned as it is.
+ */
+export function originForm(target: string): string {
+  const authority = /^https?:\/\/[^/?#]*/i.exec(target);
+  if (!authority) return target;
+  const rest = target.slice(authority[0].length);
+  return rest.startsWith("/") ? rest : `/${rest}`;
 }
 
 /** Whether If-None-Match names this ETag (weak comparison), or is `*`. */
@@ -450,7 +463,8 @@ export function siteServer(siteDir: string, options: { archive?: string; mcp?: M
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
-    const url = req.url ?? "/";
+    req.url = originForm(req.url ?? "/");
+    const url = req.url;
     if (options.mcp && url.split("?")[0] === MCP_PATH) return answerMcp(options.mcp, req, res);
     res.setHeader("Access-Control-Allow-Origin", "*");
     res.setHeader("X-Content-Type-Options", "nosniff");

@@ -364,6 +364,25 @@ describe("serve's ETags", () => {
   });
 });
 
+describe("serve's request targets and preconditions (RFC 9112, RFC 9110)", () => {
+  it("takes an absolute-form request target (http://host/path) for its path and query", async () => {
+    const host = new URL(base).host;
+    const plain = await get("/api/v1/risk.json");
+    // Before: 404, the target not starting with a slash.
+    for (const target of [`http://${host}/api/v1/risk.json`, `HTTP://elsewhere.example/api/v1/risk.json`]) {
+      const r = await get(target);
+      expect(r.status, target).toBe(200);
+      expect(r.body.equals(plain.body)).toBe(true);
+      expect(r.headers.etag).toBe(plain.headers.etag);
+    }
+    const folder = await get(`http://${host}/series?lang=fr`);
+    expect(folder.status).toBe(301);
+    expect(folder.headers.location).toBe("/series/?lang=fr");
+    expect((await get(`http://${host}/%2e%2e/secret.txt`)).status).toBe(404);
+    expect((await get(`http://${host}/_headers`)).status).toBe(404);
+  });
+});
+
 describe("serve's paths", () => {
   it("refuses a trailing slash after a file and an encoded slash, redirects a folder to its slash form and never serves _headers", async () => {
     for (const path of [
