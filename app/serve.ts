@@ -3,13 +3,13 @@
  * (from the site's integrity.json, with charset=utf-8 on text), `Access-Control-Allow-Origin: *`
  * and preflight answers, `X-Content-Type-Options: nosniff`, a strong ETag per representation (the
  * SHA-256 of the bytes read and sent, suffixed with the content coding when compressed;
- * `If-None-Match` gives 304), a single byte range (with `If-Range`), gzip and brotli negotiated
- * by q-value, and a Cache-Control per kind of file. A request target in absolute form is taken
- * for its path. Only files of the site are served: no path traversal in any spelling, no symbolic
- * link out of the site, no dotfile, not the `_headers` file static hosts read. The requests of one
- * connection are answered one at a time, so that a client that pipelines without reading holds
- * one answer in memory, not all of them. Meant to run on 127.0.0.1, locally or behind a reverse
- * proxy.
+ * `If-None-Match` gives 304, an `If-Match` naming neither it nor `*` 412), a single byte range
+ * (with `If-Range`), gzip and brotli negotiated by q-value, and a Cache-Control per kind of file.
+ * A request target in absolute form is taken for its path. Only files of the site are served: no
+ * path traversal in any spelling, no symbolic link out of the site, no dotfile, not the
+ * `_headers` file static hosts read. The requests of one connection are answered one at a time,
+ * so that a client that pipelines without reading holds one answer in memory, not all of them.
+ * Meant to run on 127.0.0.1, locally or behind a reverse proxy.
  */
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
@@ -144,6 +144,16 @@ export function originForm(target: string): string {
   return rest.startsWith("/") ? rest : `/${rest}`;
 }
 
+/**
+ * Whether If-Match holds (RFC 9110, section 13.1.1): `*` (the representation exists), or a list
+ * naming this ETag by strong comparison, which a weak tag never passes.
+ */
+function matches(header: string, etag: string): boolean {
+  if (header.trim() === "*") return true;
+  for (const m of header.matchAll(/(W\/)?("[^"]*")/g)) if (m[1] === undefined && m[2] === etag) return true;
+  return false;
+}
+
 /** Whether If-None-Match names this ETag (weak comparison), or is `*`. */
 function noneMatch(header: string | undefined, etag: string): boolean {
   if (header === undefined) return false;
@@ -259,10 +269,10 @@ function hashes(limit: number) {
 
 /**
  * Answers GET or HEAD with one representation of `body` (its SHA-256 `sha`): the content coding
- * negotiated, a strong ETag of its own (`"<sha>"`, `"<sha>-gzip"`, `"<sha>-br"`), 304 when
- * If-None-Match names it, a single byte range of it (206, or 416 when none can be served; a
- * Range in another unit, several ranges, or a failed If-Range get the whole body), else 200.
- * Live files and mementos are both answered here.
+ * negotiated, a strong ETag of its own (`"<sha>"`, `"<sha>-gzip"`, `"<sha>-br"`), 412 when an
+ * If-Match names neither it nor `*`, 304 when If-None-Match names it, a single byte range of it
+ * (206, or 416 when none can be served; a Range in another unit, several ranges, or a failed
+ * If-Range get the whole body), else 200. Live files and mementos are both answered here.
  */
 function answerRepresentation(
   req: IncomingMessage,
@@ -278,6 +288,14 @@ function answerRepresentation(
   const etag = coding ? `"${sha}-${coding}"` : `"${sha}"`;
   const out: Record<string, string> = { ...headers, ETag: etag, "Accept-Ranges": "bytes" };
   if (coding) out["Content-Encoding"] = coding;
+  const ifMatch = req.headers["if-match"];
+  if (ifMatch !== undefined && !matches(ifMatch, etag)) {
+    res.writeHead(412, { ...headers, ETag: etag, "Content-Type": "text/plain; charset=utf-8" });
+    res.end(
+      req.method === "HEAD" ? undefined : `Precondition failed: If-Match does not name the current ETag, ${etag}.\n`,
+    );
+    return;
+  }
   if (noneMatch(req.headers["if-none-match"], etag)) {
     res.writeHead(304, out);
     res.end();

@@ -381,6 +381,31 @@ describe("serve's request targets and preconditions (RFC 9112, RFC 9110)", () =>
     expect((await get(`http://${host}/%2e%2e/secret.txt`)).status).toBe(404);
     expect((await get(`http://${host}/_headers`)).status).toBe(404);
   });
+
+  it("answers an If-Match that names another ETag with 412, and serves on *, the current ETag or none", async () => {
+    const file = "/llms-full.txt";
+    const current = String((await get(file)).headers.etag);
+    const gzipped = String((await get(file, { "accept-encoding": "gzip" })).headers.etag);
+    // Before: 200 whatever If-Match named.
+    for (const ifMatch of ['"x"', `W/${current}`, gzipped, `"${"0".repeat(64)}"`]) {
+      const r = await get(file, { "if-match": ifMatch });
+      expect(r.status, ifMatch).toBe(412);
+      expect(r.body.toString()).toMatch(/If-Match does not name the current ETag/);
+    }
+    expect((await get(file, { "if-match": '"x"' }, "HEAD")).status).toBe(412);
+    // The identity tag does not name the gzip representation; the refusal itself is not gzipped.
+    const refused = await get(file, { "if-match": current, "accept-encoding": "gzip" });
+    expect(refused.status).toBe(412);
+    expect(refused.headers["content-encoding"]).toBeUndefined();
+    expect(refused.headers.etag).toBe(gzipped);
+    for (const ifMatch of ["*", current, `"x", ${current}`]) {
+      const r = await get(file, { "if-match": ifMatch });
+      expect(r.status, ifMatch).toBe(200);
+      expect(r.body.equals(readFileSync(`${site}${file}`))).toBe(true);
+    }
+    expect((await get(file, { "if-match": gzipped, "accept-encoding": "gzip" })).status).toBe(200);
+    expect((await get(file, { "if-match": current, range: "bytes=0-9" })).status).toBe(206);
+  });
 });
 
 describe("serve's paths", () => {
