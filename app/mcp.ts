@@ -798,13 +798,16 @@ export function mcpHttpHandler(options: McpOptions & { allowedOrigins?: readonly
   const source = new PublishedSource(options);
   const allowed = options.allowedOrigins ?? [];
   const transportModule = import("@modelcontextprotocol/sdk/server/streamableHttp.js");
-  const rpcError = (res: ServerResponse, status: number, message: string, extra: Record<string, string> = {}) => {
+  const answer = (res: ServerResponse, status: number, reply: unknown, extra: Record<string, string> = {}) => {
     res.writeHead(status, { "Content-Type": "application/json", "Cache-Control": "no-store", ...extra });
-    res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
+    res.end(JSON.stringify(reply));
   };
+  // A refusal of the HTTP request itself (origin, method, size): a JSON-RPC server error.
+  const refuse = (res: ServerResponse, status: number, message: string, extra: Record<string, string> = {}) =>
+    answer(res, status, rpcError(null, -32000, message), extra);
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const origin = req.headers.origin;
-    if (origin !== undefined && !originAllowed(origin, allowed)) return rpcError(res, 403, "Forbidden origin");
+    if (origin !== undefined && !originAllowed(origin, allowed)) return refuse(res, 403, "Forbidden origin");
     if (origin !== undefined) {
       res.setHeader("Access-Control-Allow-Origin", origin);
       res.setHeader("Vary", "Origin");
@@ -822,29 +825,39 @@ export function mcpHttpHandler(options: McpOptions & { allowedOrigins?: readonly
       return;
     }
     if (req.method !== "POST")
-      return rpcError(res, 405, "This MCP endpoint is stateless: POST JSON-RPC requests", { Allow: "POST, OPTIONS" });
+      return refuse(res, 405, "This MCP endpoint is stateless: POST JSON-RPC requests", { Allow: "POST, OPTIONS" });
     if (Number(req.headers["content-length"] ?? 0) > MAX_REQUEST_BYTES)
-      return rpcError(res, 413, "The request is too large");
+      return refuse(res, 413, "The request is too large");
+    let text: string;
+    try {
+      text = await readBody(req);
+    } catch (e) {
+      return refuse(
+        res,
+        e instanceof TooLarge ? 413 : 400,
+        e instanceof TooLarge ? "The request is too large" : "The request body could not be read",
+      );
+    }
+    // As over standard input: -32700 for a body that is not JSON, -32600 for an empty array, a
+    // batch or anything but a message object, -32602 for wrong params, never the SDK's own codes.
     let body: unknown;
     try {
-      body = JSON.parse(await readBody(req));
-    } catch (e) {
-      return e instanceof TooLarge
-        ? rpcError(res, 413, "The request is too large")
-        : rpcError(res, 400, "The request body is not JSON");
+      body = JSON.parse(text);
+    } catch {
+      const why =
+        text.trim() === "" ? "the request body is empty; POST one JSON-RPC message" : "the request body is not JSON";
+      return answer(res, 400, rpcError(null, ErrorCode.ParseError, `Parse error: ${why}`));
     }
-    // A single message the SDK would refuse with a wrong code is answered as JSON-RPC 2.0 says.
-    const verdict = Array.isArray(body) ? null : screenMessage(body);
+    const verdict = screenMessage(body);
     if (verdict) {
       if ("drop" in verdict) {
         res.writeHead(202, { "Cache-Control": "no-store" });
         res.end();
         return;
       }
-      const invalid = (verdict.reply as { error: { code: number } }).error.code === ErrorCode.InvalidRequest;
-      res.writeHead(invalid ? 400 : 200, { "Content-Type": "application/json", "Cache-Control": "no-store" });
-      res.end(JSON.stringify(verdict.reply));
-      return;
+      const replies = (Array.isArray(verdict.reply) ? verdict.reply : [verdict.reply]) as { error: { code: number } }[];
+      const invalid = replies.some((r) => r.error.code === ErrorCode.InvalidRequest);
+      return answer(res, invalid ? 400 : 200, verdict.reply);
     }
     const { StreamableHTTPServerTransport } = await transportModule;
     const server = createMcpServer(source, options);

@@ -514,6 +514,66 @@ describe("serve --mcp: Streamable HTTP at /mcp", () => {
   });
 });
 
+describe("serve --mcp answers malformed JSON-RPC as risk-cli mcp does", () => {
+  let server: Server;
+  let base = "";
+  beforeAll(async () => {
+    server = siteServer(site, { archive, mcp: mcpHttpHandler({ site, archive, hash: nodeHasher }) });
+    await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => server?.close());
+
+  it("answers unparseable JSON with -32700 and an empty array, a batch or a non-object with -32600, as over standard input", async () => {
+    const post = async (body: string) => {
+      const r = await fetch(`${base}/mcp`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+        body,
+      });
+      const text = await r.text();
+      return { status: r.status, body: text === "" ? undefined : JSON.parse(text) };
+    };
+    // Before: {bad and an empty body got -32000, [] got 202 with no body, a batch of one was answered.
+    for (const body of ["{bad", "", "  "]) {
+      const r = await post(body);
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.body, JSON.stringify(body)).toEqual({
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: -32700, message: expect.stringMatching(/^Parse error: the request body is/) },
+      });
+    }
+    const stdio = inProcess({ site, archive });
+    const shape = (reply: Reply | Reply[]) =>
+      (Array.isArray(reply) ? reply : [reply]).map((r) => [r.id, r.error?.code, r.error?.message]);
+    for (const body of [
+      "[]",
+      '[{"jsonrpc":"2.0","id":1,"method":"ping"}]',
+      '[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":"b","method":"tools/list"}]',
+      '"just a string"',
+      "5",
+      "null",
+      '{"jsonrpc":"1.0","id":2,"method":"ping"}',
+    ]) {
+      const r = await post(body);
+      expect(r.status, body).toBe(400);
+      expect(r.body, body).toBeDefined();
+      const codes = shape(r.body);
+      expect(
+        codes.every(([, code]) => code === -32600),
+        body,
+      ).toBe(true);
+      expect(codes, body).toEqual(shape(await stdio.line(body)));
+    }
+    expect(Array.isArray((await post('[{"jsonrpc":"2.0","id":1,"method":"ping"}]')).body)).toBe(true);
+    await stdio.close();
+    // A well-formed request is still answered.
+    const ping = await post('{"jsonrpc":"2.0","id":9,"method":"ping"}');
+    expect(ping).toEqual({ status: 200, body: { jsonrpc: "2.0", id: 9, result: {} } });
+  });
+});
+
 describe("the MCP endpoint is advertised only where the config names one", () => {
   it("a publication without mcp has no mcpEndpoint in agents.json and no MCP line in llms.txt", () => {
     const pub = demoCopy();
