@@ -58,7 +58,14 @@ export const SourceLocation = z
   .min(1)
   .refine((s) => !/^[a-z][a-z0-9+.-]*:/i.test(s) || (/^(https?|file):/i.test(s) && URL.canParse(s)), {
     message: "a path relative to the publication, or an http:, https: or file: URL",
-  });
+  })
+  .refine(
+    (s) => !/^https?:/i.test(s) || !URL.canParse(s) || (new URL(s).username === "" && new URL(s).password === ""),
+    {
+      // fetch refuses such a URL, and the credentials would reach logs: upstreams are public documents.
+      message: "an http(s) URL without a user name or password (user:password@): an upstream is a public document",
+    },
+  );
 
 /** An ISO 8601 duration in weeks, days, hours, minutes or seconds (years and months have no fixed length). */
 export const FixedDuration = z.iso.duration().refine((d) => !/^P(?:[^T]*[YM])/.test(d), {

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runAssemble } from "../../cli/commands/assemble.ts";
 import { at, git } from "../helpers/archive.ts";
-import { ROOT } from "../helpers/cli.ts";
+import { ROOT, runCli } from "../helpers/cli.ts";
 import { tempDir, treeDigest } from "../helpers/tmp.ts";
 
 describe("published reasons never carry a secret, a local path or a file's content", () => {
@@ -18,10 +18,7 @@ describe("published reasons never carry a secret, a local path or a file's conte
     writeFileSync(
       config,
       readFileSync(config, "utf8")
-        .replace(
-          "source: upstream/us.json",
-          "source: http://alice:p4ssw0rd@127.0.0.1:9/v1/us?api_key=SECRET-KEY-123#frag",
-        )
+        .replace("source: upstream/us.json", "source: http://127.0.0.1:9/v1/us?api_key=SECRET-KEY-123#frag")
         .replace("source: upstream/eu.json", `source: ${outside}`)
         .replace("source: upstream/yen.json", "source: upstream/missing.json"),
     );
@@ -52,5 +49,32 @@ describe("published reasons never carry a secret, a local path or a file's conte
     expect(reasons).toContain("http://127.0.0.1:9/v1/us: the network failed");
     expect(reasons).toContain("a file outside the publication (credentials.txt)");
     expect(reasons).toContain("upstream/missing.json: the file cannot be read (ENOENT)");
+  });
+});
+
+describe("an upstream URL that carries a user name and password", () => {
+  it("is refused in the configuration (exit 3, naming the field), and the password is never printed", () => {
+    const dir = tempDir("risk-secret-");
+    const pub = join(dir, "pub");
+    cpSync(join(ROOT, "demo"), pub, { recursive: true });
+    const config = join(pub, "risk.config.yaml");
+    writeFileSync(
+      config,
+      readFileSync(config, "utf8").replace(
+        "source: upstream/us.json",
+        "source: https://alice:p4ssw0rd@example.org/us.json",
+      ),
+    );
+    for (const args of [
+      ["lint", "--publication", pub],
+      ["assemble", "--publication", pub, "--site", `${dir}/site`, "--archive", `${dir}/a.git`],
+    ]) {
+      const r = runCli(args);
+      expect(r.status, r.stderr).toBe(3);
+      expect(r.stderr).toMatch(
+        /risk\.config\.yaml:\d+ \(field instruments\.us\.source\).*without a user name or password/,
+      );
+      expect(r.stderr + r.stdout).not.toContain("p4ssw0rd");
+    }
   });
 });
