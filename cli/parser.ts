@@ -12,6 +12,7 @@ import { createSuggestionMessage, findSimilar } from "@optique/core/suggestion";
 import type { Usage } from "@optique/core/usage";
 import { parseSync } from "@optique/core/parser";
 import { VERSION } from "../core/version.ts";
+import { oneLine } from "./terminal.ts";
 
 /** An "Examples:" footer, one command per line. */
 function examples(...commands: string[]): Message {
@@ -538,7 +539,7 @@ export async function parseArgs(args: readonly string[] = process.argv.slice(2))
     if (!commands.includes(args[1]) && !RUNNER_WORDS.has(args[1])) {
       const near = findSimilar(args[1], commands);
       process.stderr.write(
-        `Error: ${args[1]} is not a command of risk-cli${near.length > 0 ? `; did you mean ${near.join(" or ")}?` : ""} (risk-cli --help lists them).\n`,
+        `Error: ${oneLine(args[1])} is not a command of risk-cli${near.length > 0 ? `; did you mean ${near.join(" or ")}?` : ""} (risk-cli --help lists them).\n`,
       );
       process.exit(2);
     }
