@@ -30,7 +30,7 @@ import { SURFACES, surfacesFor } from "../core/surfaces/index.ts";
 import { HUMAN_TRAFFIC_PATH } from "../core/surfaces/human-traffic.ts";
 import type { PreviousState } from "../core/surfaces/types.ts";
 import { VERSION } from "../core/version.ts";
-import { openArchive, type Archive, type TreeCache } from "../archive/index.ts";
+import { openArchive, type Archive, type Lock, type TreeCache } from "../archive/index.ts";
 import { allCaches, type Caches } from "./caches.ts";
 import { fileMemo } from "./memo.ts";
 import { liteCache, parsedFiles, saveConfigPart } from "./publication-cache.ts";
@@ -151,7 +151,13 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
     checkAssemblyPaths({ site: request.site, archive: request.archive, publication: pubDir });
   // A run that fails before its first commit leaves no empty archive folder behind.
   const archiveExisted = fs.existsSync(gitdir);
-  const lock = archive.lock(new Date(), log.warn);
+  let lock: Lock;
+  try {
+    lock = archive.lock(new Date(), log.warn);
+  } catch (e) {
+    if (!archiveExisted) removeIfEmpty(gitdir);
+    throw writeFailure(e, null, gitdir);
+  }
   steps.end("lock");
   let staged = false;
   let opened: SiteWriter | null = null;
@@ -352,7 +358,7 @@ function checkpointOf(files: readonly BuiltFile[]): string | null {
  * archive or a cache: an I/O error (exit 6) naming the folders, since nothing was published (the
  * previous site and the branch are as they were).
  */
-function writeFailure(e: unknown, site: string, gitdir: string): unknown {
+function writeFailure(e: unknown, site: string | null, gitdir: string): unknown {
   const code = (e as { code?: unknown }).code;
   if (
     typeof code !== "string" ||
@@ -369,9 +375,11 @@ function writeFailure(e: unknown, site: string, gitdir: string): unknown {
     EMFILE: "too many open files",
     ENFILE: "too many open files",
   };
+  // Without a site, the lock was being taken: nothing but the archive folder was written to.
+  const what = site === null ? `the lock file of the archive ${gitdir}` : `the site ${site} or the archive ${gitdir}`;
   return new RiskError(
     "E_IO",
-    `Cannot write the site ${site} or the archive ${gitdir}: ${why[code]} (${code}). Nothing was published: the previous site and archive are as they were.`,
+    `Cannot write ${what}: ${why[code]} (${code}). Nothing was published: the previous site and archive are as they were.`,
     { code },
   );
 }

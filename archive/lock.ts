@@ -42,13 +42,7 @@ export function acquireLock(dir: string, now: Date, warn: (message: string) => v
   const pause = (step: LockStep) => hooks.pause?.(step);
   const create = (): boolean => {
     pause("create");
-    try {
-      fs.writeFileSync(file, JSON.stringify(me), { flag: "wx" });
-      return true;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
-      return false;
-    }
+    return createExclusive(file, me);
   };
   const mine = (): Lock => ({
     release: () => {
@@ -161,13 +155,44 @@ function locked(file: string, holder: Holder, age: number): RiskError {
   );
 }
 
+/**
+ * Creates `path` exclusively and writes this process's name into it; false when it exists. When
+ * the name cannot be written (a full disk, a quota), the file this call created is removed before
+ * the error is thrown, which then names the file: an empty lock left behind would hold off every
+ * run for a minute.
+ */
 function createExclusive(path: string, me: Holder): boolean {
+  let fd: number;
   try {
-    fs.writeFileSync(path, JSON.stringify(me), { flag: "wx" });
-    return true;
+    fd = fs.openSync(path, "wx");
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
-    return false;
+    if ((e as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw e;
+  }
+  let created: fs.Stats | undefined;
+  try {
+    try {
+      created = fs.fstatSync(fd);
+      fs.writeFileSync(fd, JSON.stringify(me));
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch (e) {
+    if (created) removeIfSame(path, created);
+    const err = e as NodeJS.ErrnoException;
+    if (err && typeof err === "object" && err.path === undefined) err.path = path;
+    throw e;
+  }
+  return true;
+}
+
+/** Removes the file at `path` only if it is still `file` (the one this process created). */
+function removeIfSame(path: string, file: fs.Stats): void {
+  try {
+    const there = fs.lstatSync(path);
+    if (there.ino === file.ino && there.dev === file.dev) fs.rmSync(path, { force: true });
+  } catch {
+    // Gone already.
   }
 }
 

@@ -1,3 +1,4 @@
+import { dirname } from "node:path";
 import { isRiskError, type ErrorCode } from "../core/errors.ts";
 import { oneLine } from "./terminal.ts";
 
@@ -76,6 +77,7 @@ const SYSTEM_REFUSALS: Record<string, string> = {
 export function fileSystemFailure(error: unknown): string | undefined {
   const { code, syscall, path } = (error ?? {}) as { code?: unknown; syscall?: unknown; path?: unknown };
   if (typeof code !== "string" || typeof syscall !== "string" || !(code in SYSTEM_REFUSALS)) return undefined;
-  const where = typeof path === "string" ? ` ${path}` : "";
-  return `Cannot ${syscall}${where}: ${SYSTEM_REFUSALS[code]} (${code}). Check the folder given on the command line and its permissions, then run again.`;
+  if (typeof path !== "string")
+    return `Cannot ${syscall}: ${SYSTEM_REFUSALS[code]} (${code}). Check the folders given on the command line (free space, permissions), then run again.`;
+  return `Cannot ${syscall} ${path}: ${SYSTEM_REFUSALS[code]} (${code}). Check the folder ${dirname(path)} (free space, permissions), then run again.`;
 }

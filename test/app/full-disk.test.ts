@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { at } from "../helpers/archive.ts";
 import { runCli } from "../helpers/cli.ts";
@@ -78,5 +78,40 @@ describe.runIf(roMounted)("a read-only archive (EROFS)", () => {
     expect(r.stderr).toMatch(/read-only \(EROFS\)/);
     expect(r.stderr).not.toMatch(/internal error/i);
     expect(treeDigest(site)).toEqual(before);
+  });
+});
+
+/** A third small tmpfs, filled to the last byte so that not even a lock file's name can be written. */
+const fullPoint = tempDir("risk-full-");
+const fullMounted = spawnSync("mount", ["-t", "tmpfs", "-o", "size=3m", "tmpfs", fullPoint]).status === 0;
+afterAll(() => {
+  if (fullMounted) spawnSync("umount", [fullPoint]);
+});
+
+describe.runIf(fullMounted)("a disk too full to write the lock file", () => {
+  it("leaves no empty lock behind, names the archive folder, and the next run once space is freed succeeds", () => {
+    const site = `${fullPoint}/site`;
+    const archive = `${fullPoint}/archive.git`;
+    const first = runCli(["assemble", "--site", site, "--archive", archive, "--now", at(0)]);
+    expect(first.status, first.stderr).toBe(0);
+    // Fill every block: the lock file can be created, but not one byte written into it.
+    const filler = `${fullPoint}/filler`;
+    const free = Number(execFileSync("df", ["--output=avail", "-B1", fullPoint]).toString().split("\n")[1]);
+    writeFileSync(filler, Buffer.alloc(free));
+    try {
+      for (let i = 0; i < 64; i++) appendFileSync(filler, Buffer.alloc(4096));
+    } catch {
+      // Full.
+    }
+    const r = runCli(["assemble", "--site", site, "--archive", archive, "--now", at(15)]);
+    expect(r.status, r.stderr).toBe(6);
+    expect(r.stderr).toMatch(/disk is full \(ENOSPC\)/);
+    expect(r.stderr).toContain(`the archive ${archive}`);
+    expect(r.stderr).not.toContain("given on the command line");
+    expect(existsSync(`${archive}/risk-cli.lock`)).toBe(false);
+    expect(existsSync(`${archive}/risk-cli.lock.takeover`)).toBe(false);
+    rmSync(filler);
+    const next = runCli(["assemble", "--site", site, "--archive", archive, "--now", at(15)]);
+    expect(next.status, next.stderr).toBe(0);
   });
 });
