@@ -14,7 +14,7 @@ interface Holder {
 }
 
 /** The points of taking the lock where a test may pause this process (to race it against others). */
-export type LockStep = "create" | "read-holder" | "takeover" | "reread-holder" | "remove-stale";
+export type LockStep = "create" | "read-holder" | "takeover" | "remove-takeover" | "reread-holder" | "remove-stale";
 
 export interface LockHooks {
   pause?(step: LockStep): void;
@@ -28,7 +28,8 @@ export interface LockHooks {
  * takeover file: only the process that creates it may remove the stale lock, and it removes it
  * only if the lock still names the dead holder it saw. Two processes that both see the same
  * stale lock therefore cannot both remove it and both go on (the classic remove-then-create
- * race). A takeover file whose creator died is itself removed once its process is gone. A lock
+ * race). A takeover file whose creator died is cleared away by the next run, which then takes
+ * over itself (see claimTakeover). A lock
  * or takeover file that names no holder (its writer died before writing its name) is taken as
  * stale once it is a minute old, so that a scheduled job is not locked out for good. The
  * branch update is a compare-and-swap besides (git/objects.ts), so that no frame is ever lost
@@ -47,9 +48,7 @@ export function acquireLock(dir: string, now: Date, warn: (message: string) => v
   const mine = (): Lock => ({
     release: () => {
       // Only our own lock is removed: never one that another process holds.
-      const holder = readHolder(file);
-      if (holder && holder.pid === me.pid && holder.since === me.since && holder.host === me.host)
-        fs.rmSync(file, { force: true });
+      if (sameHolder(readHolder(file), me)) fs.rmSync(file, { force: true });
     },
   });
   if (create()) return mine();
@@ -61,10 +60,7 @@ export function acquireLock(dir: string, now: Date, warn: (message: string) => v
     if (holder.host !== me.host || processAlive(holder.pid)) throw locked(file, holder, age);
     stale = {
       said: `Removing a stale lock: PID ${holder.pid} on ${holder.host} took it ${age} s ago and is no longer running.`,
-      still: () => {
-        const h = readHolder(file);
-        return !!h && h.pid === holder.pid && h.since === holder.since && h.host === holder.host;
-      },
+      still: () => sameHolder(readHolder(file), holder),
     };
   } else {
     const seen = unreadableFor(file);
@@ -86,25 +82,23 @@ export function acquireLock(dir: string, now: Date, warn: (message: string) => v
 
   // The holder is dead: take over, under the takeover file.
   pause("takeover");
-  if (!createExclusive(takeover, me)) {
-    const other = readHolder(takeover);
-    const unreadable = other ? "readable" : unreadableFor(takeover);
-    // A takeover file left by a process that died is removed, so that the next run can go on.
-    if (
-      (other && other.host === me.host && !processAlive(other.pid)) ||
-      (unreadable !== "readable" && unreadable !== "gone" && unreadable.ms >= UNREADABLE_GRACE_MS)
-    )
-      fs.rmSync(takeover, { force: true });
+  if (!claimTakeover(takeover, me, warn, pause))
     throw new RiskError(
       "E_LOCKED",
       `Another risk-cli is taking over the stale lock ${file} at the same time; run again in a moment`,
       { file },
     );
-  }
   try {
     pause("reread-holder");
-    // Removed only if it is still the stale lock seen above, not one a live process took meanwhile.
+    // Removed only if it is still the stale lock seen above, not one a live process took
+    // meanwhile, and only while the takeover file is still this process's.
     if (stale.still()) {
+      if (!sameHolder(readHolder(takeover), me))
+        throw new RiskError(
+          "E_LOCKED",
+          `Another risk-cli is taking over the stale lock ${file} at the same time; run again in a moment`,
+          { file },
+        );
       warn(stale.said);
       pause("remove-stale");
       fs.rmSync(file, { force: true });
@@ -113,8 +107,69 @@ export function acquireLock(dir: string, now: Date, warn: (message: string) => v
     const now2 = readHolder(file);
     throw now2 ? locked(file, now2, 0) : new RiskError("E_LOCKED", `Could not take the lock ${file}`, { file });
   } finally {
-    fs.rmSync(takeover, { force: true });
+    // Only this process's takeover file: never one another process created since.
+    try {
+      if (sameHolder(readHolder(takeover), me)) fs.rmSync(takeover, { force: true });
+    } catch {
+      // Not a file risk-cli wrote: left for whoever put it there.
+    }
   }
+}
+
+/**
+ * Creates the takeover file; false when a live process holds it. One left by a process of this
+ * host that is no longer running, or one that has named no holder for a minute, is cleared away
+ * and this process goes on to create its own: a killed run's leftover must not cost the next
+ * run. It is cleared by renaming it aside, then checking that what was renamed is the very file
+ * judged left behind, so that a contender's fresh takeover file, put there in the meantime, is
+ * never removed (it is put back, and this process stands aside).
+ */
+function claimTakeover(path: string, me: Holder, warn: (message: string) => void, pause: (step: LockStep) => void) {
+  if (createExclusive(path, me)) return true;
+  const other = readHolder(path);
+  let leftBehind: (aside: string) => boolean;
+  let said: string;
+  if (other) {
+    if (other.host !== me.host || processAlive(other.pid)) return false;
+    said = `Removing the takeover file of PID ${other.pid}, which is no longer running.`;
+    leftBehind = (aside) => sameHolder(readHolder(aside), other);
+  } else {
+    const seen = unreadableFor(path);
+    if (seen === "gone") return createExclusive(path, me);
+    if (seen.ms < UNREADABLE_GRACE_MS) return false;
+    said = "Removing a takeover file that names no holder: its writer died before it wrote its name.";
+    leftBehind = (aside) => {
+      const again = unreadableFor(aside);
+      return again !== "gone" && again.ino === seen.ino && again.mtimeMs === seen.mtimeMs;
+    };
+  }
+  pause("remove-takeover");
+  const aside = `${path}.aside-${me.pid}`;
+  try {
+    fs.renameSync(path, aside);
+  } catch (e) {
+    // Cleared by another contender already: this one competes for a new takeover file.
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return createExclusive(path, me);
+    throw e;
+  }
+  if (!leftBehind(aside)) {
+    // A contender's live file, renamed in the meantime: put back (unless yet another stands there).
+    try {
+      fs.linkSync(aside, path);
+    } catch {
+      // Another takeover file stands there now; its creator goes on.
+    }
+    fs.rmSync(aside, { force: true });
+    return false;
+  }
+  warn(said);
+  fs.rmSync(aside, { force: true });
+  return createExclusive(path, me);
+}
+
+/** Whether a lock or takeover file names this very holder (the same process, taking the same lock). */
+function sameHolder(h: Holder | null, of: Holder): boolean {
+  return !!h && h.pid === of.pid && h.since === of.since && h.host === of.host;
 }
 
 /** A stale lock: what to say when removing it, and whether the lock file is still that one. */

@@ -232,6 +232,32 @@ describe("the archive lock", () => {
     }
   });
 
+  it("takes the lock in the same run when a killed process left its takeover file beside the stale lock", async () => {
+    const { site, archive } = await archiveWithFrames(1);
+    const dead = { pid: 4_194_303, host: hostname(), since: "2026-11-21T09:00:00.000Z" };
+    writeFileSync(`${archive}/risk-cli.lock`, JSON.stringify(dead));
+    writeFileSync(`${archive}/risk-cli.lock.takeover`, JSON.stringify(dead));
+    const summary = await runAssemble({ site, archive, now: at(15), json: true });
+    expect(summary.frameId).toMatch(/^000002-/);
+    expect(readdirSync(archive).filter((n) => n.startsWith("risk-cli.lock"))).toEqual([]);
+    // A live process's takeover file is never removed: the run stands aside (exit 5).
+    const live = spawn(process.execPath, ["-e", "setTimeout(() => {}, 30000)"]);
+    try {
+      writeFileSync(`${archive}/risk-cli.lock`, JSON.stringify(dead));
+      writeFileSync(
+        `${archive}/risk-cli.lock.takeover`,
+        JSON.stringify({ pid: live.pid, host: hostname(), since: "2026-11-21T10:00:00.000Z" }),
+      );
+      await expect(runAssemble({ site, archive, now: at(30), json: true })).rejects.toMatchObject({
+        code: "E_LOCKED",
+        message: expect.stringContaining("taking over the stale lock"),
+      });
+      expect(existsSync(`${archive}/risk-cli.lock.takeover`)).toBe(true);
+    } finally {
+      live.kill();
+    }
+  });
+
   it("replaces a stale lock whose writer is gone, and says so", async () => {
     const { site, archive } = await archiveWithFrames(1);
     const dead = spawn(process.execPath, ["-e", ""]);
@@ -271,17 +297,24 @@ describe("a lock or takeover file that names no holder", () => {
     expect(existsSync(`${archive}/risk-cli.lock`)).toBe(false);
   });
 
-  it("as a takeover file a minute old, stops one run at most; the next takes over the stale lock", async () => {
+  it("as a takeover file a minute old, is removed and the same run takes over the stale lock", async () => {
     const { site, archive } = await archiveWithFrames(1);
     writeFileSync(`${archive}/risk-cli.lock`, "{");
     aged(`${archive}/risk-cli.lock`, 300);
     writeFileSync(`${archive}/risk-cli.lock.takeover`, "");
     aged(`${archive}/risk-cli.lock.takeover`, 300);
-    await expect(runAssemble({ site, archive, now: at(15), json: true })).rejects.toMatchObject({ code: "E_LOCKED" });
-    expect(existsSync(`${archive}/risk-cli.lock.takeover`)).toBe(false);
-    const summary = await runAssemble({ site, archive, now: at(16), json: true });
+    const summary = await runAssemble({ site, archive, now: at(15), json: true });
     expect(summary.frameId).toMatch(/^000002-/);
-    expect(existsSync(`${archive}/risk-cli.lock`)).toBe(false);
+    expect(readdirSync(archive).filter((n) => n.startsWith("risk-cli.lock"))).toEqual([]);
+  });
+
+  it("as a fresh takeover file, is waited for (exit 5): its writer may be writing its name", async () => {
+    const { site, archive } = await archiveWithFrames(1);
+    writeFileSync(`${archive}/risk-cli.lock`, "{");
+    aged(`${archive}/risk-cli.lock`, 300);
+    writeFileSync(`${archive}/risk-cli.lock.takeover`, "");
+    await expect(runAssemble({ site, archive, now: at(15), json: true })).rejects.toMatchObject({ code: "E_LOCKED" });
+    expect(existsSync(`${archive}/risk-cli.lock.takeover`)).toBe(true);
   });
 
   it("is refused at once, never read, when a FIFO or a link to /dev/zero stands in its place", async () => {

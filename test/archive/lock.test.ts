@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -27,13 +27,17 @@ function contender(dir: string, step: string, delayMs: number, log: string, star
 
 describe("the archive lock under contention", () => {
   const steps = ["create", "read-holder", "takeover", "reread-holder", "remove-stale"];
-  for (const step of steps) {
-    it(`lets one contender at a time hold it, a stale lock and a delay at "${step}" notwithstanding`, async () => {
+  const cases = [
+    ...steps.map((step) => ({ step, leftTakeover: false })),
+    // A killed contender's takeover file beside the stale lock: cleared, and still one holder at a time.
+    ...["takeover", "remove-takeover", "reread-holder"].map((step) => ({ step, leftTakeover: true })),
+  ];
+  for (const { step, leftTakeover } of cases) {
+    it(`lets one contender at a time hold it, a stale lock${leftTakeover ? ", a dead process's takeover file" : ""} and a delay at "${step}" notwithstanding`, async () => {
       const dir = tempDir("risk-lock-");
-      writeFileSync(
-        `${dir}/risk-cli.lock`,
-        JSON.stringify({ pid: DEAD_PID, host: hostname(), since: "2026-11-21T00:00:00.000Z" }),
-      );
+      const dead = JSON.stringify({ pid: DEAD_PID, host: hostname(), since: "2026-11-21T00:00:00.000Z" });
+      writeFileSync(`${dir}/risk-cli.lock`, dead);
+      if (leftTakeover) writeFileSync(`${dir}/risk-cli.lock.takeover`, dead);
       const log = `${dir}/holders.log`;
       writeFileSync(log, "");
       const startAt = Date.now() + 400;
@@ -66,6 +70,7 @@ describe("the archive lock under contention", () => {
       }
       expect(codes.filter((c) => c === 0).length).toBe(events.length / 2);
       expect(existsSync(`${dir}/risk-cli.lock.takeover`)).toBe(false);
+      expect(readdirSync(dir).filter((n) => n.startsWith("risk-cli.lock.takeover"))).toEqual([]);
     });
   }
 });
