@@ -16,6 +16,7 @@
 import * as fs from "node:fs";
 import { dirname } from "node:path";
 import { RiskError } from "../../core/errors.ts";
+import { isLoopbackHost } from "../../core/inputs/addresses.ts";
 import { BRANCH, headCommit, initRepository, isRepository, updateBranch } from "../git/objects.ts";
 import { ATTESTATIONS_REF, attestationsHead, setAttestationsHead } from "./attestation-ref.ts";
 import { UNPUSHED_PREFIX } from "./unpushed.ts";
@@ -81,6 +82,14 @@ export function checkRemote(remote: Remote): void {
       "E_USAGE",
       `The archive remote ${remoteName(remote.url)} carries credentials in its URL: give the token in RISK_ARCHIVE_TOKEN instead, so that it never reaches a log.`,
     );
+  // Over plain http: the token would cross the network in clear text (basic authentication):
+  // only a remote on this machine may be given one that way.
+  if (remote.token && u.protocol === "http:" && !isLoopbackHost(u.hostname))
+    throw new RiskError(
+      "E_USAGE",
+      `Refusing to send the archive token (RISK_ARCHIVE_TOKEN or GITHUB_TOKEN) in clear text to ${remoteName(remote.url)}: give the remote's https:// address (http:// is taken with a token only for this machine: localhost, 127.0.0.0/8, ::1). Nothing was sent.`,
+      { remote: remoteName(remote.url) },
+    );
   if (!/^[A-Za-z0-9._/-]+$/.test(remote.branch) || remote.branch.includes("..") || remote.branch.startsWith("/"))
     throw new RiskError("E_USAGE", `The archive branch "${remote.branch.slice(0, 60)}" is not a valid branch name.`);
 }
@@ -113,17 +122,21 @@ function remoteError(e: unknown, remote: Remote, doing: string): RiskError {
   if (err.code === "HttpError" && (status === 401 || status === 403))
     return new RiskError(
       "E_REMOTE",
-      `The archive remote ${where} refused the credentials while trying to ${doing} (HTTP ${status}): ${
+      `The archive remote ${where} refused the ${remote.token ? "token" : "request"} while trying to ${doing} (HTTP ${status}): ${
         remote.token
-          ? "check that the token in RISK_ARCHIVE_TOKEN or GITHUB_TOKEN may write to this repository (contents: write)."
+          ? "check that the token in RISK_ARCHIVE_TOKEN or GITHUB_TOKEN is valid and may write to this repository (contents: write)."
           : "set RISK_ARCHIVE_TOKEN (or GITHUB_TOKEN) to a token that may read and write this repository."
       }`,
       { remote: where, status },
     );
+  // isomorphic-git reports a token the server refused (asked again after it was sent) as the
+  // user cancelling, like a request for credentials when none were set.
   if (err.code === "UserCanceledError")
     return new RiskError(
       "E_REMOTE",
-      `The archive remote ${where} asks for credentials to ${doing}: set RISK_ARCHIVE_TOKEN (or GITHUB_TOKEN).`,
+      remote.token
+        ? `The archive remote ${where} refused the token while trying to ${doing}: check that the token in RISK_ARCHIVE_TOKEN or GITHUB_TOKEN is valid and may write to this repository (contents: write).`
+        : `The archive remote ${where} asks for credentials to ${doing}: set RISK_ARCHIVE_TOKEN (or GITHUB_TOKEN).`,
       { remote: where },
     );
   if (err.code === "HttpError")

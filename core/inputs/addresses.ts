@@ -54,3 +54,15 @@ export function isLocalName(host: string): boolean {
 export function isPrivateHost(hostname: string): boolean {
   return isPrivateAddress(hostname) || isLocalName(hostname);
 }
+
+/**
+ * True when a URL's host is this machine itself: `localhost`, 127.0.0.0/8 or ::1 (as a URL gives
+ * them: IPv4 normalised, IPv6 in brackets). Narrower than isPrivateHost: another machine of the
+ * local network is not this one.
+ */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/\.$/, "");
+  if (host === "localhost" || host === "[::1]" || host === "::1") return true;
+  const v4 = ipv4(host);
+  return v4 !== null && v4[0] === 127;
+}

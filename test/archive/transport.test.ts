@@ -1,4 +1,7 @@
 import { execFileSync, spawn } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { networkInterfaces } from "node:os";
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runAssemble } from "../../cli/commands/assemble.ts";
@@ -114,13 +117,17 @@ describe("archive transport over Git's smart HTTP protocol (git http-backend)", 
     await runAssemble({ site: `${dir}/site`, archive: `${dir}/archive.git`, now: at(500), json: true });
     const localHead = git(`${dir}/archive.git`, "rev-parse", "refs/heads/main");
     const headBefore = remoteHead(server);
-    for (const verb of ["push", "pull"]) {
-      const r = await runCli(["archive", verb, "--archive", `${dir}/archive.git`], {
-        env: env(server, "wrong-token-secret-99"),
-      });
+    for (const args of [
+      ["archive", "push", "--archive", `${dir}/archive.git`],
+      ["archive", "pull", "--archive", `${dir}/archive.git`],
+      ["assemble", "--push", "--site", `${dir}/site`, "--archive", `${dir}/archive.git`, "--now", at(515)],
+    ]) {
+      const r = await runCli(args, { env: env(server, "wrong-token-secret-99") });
       expect(r.status, r.stderr).toBe(9);
       expect(r.stderr).toContain(server.url);
-      expect(r.stderr).toMatch(/refused the credentials|asks for credentials/);
+      // The token was set and sent: the message says it was refused, not to set one.
+      expect(r.stderr).toMatch(/refused the token/);
+      expect(r.stderr).not.toMatch(/set RISK_ARCHIVE_TOKEN|asks for credentials/);
       expect(r.stderr + r.stdout).not.toContain("wrong-token-secret-99");
     }
     const none = await runCli(["archive", "pull", "--archive", `${dir}/archive.git`], {
@@ -130,6 +137,55 @@ describe("archive transport over Git's smart HTTP protocol (git http-backend)", 
     expect(none.stderr).toContain("RISK_ARCHIVE_TOKEN");
     expect(git(`${dir}/archive.git`, "rev-parse", "refs/heads/main")).toBe(localHead);
     expect(remoteHead(server)).toBe(headBefore);
+  });
+
+  it("never sends a token over plain http to another machine: exit 2 saying to use https, nothing sent", async () => {
+    // A remote on another machine's address; this machine's own non-loopback address when it has
+    // one, listened on so that anything sent would be seen.
+    const address = Object.values(networkInterfaces())
+      .flat()
+      .find((i) => i && i.family === "IPv4" && !i.internal)?.address;
+    const seen: string[] = [];
+    const listener = createServer((req, res) => {
+      seen.push(`${req.method} ${req.url} ${req.headers.authorization ?? "(no authorization)"}`);
+      res.writeHead(401, { "WWW-Authenticate": 'Basic realm="x"' }).end();
+    });
+    const port = address
+      ? await new Promise<number>((ok) =>
+          listener.listen(0, address, () => ok((listener.address() as AddressInfo).port)),
+        )
+      : 9;
+    try {
+      const remote = `http://${address ?? "192.0.2.1"}:${port}/repo.git`;
+      const dir = tempDir();
+      await runAssemble({ site: `${dir}/site`, archive: `${dir}/archive.git`, now: at(600), json: true });
+      for (const args of [
+        ["archive", "pull", "--archive", `${dir}/pulled.git`, "--remote", remote],
+        ["archive", "push", "--archive", `${dir}/archive.git`, "--remote", remote],
+        [
+          "assemble",
+          "--push",
+          "--site",
+          `${dir}/site`,
+          "--archive",
+          `${dir}/archive.git`,
+          "--remote",
+          remote,
+          "--now",
+          at(615),
+        ],
+      ]) {
+        const r = await runCli(args, { env: { RISK_ARCHIVE_TOKEN: "rat_SECRET456", GITHUB_TOKEN: "" } });
+        expect(r.status, r.stderr).toBe(2);
+        expect(r.stderr).toMatch(/clear text/);
+        expect(r.stderr).toContain("https://");
+        expect(r.stderr + r.stdout).not.toContain("rat_SECRET456");
+      }
+      expect(seen).toEqual([]);
+      expect(existsSync(`${dir}/pulled.git`)).toBe(false);
+    } finally {
+      listener.close();
+    }
   });
 
   it("never sends a token given in the URL and refuses non-http remotes (exit 2)", () => {
