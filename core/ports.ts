@@ -3,8 +3,11 @@
  * Node and Deno; tests pass in-memory ones.
  */
 export interface ReadOnlyFs {
-  /** Text of a file, UTF-8. Rejects when the file is missing. */
-  readText(path: string): Promise<string>;
+  /**
+   * Text of a file, UTF-8. Rejects when the file is missing, or over `maxBytes` (default
+   * MAX_INPUT_BYTES, the cap of a publication's own input files).
+   */
+  readText(path: string, options?: { maxBytes?: number }): Promise<string>;
   /** Names of the regular files and symbolic links directly inside `dir`, sorted; [] when `dir` does not exist. */
   listFiles(dir: string): Promise<string[]>;
   /** Names of the folders directly inside `dir` (symbolic links not followed), sorted; [] when `dir` does not exist. */

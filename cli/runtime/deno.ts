@@ -1,7 +1,7 @@
 import type { Http, ReadOnlyFs } from "../../core/ports.ts";
 import { VERSION } from "../../core/version.ts";
 import { fetchHttp } from "./http.ts";
-import { decodeInput, inputReadError, MAX_INPUT_BYTES } from "../../core/inputs/read.ts";
+import { decodeInput, inputReadError, MAX_INPUT_BYTES, tooLargeError } from "../../core/inputs/read.ts";
 
 /** The part of the Deno namespace this adapter uses (typed here so that tsc needs no Deno types). */
 interface DenoFs {
@@ -31,12 +31,11 @@ async function namesIn(
 /** Reads the publication through Deno's own file API. */
 export function denoFs(deno: DenoFs): ReadOnlyFs {
   return {
-    async readText(path) {
+    async readText(path, options) {
       const st = await deno.stat(path);
       if (!st.isFile) throw inputReadError(path, "it is not a regular file");
-      if (st.size > MAX_INPUT_BYTES)
-        throw inputReadError(path, `it is over the ${MAX_INPUT_BYTES}-byte limit of an input file; split it`);
-      return decodeInput(path, await deno.readFile(path));
+      if (st.size > (options?.maxBytes ?? MAX_INPUT_BYTES)) throw tooLargeError(path, options?.maxBytes);
+      return decodeInput(path, await deno.readFile(path), options?.maxBytes);
     },
     // Links too: one that leads out of the publication, or nowhere, is refused by name when read.
     listFiles: (dir) => namesIn(deno, dir, (e) => e.isFile || e.isSymlink),

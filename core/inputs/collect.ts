@@ -138,14 +138,17 @@ async function fetchDocument(
   }
   let text: string;
   try {
-    text = await ports.fs.readText(file);
+    // A local document is held to the same cap as one collected over HTTP: collection.maxBytes.
+    text = await ports.fs.readText(file, { maxBytes: limits.maxBytes });
   } catch (e) {
     const reason = (e as { data?: { reason?: unknown } }).data?.reason;
-    if (typeof reason === "string")
+    if (typeof reason === "string") {
+      if (/limit/.test(reason)) throw tooLarge(limits, "the file");
       throw new UpstreamError(
-        /limit/.test(reason) ? "too-large" : /UTF-8/.test(reason) ? "invalid-json" : "unreachable",
+        /UTF-8/.test(reason) ? "invalid-json" : "unreachable",
         reason.replace(/^it is /, "the file is "),
       );
+    }
     const code = (e as { code?: unknown }).code;
     throw new UpstreamError(
       "unreachable",
@@ -153,10 +156,20 @@ async function fetchDocument(
     );
   }
   const bytes = encoder.encode(text).byteLength;
-  if (bytes > limits.maxBytes)
-    throw new UpstreamError("too-large", `${bytes} bytes, over the ${limits.maxBytes}-byte cap`);
+  if (bytes > limits.maxBytes) throw tooLarge(limits, `the file (${bytes} bytes)`);
   checkNotHtml(text);
   return { text, where: file };
+}
+
+/**
+ * A document over the size cap: a third party's document, which the publisher cannot split, so
+ * the reason says the cap and where it is raised.
+ */
+function tooLarge(limits: CollectLimits, what: string): UpstreamError {
+  return new UpstreamError(
+    "too-large",
+    `${what} exceeds the ${limits.maxBytes}-byte cap of an upstream document (collection.maxBytes in risk.config.yaml raises it)`,
+  );
 }
 
 async function fetchHttp(
@@ -180,8 +193,7 @@ async function fetchHttp(
     spent += r.elapsedMs;
     if (r.kind !== "response") {
       if (r.kind === "timeout") throw new UpstreamError("timeout", `no complete answer within ${limits.timeoutMs} ms`);
-      if (r.kind === "too-large")
-        throw new UpstreamError("too-large", `the body exceeds the ${limits.maxBytes}-byte cap (after decompression)`);
+      if (r.kind === "too-large") throw tooLarge(limits, "the body (after decompression)");
       throw new UpstreamError("unreachable", `the network failed${networkCode(r.message)}`);
     }
     if (r.status >= 300 && r.status < 400) {

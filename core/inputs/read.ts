@@ -15,10 +15,25 @@ export function inputReadError(path: string, reason: string): RiskError {
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
-/** The text of an input file's bytes; refuses invalid UTF-8, naming the line of the first bad byte. */
-export function decodeInput(path: string, bytes: Uint8Array): string {
-  if (bytes.byteLength > MAX_INPUT_BYTES)
-    throw inputReadError(path, `it is over the ${MAX_INPUT_BYTES}-byte limit of an input file; split it`);
+/**
+ * The refusal of a file over the cap it is read under: a publication's own input file (split it),
+ * or another cap given by the caller (a local upstream document under `collection.maxBytes`).
+ */
+export function tooLargeError(path: string, maxBytes?: number): RiskError {
+  return inputReadError(
+    path,
+    maxBytes === undefined
+      ? `it is over the ${MAX_INPUT_BYTES}-byte limit of an input file; split it`
+      : `it is over the ${maxBytes}-byte limit`,
+  );
+}
+
+/**
+ * The text of an input file's bytes (at most `maxBytes`, by default MAX_INPUT_BYTES); refuses
+ * invalid UTF-8, naming the line of the first bad byte.
+ */
+export function decodeInput(path: string, bytes: Uint8Array, maxBytes?: number): string {
+  if (bytes.byteLength > (maxBytes ?? MAX_INPUT_BYTES)) throw tooLargeError(path, maxBytes);
   try {
     return decoder.decode(bytes);
   } catch {

@@ -4,6 +4,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { adaptDocument, UpstreamError } from "../../core/inputs/upstream.ts";
 import { runAssemble } from "../../cli/commands/assemble.ts";
+import { runCollect } from "../../cli/commands/collect.ts";
 import { at } from "../helpers/archive.ts";
 import { ROOT, runCli } from "../helpers/cli.ts";
 import { tempDir } from "../helpers/tmp.ts";
@@ -99,6 +100,31 @@ describe("what a third party wrote, in the terminal and the CI log", () => {
       expect(r.stderr + r.stdout, args[0]).toMatch(/\\u001b\]0;pwned/);
     }
   }, 60_000);
+describe("the size cap of a local upstream file", () => {
+  it("is collection.maxBytes, as over HTTP, not the 4 MiB of the publication's own files", async () => {
+    const dir = tempDir("risk-up-size-");
+    const pub = join(dir, "pub");
+    cpSync(join(ROOT, "demo"), pub, { recursive: true });
+    // A valid reading of 4.5 MB (padded with spaces): over 4 MiB, under the 5 MB default cap.
+    const reading = JSON.stringify(JSON.parse(readFileSync(join(pub, "upstream/eu.json"), "utf8")));
+    writeFileSync(join(pub, "upstream/eu.json"), `${reading}${" ".repeat(4_500_000 - reading.length)}`);
+    const config = readFileSync(join(pub, "risk.config.yaml"), "utf8");
+    const eu = async (maxBytes?: number) => {
+      writeFileSync(
+        join(pub, "risk.config.yaml"),
+        maxBytes === undefined ? config : `${config}\ncollection:\n  maxBytes: ${maxBytes}\n`,
+      );
+      const report = await runCollect({ publication: pub, archive: `${dir}/archive.git`, now: at(0), json: true });
+      return report.instruments.find((i) => i.instrument === "eu")!;
+    };
+    expect((await eu()).sourceStatus).toBe("ok");
+    expect((await eu(10_000_000)).sourceStatus).toBe("ok");
+    const over = await eu(4_000_000);
+    expect(over.sourceStatus).toBe("too-large");
+    // A third party's document: the reason names the cap and where it is raised, never "split it".
+    expect(over.reason).toMatch(/upstream\/eu\.json: .*4000000-byte cap.*collection\.maxBytes/);
+    expect(over.reason).not.toMatch(/split/);
+  });
 });
 
 describe("links from the configuration", () => {
