@@ -4,9 +4,10 @@
  * archive, the publication, the current folder, the home folder or the root; the archive must not
  * sit inside the site (it would go with the old site) nor the site inside the archive.
  */
-import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { existsSync, readdirSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, join, resolve, sep } from "node:path";
+import { refuseArchiveFile } from "../archive/index.ts";
 import { SITE_MARKER } from "../archive/layout.ts";
 import { RiskError } from "../core/errors.ts";
 
@@ -109,10 +110,9 @@ export function checkArchiveFolder(archive: string): void {
   const refuse = (why: string): never => {
     throw new RiskError("E_USAGE", `Refusing --archive ${archive}: ${why}. Nothing was changed.`, { archive });
   };
+  refuseArchiveFile(archive);
   let entries: string[];
   try {
-    if (!statSync(archive).isDirectory())
-      refuse("it is a file, not a folder; give the archive's folder (a bare Git repository) or a new one");
     entries = readdirSync(archive);
   } catch (e) {
     if (e instanceof RiskError) throw e;

@@ -298,7 +298,8 @@ export function readSiteFile(root: string, path: string, check: (size: number) =
  */
 export async function requireFolders(options: { site?: string; archive?: string; siteNeeded: boolean }): Promise<void> {
   if (options.archive !== undefined) {
-    const { gitdirOf, isRepository } = await import("../archive/git/objects.ts");
+    const { gitdirOf, isRepository, refuseArchiveFile } = await import("../archive/git/objects.ts");
+    refuseArchiveFile(options.archive);
     const dir = resolve(options.archive);
     if (!fs.existsSync(dir))
       throw new RiskError("E_IO", `--archive ${dir} does not exist: give the archive folder risk-cli assemble writes`, {

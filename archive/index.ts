@@ -17,8 +17,10 @@ import type { VerifyReport } from "./api/verify.ts";
 import type { CheckpointCheck, InclusionProof } from "./api/proofs.ts";
 import type { Checkpoint } from "../core/log/checkpoint.ts";
 import type { ArchiveAbout } from "./models/readme.ts";
-import { gitdirOf, type TreeCache } from "./git/objects.ts";
+import { gitdirOf, refuseArchiveFile, type TreeCache } from "./git/objects.ts";
 import { acquireLock, type Lock } from "./lock.ts";
+
+export { refuseArchiveFile };
 
 export type {
   CheckpointCheck,
@@ -94,8 +96,12 @@ export interface Archive {
   push(remote: Remote): Promise<PushResult>;
 }
 
-/** The archive at `dir` (which need not exist yet: the first commit creates it). */
+/**
+ * The archive at `dir` (which need not exist yet: the first commit creates it). A file in its place
+ * is refused at once (exit 2).
+ */
 export function openArchive(dir: string): Archive {
+  refuseArchiveFile(dir);
   const gitdir = gitdirOf(resolve(dir));
   return {
     gitdir,

@@ -523,6 +523,27 @@ export async function oidAtPath(
 }
 
 /** The Git directory of an archive: the folder itself (bare, as assemble makes it) or its .git (a clone). */
+/**
+ * An archive is a folder: a bare Git repository, a work tree's `.git`, or (for a first frame) one
+ * that does not exist yet. A file (or a device, a FIFO) given as `--archive` is a usage error
+ * (exit 2) for every command, the ones that read an archive and the ones that write it alike.
+ */
+export function refuseArchiveFile(dir: string): void {
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(dir);
+  } catch {
+    // Missing (a new archive, or an error the command names), or unreadable: reported where used.
+    return;
+  }
+  if (!st.isDirectory())
+    throw new RiskError(
+      "E_USAGE",
+      `Refusing --archive ${dir}: it is ${st.isFile() ? "a file" : "not a folder (a device, a FIFO or a socket)"}, not an archive; give the archive's folder (a bare Git repository, which assemble creates where no folder exists yet). Nothing was changed.`,
+      { archive: dir },
+    );
+}
+
 export function gitdirOf(dir: string): string {
   return fs.existsSync(`${dir}/.git/HEAD`) ? `${dir}/.git` : dir;
 }

@@ -49,9 +49,12 @@ export interface CollectReport {
 export async function runCollect(opts: CollectOptions): Promise<CollectReport> {
   const pubDir = resolve(opts.publication ?? defaultPublication("collecting"));
   const now = resolveNow(opts.now, process.env, () => new Date());
+  // The archive is only read (for the fallback values), but a file given as one is refused
+  // (exit 2), never passed over as if no archive were given.
+  const archive = openArchive(opts.archive);
   const { fs } = runtimeFs();
   const publication = await loadPublication(fs, pubDir);
-  const previous = await openArchive(opts.archive).head([]);
+  const previous = await archive.head([]);
   const started = performance.now();
   const upstream = await collectUpstream(publication, { fs, http: runtimeHttp() }, { attemptedAt: now });
   const durationMs = Math.round(performance.now() - started);

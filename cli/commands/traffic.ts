@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { gitdirOf, requireArchive } from "../../archive/git/objects.ts";
+import { gitdirOf, refuseArchiveFile, requireArchive } from "../../archive/git/objects.ts";
 import { acquireLock } from "../../archive/lock.ts";
 import { ingestLogs, knownPages, readTrafficState, writeTrafficState } from "../../app/traffic.ts";
 import { loadPublication } from "../../core/inputs/publication.ts";
@@ -16,6 +16,7 @@ export async function runTrafficIngest(opts: {
   archive: string;
   json: boolean;
 }) {
+  refuseArchiveFile(opts.archive);
   const gitdir = gitdirOf(resolve(opts.archive));
   requireArchive(gitdir);
   const p = await loadPublication(nodeFs, resolve(opts.publication ?? defaultPublication("reading")));

@@ -40,6 +40,27 @@ describe("the folders of an assembly", () => {
     expect(existsSync(`${dir}/site`)).toBe(false);
   });
 
+  it("refuse an archive that is a file with exit 2 in every command, the ones that only read it too", () => {
+    const dir = tempDir("risk-folders-");
+    writeFileSync(`${dir}/afile`, "x");
+    for (const args of [
+      ["verify"],
+      ["collect"],
+      ["replay", "--date", "2026-03-01"],
+      ["diff", "--from", "2026-03-01", "--to", "2026-03-02"],
+      ["prove", "--frame", "000001-20260301T000000Z"],
+      ["archive", "push", "--remote", "https://example.org/x.git"],
+      ["archive", "pull", "--remote", "https://example.org/x.git"],
+      ["traffic", "ingest", "/dev/null"],
+      ["mcp"],
+    ]) {
+      const r = runCli([...args, "--archive", "afile"], { cwd: dir });
+      expect(r.status, `${args.join(" ")}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toContain("--archive afile: it is a file");
+    }
+    expect(readFileSync(`${dir}/afile`, "utf8")).toBe("x");
+  });
+
   it("refuse an archive folder that is a Git work tree, and write nothing there, with or without --push", () => {
     const dir = tempDir("risk-folders-");
     execFileSync("git", ["init", "-q", `${dir}/work`]);
