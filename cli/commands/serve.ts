@@ -22,7 +22,8 @@ export async function runServe(opts: {
   const site = resolve(opts.site);
   requireSite(site, opts.site);
   if (opts.archive !== undefined) {
-    const { gitdirOf, requireArchive } = await import("../../archive/git/objects.ts");
+    const { gitdirOf, refuseArchiveFile, requireArchive } = await import("../../archive/git/objects.ts");
+    refuseArchiveFile(opts.archive);
     requireArchive(gitdirOf(resolve(opts.archive)));
   }
   for (const origin of opts.mcpOrigins) checkOrigin(origin);

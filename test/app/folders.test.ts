@@ -42,6 +42,7 @@ describe("the folders of an assembly", () => {
 
   it("refuse an archive that is a file with exit 2 in every command, the ones that only read it too", () => {
     const dir = tempDir("risk-folders-");
+    expect(runCli(["assemble", "--site", "site", "--now", at(0)], { cwd: dir }).status).toBe(0);
     writeFileSync(`${dir}/afile`, "x");
     for (const args of [
       ["verify"],
@@ -53,6 +54,7 @@ describe("the folders of an assembly", () => {
       ["archive", "pull", "--remote", "https://example.org/x.git"],
       ["traffic", "ingest", "/dev/null"],
       ["mcp"],
+      ["serve", "--site", "site", "--port", "0"],
     ]) {
       const r = runCli([...args, "--archive", "afile"], { cwd: dir });
       expect(r.status, `${args.join(" ")}: ${r.stderr}`).toBe(2);
