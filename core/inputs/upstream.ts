@@ -97,6 +97,12 @@ function validate<S extends z.ZodType>(where: string, text: string, schema: S): 
         "invalid-document",
         `field ${bad || "(document)"}: a string that is not valid Unicode (a lone surrogate)`,
       );
+    const unpublishable = unpublishableAt(value, "");
+    if (unpublishable !== null)
+      throw new UpstreamError(
+        "invalid-document",
+        `field ${unpublishable.path || "(document)"}: ${unpublishable.why}, which is never published`,
+      );
     return value;
   } catch (e) {
     if (e instanceof UpstreamError) throw e;
@@ -127,6 +133,46 @@ function loneSurrogateAt(value: unknown, path: string): string | null {
       if (at !== null) return at;
     }
   }
+  return null;
+}
+
+/**
+ * What an upstream's text (a unit, a label, a name) may not hold, as the publisher's own one-line
+ * texts may not: a control character (C0, DEL, C1: ESC would drive a terminal), a line or
+ * paragraph separator, or a bidirectional override or isolate (U+202E shows text in another order
+ * than it is copied).
+ */
+const UNPUBLISHABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+/** The first string value holding an unpublishable character: its path and what it holds (by code point). */
+function unpublishableAt(value: unknown, path: string): { path: string; why: string } | null {
+  if (typeof value === "string") {
+    const m = UNPUBLISHABLE.exec(value);
+    if (!m) return null;
+    const code = m[0].codePointAt(0)!;
+    const name = `U+${code.toString(16).toUpperCase().padStart(4, "0")}`;
+    return {
+      path,
+      why:
+        code >= 0x202a
+          ? `a bidirectional override or isolate (${name})`
+          : code >= 0x2028
+            ? `a line or paragraph separator (${name})`
+            : `a control character (${name})`,
+    };
+  }
+  if (Array.isArray(value)) {
+    for (const [i, v] of value.entries()) {
+      const at = unpublishableAt(v, `${path}${path ? "." : ""}${i}`);
+      if (at) return at;
+    }
+    return null;
+  }
+  if (value && typeof value === "object")
+    for (const [k, v] of Object.entries(value)) {
+      const at = unpublishableAt(v, `${path}${path ? "." : ""}${k}`);
+      if (at) return at;
+    }
   return null;
 }
 

@@ -100,6 +100,41 @@ describe("what a third party wrote, in the terminal and the CI log", () => {
       expect(r.stderr + r.stdout, args[0]).toMatch(/\\u001b\]0;pwned/);
     }
   }, 60_000);
+});
+
+describe("control characters in an upstream's text", () => {
+  it("are never published: ESC, a C1 control or U+202E in rawUnit or a debt label makes that instrument fall back, naming the file and field", async () => {
+    const dir = tempDir("risk-up-ctl-");
+    const pub = join(dir, "pub");
+    cpSync(join(ROOT, "demo"), pub, { recursive: true });
+    const read = (file: string) => JSON.parse(readFileSync(join(pub, "upstream", file), "utf8"));
+    const put = (file: string, doc: unknown) => writeFileSync(join(pub, "upstream", file), JSON.stringify(doc));
+    const paths = { site: `${dir}/site`, archive: `${dir}/archive.git`, publication: pub, json: true };
+    await runAssemble({ ...paths, now: at(0) });
+    put("eu.json", { ...read("eu.json"), rawUnit: "points \u001b[31mde base" });
+    put("us.json", { ...read("us.json"), rawUnit: "points\u009b" });
+    put("yen.json", { ...read("yen.json"), rawUnit: "\u202etniop" });
+    const debt = read("debt-latest.json");
+    debt.buckets[1].label = "Co\u2066ût";
+    put("debt-latest.json", debt);
+    const summary = await runAssemble({ ...paths, now: at(15) });
+    const byKey = Object.fromEntries(summary.signals.map((s) => [s.instrument, s]));
+    for (const key of ["us", "eu", "yen", "debt"]) {
+      expect(byKey[key]!.sourceStatus, key).toBe("invalid-document");
+      expect(byKey[key]!.fallbackUsed, key).toBe(true);
+    }
+    expect(byKey.eu!.reason).toMatch(/^upstream\/eu\.json: field rawUnit: a control character \(U\+001B\)/);
+    expect(byKey.us!.reason).toMatch(/^upstream\/us\.json: field rawUnit: a control character \(U\+009B\)/);
+    expect(byKey.yen!.reason).toMatch(/^upstream\/yen\.json: field rawUnit: a bidirectional override/);
+    expect(byKey.debt!.reason).toMatch(/^upstream\/debt-latest\.json: field buckets\.1\.label: a bidirectional/);
+    expect(byKey.energie!.sourceStatus).toBe("ok");
+    for (const surface of ["risk.json", "signals/current.json", "debt-risk.json"]) {
+      const text = readFileSync(`${dir}/site/api/v1/${surface}`, "utf8");
+      expect(text, surface).not.toMatch(/[\u001b\u009b\u202e\u2066]|\\u001b|\\u009b/i);
+    }
+  });
+});
+
 describe("the size cap of a local upstream file", () => {
   it("is collection.maxBytes, as over HTTP, not the 4 MiB of the publication's own files", async () => {
     const dir = tempDir("risk-up-size-");
