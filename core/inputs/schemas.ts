@@ -457,10 +457,11 @@ export const DebtLatest = z.strictObject({
 });
 export type DebtLatest = z.infer<typeof DebtLatest>;
 
+/** The publisher's own synthesis: its texts are published in risk.json, one line each, as the publisher's labels. */
 export const ConfluenceFile = z.strictObject({
   updated: ZonedDateTime,
   count: z.int().nonnegative(),
-  conviction: z.string(),
-  top: z.strictObject({ ticker: z.string(), score: z.number(), quadrant: z.string() }),
+  conviction: Line,
+  top: z.strictObject({ ticker: Line, score: z.number(), quadrant: Line }),
 });
 export type ConfluenceFile = z.infer<typeof ConfluenceFile>;

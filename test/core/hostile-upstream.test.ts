@@ -1,4 +1,4 @@
-import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -132,6 +132,24 @@ describe("control characters in an upstream's text", () => {
       const text = readFileSync(`${dir}/site/api/v1/${surface}`, "utf8");
       expect(text, surface).not.toMatch(/[\u001b\u009b\u202e\u2066]|\\u001b|\\u009b/i);
     }
+  });
+});
+
+describe("control characters in the confluence synthesis", () => {
+  it("are refused with exit 3 naming the file, line and field: it is the publisher's own file", async () => {
+    const dir = tempDir("risk-up-conf-");
+    const pub = join(dir, "pub");
+    cpSync(join(ROOT, "demo"), pub, { recursive: true });
+    const file = join(pub, "upstream/confluence.json");
+    const synthesis = JSON.parse(readFileSync(file, "utf8"));
+    writeFileSync(file, JSON.stringify({ ...synthesis, conviction: "mod\u001b[31mérée" }, null, 2));
+    await expect(
+      runAssemble({ site: `${dir}/site`, archive: `${dir}/archive.git`, publication: pub, now: at(0), json: true }),
+    ).rejects.toMatchObject({
+      code: "E_INPUT",
+      message: expect.stringMatching(/upstream\/confluence\.json:4 \(field conviction\).*control characters/),
+    });
+    expect(existsSync(`${dir}/site`)).toBe(false);
   });
 });
 
