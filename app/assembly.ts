@@ -376,7 +376,7 @@ function writeFailure(e: unknown, site: string | null, gitdir: string): unknown 
     ENFILE: "too many open files",
   };
   // Without a site, the lock was being taken: nothing but the archive folder was written to.
-  const what = site === null ? `the lock file of the archive ${gitdir}` : `the site ${site} or the archive ${gitdir}`;
+  const what = site === null ? `the archive ${gitdir} (taking its lock)` : `the site ${site} or the archive ${gitdir}`;
   return new RiskError(
     "E_IO",
     `Cannot write ${what}: ${why[code]} (${code}). Nothing was published: the previous site and archive are as they were.`,
