@@ -29,10 +29,10 @@ export interface LockHooks {
  * only if the lock still names the dead holder it saw. Two processes that both see the same
  * stale lock therefore cannot both remove it and both go on (the classic remove-then-create
  * race). A takeover file whose creator died is cleared away by the next run, which then takes
- * over itself (see claimTakeover). A lock
- * or takeover file that names no holder (its writer died before writing its name) is taken as
- * stale once it is a minute old, so that a scheduled job is not locked out for good. The
- * branch update is a compare-and-swap besides (git/objects.ts), so that no frame is ever lost
+ * over itself (see claimTakeover). A lock or takeover file that names no holder (its writer died
+ * before writing its name) is taken as stale once it is a minute old, so that a scheduled job is
+ * not locked out for good; the run that creates one and cannot write its name removes it at once.
+ * The branch update is a compare-and-swap besides (git/objects.ts), so that no frame is ever lost
  * even if this lock were broken from outside.
  */
 export function acquireLock(dir: string, now: Date, warn: (message: string) => void, hooks: LockHooks = {}): Lock {
