@@ -522,7 +522,6 @@ export async function oidAtPath(
   return current;
 }
 
-/** The Git directory of an archive: the folder itself (bare, as assemble makes it) or its .git (a clone). */
 /**
  * An archive is a folder: a bare Git repository, a work tree's `.git`, or (for a first frame) one
  * that does not exist yet. A file (or a device, a FIFO) given as `--archive` is a usage error
@@ -544,6 +543,7 @@ export function refuseArchiveFile(dir: string): void {
     );
 }
 
+/** The Git directory of an archive: the folder itself (bare, as assemble makes it) or its .git (a clone). */
 export function gitdirOf(dir: string): string {
   return fs.existsSync(`${dir}/.git/HEAD`) ? `${dir}/.git` : dir;
 }

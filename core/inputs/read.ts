@@ -1,8 +1,9 @@
 /**
  * What every runtime's file reader enforces on an input file (a publication file or a local
  * upstream reading) before anything parses it: a regular file (not a FIFO that never ends, not
- * /dev/zero), at most MAX_INPUT_BYTES (a 50 MB article would otherwise need gigabytes of memory
- * downstream), and valid UTF-8 (bad bytes are never silently replaced by U+FFFD).
+ * /dev/zero), at most MAX_INPUT_BYTES for a publication file (a 50 MB article would otherwise
+ * need gigabytes of memory downstream) or the collection's cap for a local upstream reading, and
+ * valid UTF-8 (bad bytes are never silently replaced by U+FFFD).
  */
 import { RiskError } from "../errors.ts";
 
