@@ -1,6 +1,6 @@
 import { dirname } from "node:path";
 import { isRiskError, type ErrorCode } from "../core/errors.ts";
-import { oneLine } from "./terminal.ts";
+import { jsonText, oneLine } from "./terminal.ts";
 
 /** The one place where typed errors become exit statuses and text. Documented in the README. */
 export const EXIT: Record<ErrorCode | "OK" | "INTERNAL", number> = {
@@ -24,9 +24,7 @@ export const EXIT: Record<ErrorCode | "OK" | "INTERNAL", number> = {
 export function report(error: unknown, json: boolean): number {
   if (isRiskError(error)) {
     if (json)
-      process.stdout.write(
-        `${JSON.stringify({ ok: false, code: error.code, message: error.message, ...error.data })}\n`,
-      );
+      process.stdout.write(`${jsonText({ ok: false, code: error.code, message: error.message, ...error.data })}\n`);
     process.stderr.write(`risk-cli: ${oneLine(error.message)} [${error.code}]\n`);
     return EXIT[error.code];
   }
@@ -34,7 +32,7 @@ export function report(error: unknown, json: boolean): number {
   if (io) {
     if (json)
       process.stdout.write(
-        `${JSON.stringify({ ok: false, code: "E_IO", message: io, errno: (error as { code: string }).code })}\n`,
+        `${jsonText({ ok: false, code: "E_IO", message: io, errno: (error as { code: string }).code })}\n`,
       );
     process.stderr.write(`risk-cli: ${oneLine(io)} [E_IO]\n`);
     return EXIT.E_IO;

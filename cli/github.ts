@@ -9,12 +9,17 @@ import { appendFileSync } from "node:fs";
 import { isAbsolute, relative } from "node:path";
 import type { AssemblySummary } from "../app/assembly.ts";
 import { inGitHubActions } from "./github-env.ts";
+import { controlsEscaped } from "./terminal.ts";
 
 export type Env = Record<string, string | undefined>;
 
-/** A workflow command's message: `%`, CR and LF escaped as the runner expects. */
+/**
+ * A workflow command's message: `%`, CR and LF escaped as the runner expects, and every other
+ * control character (an escape sequence, a bidirectional override) as a \u escape, since the
+ * runner shows the rest as it is.
+ */
 export function escapeData(text: string): string {
-  return text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+  return controlsEscaped(text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A"));
 }
 
 /** A workflow command's property value: also `:` and `,`. */

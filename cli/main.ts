@@ -9,7 +9,7 @@
 import { report } from "./exit.ts";
 import { inGitHubActions } from "./github-env.ts";
 import { VERSION } from "../core/version.ts";
-import { oneLine } from "./terminal.ts";
+import { jsonText, oneLine } from "./terminal.ts";
 
 async function main(argv: string[]): Promise<number> {
   // Answered before Optique loads (it weighs more than Node's own start-up), with the bytes
@@ -91,7 +91,7 @@ async function main(argv: string[]): Promise<number> {
         break;
     }
     if (inGitHubActions(process.env)) await (await import("./github-report.ts")).reportToJob(args, result);
-    if (args.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    if (args.json) process.stdout.write(`${jsonText(result, 2)}\n`);
     // A command that ran but found problems (lint errors) says so with ok: false.
     return (result as { ok?: boolean }).ok === false ? 1 : 0;
   } catch (e) {

@@ -7,7 +7,7 @@ import { resolveNow } from "../clock.ts";
 import { humanAge } from "../format/age.ts";
 import { defaultPublication } from "../paths.ts";
 import { runtimeFs, runtimeHttp } from "../runtime/select.ts";
-import { printable } from "../terminal.ts";
+import { oneLine, printable } from "../terminal.ts";
 
 export interface CollectOptions {
   publication?: string;
@@ -125,6 +125,7 @@ function render(r: CollectReport): string {
     ...rows.map(line),
   ];
   const reasons = r.instruments.filter((i) => i.reason);
-  if (reasons.length) out.push("", ...reasons.map((i) => `${i.instrument}: ${i.reason}`));
+  // A reason quotes the upstream's document: one line each, whatever it holds.
+  if (reasons.length) out.push("", ...reasons.map((i) => `${i.instrument}: ${oneLine(i.reason ?? "")}`));
   return out.join("\n");
 }

@@ -10,6 +10,7 @@ import { defaultPublication } from "../paths.ts";
 import { nodeHasher, stderrLogger } from "../runtime/node.ts";
 import { runtimeFs } from "../runtime/select.ts";
 import { VERSION } from "../../core/version.ts";
+import { oneLine } from "../terminal.ts";
 
 export interface LintReport {
   /** False when a finding is an error: the exit status is then 1. */
@@ -74,7 +75,8 @@ export async function runLint(opts: { publication?: string; json: boolean }): Pr
     },
     findings,
   };
-  for (const f of findings) log.info(`${f.severity}: ${formatFinding(f)}`);
+  // One line a finding: a key or value it quotes cannot start another, forged, finding.
+  for (const f of findings) log.info(`${f.severity}: ${oneLine(formatFinding(f))}`);
   log.info(
     `${surfaces.length} corpus surfaces valid; ${report.counts.claims} claims in ${report.counts.articles} French articles (${report.counts.reviewedClaims} reviewed); ${report.counts.errors} error(s), ${report.counts.warnings} warning(s), ${report.counts.notes} note(s)`,
   );

@@ -1,5 +1,6 @@
 import { openArchive } from "../../archive/index.ts";
 import { nodeHasher, stderrLogger } from "../runtime/node.ts";
+import { jsonText } from "../terminal.ts";
 
 /** `risk-cli prove`: an inclusion proof of one frame in the frame log. */
 export async function runProve(opts: { frame: string; size?: number; archive: string; json: boolean }) {
@@ -7,7 +8,7 @@ export async function runProve(opts: { frame: string; size?: number; archive: st
   if (!opts.json) {
     const log = stderrLogger(false);
     log.info(`frame ${proof.frameId} is leaf ${proof.index} of the tree of ${proof.size} frames, root ${proof.root}`);
-    process.stdout.write(`${JSON.stringify(proof, null, 2)}\n`);
+    process.stdout.write(`${jsonText(proof, 2)}\n`);
   }
   return { ok: true as const, ...proof };
 }

@@ -192,15 +192,34 @@ export const ContentConfig = z.strictObject({
 });
 export type ContentConfig = z.infer<typeof ContentConfig>;
 
+/**
+ * A URL the publication prints into its pages, the embed code journalists paste, llms.txt and
+ * agents.json: http(s), without a user name or password (which every reader would see), and
+ * without the characters that end an attribute or a line (quotes, spaces, < >, backslashes).
+ */
+const PublishedUrl = Uri.refine((u) => URL.canParse(u) && !new URL(u).username && !new URL(u).password, {
+  message: "an http(s) URL without a user name or password: it is published",
+}).refine((u) => !/["'<>\\\s`]/.test(u), {
+  message: "a URL without quotes, spaces, < >, backslashes or backquotes (write them percent-encoded)",
+});
+
+/** The site's own address, under which every page and surface is published: no query or fragment either. */
+const SiteAddress = PublishedUrl.refine(
+  (u) => URL.canParse(u) && !new URL(u).search && !new URL(u).hash && !u.includes("?") && !u.includes("#"),
+  {
+    message: "the site's address, without a query (?) or a fragment (#)",
+  },
+);
+
 export const Config = z.strictObject({
   name: Written,
-  baseUrl: Uri.refine((u) => !u.endsWith("/"), { message: "no trailing slash" }),
+  baseUrl: SiteAddress.refine((u) => !u.endsWith("/"), { message: "no trailing slash" }),
   description: Bilingual,
   license: Line.min(1),
-  licenseUrl: Uri,
+  licenseUrl: PublishedUrl,
   attribution: Line.min(1),
   language: z.literal("fr"),
-  contact: Uri.optional(),
+  contact: PublishedUrl.optional(),
   /**
    * Where the archive is published, for strangers to clone: an https Git URL without credentials
    * and the branch that holds the frames. Named in black-box.json, agents.json, llms.txt and the

@@ -341,7 +341,8 @@ export const pressPage = defineSurface({ format: "text", schema: HtmlText })({
       .map((f) => {
         const chart = ctx.url(seriesChartPath(f.config.seriesId));
         const alt = `Chart of ${f.config.label.en} (${f.config.seriesId}) with its level bands`;
-        const embed = `<a href="${ctx.url(seriesPage(f.config.seriesId))}"><img src="${chart}" width="600" height="315" alt="${alt.replace(/"/g, "&quot;")}"></a>`;
+        // The code a journalist pastes into a page: every attribute escaped as in our own pages.
+        const embed = `<a href="${esc(ctx.url(seriesPage(f.config.seriesId)))}"><img src="${esc(chart)}" width="600" height="315" alt="${esc(alt)}"></a>`;
         const c = citations(ctx, f);
         return (
           `<section>\n<h2>${esc(f.config.label.en)} <small>(${esc(f.config.seriesId)})</small></h2>\n` +

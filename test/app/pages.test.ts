@@ -227,7 +227,7 @@ describe("the pages' content", () => {
     );
   });
 
-  it("refuses control characters in labels and attribution, and a shell-unsafe archive URL (exit 3)", async () => {
+  it("refuses control characters in labels and attribution, a shell-unsafe archive URL, and a site address with quotes, a password or a query (exit 3)", async () => {
     const { demoCopy, editFile } = await import("../helpers/publication.ts");
     for (const [from, to, field] of [
       ["label: { fr: Stress financier US,", 'label: { fr: "Stress\\u001b[31m US",', "label.fr"],
@@ -237,6 +237,14 @@ describe("the pages' content", () => {
         'url: "https://git.example.org/o.git;touch${IFS}x;#"',
         "archive.url",
       ],
+      // The site's address is printed into the embed code journalists paste, and into every surface.
+      [
+        "baseUrl: https://risques.example.org",
+        `baseUrl: 'https://risques.example.org/x"onmouseover="alert(1)'`,
+        "baseUrl",
+      ],
+      ["baseUrl: https://risques.example.org", "baseUrl: https://user:s3cret@risques.example.org", "baseUrl"],
+      ["baseUrl: https://risques.example.org", "baseUrl: https://risques.example.org/?x=1", "baseUrl"],
     ] as const) {
       const pub = demoCopy();
       editFile(`${pub}/risk.config.yaml`, (t) => t.replace(from, to));
@@ -255,6 +263,32 @@ describe("the pages' content", () => {
       expect(error?.message, field).toContain("risk.config.yaml");
       expect(error?.message, field).toContain(field);
       expect(existsSync(`${out}/site`), field).toBe(false);
+    }
+  });
+});
+
+describe("the embed code", () => {
+  it("escapes every attribute, as the pages do, so that a journalist pastes exactly the link and the chart", async () => {
+    const { demoCopy, editFile } = await import("../helpers/publication.ts");
+    const pub = demoCopy();
+    editFile(`${pub}/risk.config.yaml`, (t) =>
+      t.replace("baseUrl: https://risques.example.org", "baseUrl: https://risques.example.org/a&b"),
+    );
+    const out = tempDir("risk-pages-embed-");
+    await runAssemble({ publication: pub, site: `${out}/site`, archive: `${out}/archive`, now: DAYS[0], json: true });
+    const page = readFileSync(`${out}/site/en/press-resources/index.html`, "utf8");
+    const embeds = [...page.matchAll(/<h3>Embed code<\/h3>\n<pre>(.*?)<\/pre>/g)].map((m) => m[1]!);
+    expect(embeds.length).toBeGreaterThan(0);
+    for (const shown of embeds) {
+      // Shown as text in the page: once unescaped, it is the code to paste, its & written &amp;.
+      const code = shown
+        .replaceAll("&lt;", "<")
+        .replaceAll("&gt;", ">")
+        .replaceAll("&quot;", '"')
+        .replaceAll("&amp;", "&");
+      expect(code).toMatch(
+        /^<a href="https:\/\/risques\.example\.org\/a&amp;b\/series\/[a-z0-9.-]+\/"><img src="https:\/\/risques\.example\.org\/a&amp;b\/[^"]+\.svg"/,
+      );
     }
   });
 });

@@ -82,23 +82,30 @@ describe("what a third party wrote, in the terminal and the CI log", () => {
     const dir = tempDir("risk-up-");
     const pub = join(dir, "pub");
     cpSync(join(ROOT, "demo"), pub, { recursive: true });
-    const hostile = "\u001b]0;pwned\u0007\u001b[2J\r\n::add-mask::31.4\u202e\u0085";
+    const hostile =
+      "\u001b]0;pwned\u0007\u001b[2J\r\n::add-mask::31.4\nerror: content/x.md:1 (field title): FORGED\u202e\u2028\u0085";
     writeFileSync(join(pub, "upstream/us.json"), JSON.stringify({ ...demoReading(), [hostile]: 1 }));
     const paths = ["--publication", pub, "--archive", `${dir}/archive.git`];
-    for (const args of [
-      ["assemble", ...paths, "--site", `${dir}/site`, "--now", at(0)],
-      ["collect", ...paths, "--now", at(15)],
-      ["lint", "--publication", pub],
-    ]) {
-      const r = runCli(args, { env: { GITHUB_ACTIONS: "" } });
-      expect([0, 1], `${args[0]}: ${r.stderr}`).toContain(r.status);
-      for (const out of [r.stderr, r.stdout]) {
-        expect(out, args[0]).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/);
-        expect(out, args[0]).not.toMatch(/^\s*::/m);
-      }
-      // The reader still sees what was there, escaped.
-      expect(r.stderr + r.stdout, args[0]).toMatch(/\\u001b\]0;pwned/);
-    }
+    let minute = 0;
+    for (const actions of ["", "true"])
+      for (const json of [[], ["--json"]])
+        for (const args of [
+          ["assemble", ...paths, "--site", `${dir}/site`, "--now", at((minute += 15))],
+          ["collect", ...paths, "--now", at((minute += 15))],
+          ["lint", "--publication", pub],
+        ]) {
+          const what = `${args[0]} ${json.join("")} ${actions ? "in GitHub Actions" : ""}`;
+          const r = runCli([...args, ...json], { env: { GITHUB_ACTIONS: actions, GITHUB_WORKSPACE: dir } });
+          expect([0, 1], `${what}: ${r.stderr}`).toContain(r.status);
+          for (const out of [r.stderr, r.stdout]) {
+            expect(out, what).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e\u2028]/);
+            // No line a CI runner reads as a command, beyond risk-cli's own annotations.
+            expect(out, what).not.toMatch(/^\s*::(?!(?:warning|error|notice) (?:file|title)=)/m);
+            expect(out, what).not.toMatch(/^error: content\/x\.md/m);
+          }
+          // The reader still sees what was there, escaped.
+          expect(r.stderr + r.stdout, what).toMatch(/\\u001b\]0;pwned/);
+        }
   }, 60_000);
 });
 

@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import { runAssemble } from "../../cli/commands/assemble.ts";
 import { runReplay } from "../../cli/commands/replay.ts";
 import { runVerify } from "../../cli/commands/verify.ts";
+import { csvField, xmlText } from "../../core/render/text.ts";
 import { SignalHistoryLine } from "../../core/surfaces/signal-history.ts";
 import { git, replaceInTree, rewrite, showBlob } from "../helpers/archive.ts";
 import { demoCopy } from "../helpers/publication.ts";
@@ -114,11 +115,14 @@ describe("level changes", () => {
     const paths = { site: `${dir}/site`, archive: `${dir}/archive`, publication: pub, json: true };
     setUs(pub, 30);
     await runAssemble({ ...paths, now: "2026-11-21T10:00:00Z" });
-    setUs(pub, 80, { rawUnit: 'σ</content><script>alert("x")</script> & \u0001\u0008\u001b ]]>' });
+    // An upstream text with a control character is an invalid document (never published); the
+    // XML writer still drops what XML 1.0 cannot carry, should any other string hold it.
+    setUs(pub, 80, { rawUnit: 'σ</content><script>alert("x")</script> & ]]>' });
     await runAssemble({ ...paths, now: "2026-11-21T10:15:00Z" });
     const file = `${paths.site}/api/v1/risk.xml`;
     const xml = readFileSync(file, "utf8");
-    expect(xml).toContain("σ&lt;/content&gt;&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp;  ]]&gt;");
+    expect(xml).toContain("σ&lt;/content&gt;&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; ]]&gt;");
+    expect(xmlText("a\u0001\u0008\u001b\uFFFE\uD800b")).toBe("ab");
     expect(xml).not.toMatch(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/);
     expect(xml).not.toContain("<script>");
     expect(() =>
@@ -253,19 +257,21 @@ describe("the fused signal history", () => {
     const pub = demoCopy();
     const dir = tempDir("risk-csv-");
     const paths = { site: `${dir}/site`, archive: `${dir}/archive`, publication: pub, json: true };
-    setUs(pub, 30, { rawUnit: 'écarts, "types"\nligne\u0001' });
+    // An upstream text with a line break or a control character is an invalid document (never
+    // published); the CSV writer still quotes the one and strips the other, should any string hold them.
+    expect(csvField('a, "b"\nc\u0001')).toBe('"a, ""b""\nc"');
+    setUs(pub, 30, { rawUnit: 'écarts, "types" ligne' });
     await runAssemble({ ...paths, now: "2026-11-21T10:00:00Z" });
     await runAssemble({ ...paths, now: "2026-11-22T10:00:00Z" });
     const csv = readFileSync(`${paths.site}/api/v1/signals/us-financial-stress/history.csv`, "utf8");
-    expect(csv).toContain(',"écarts, ""types""\nligne",');
-    expect(csv).not.toContain("\u0001");
+    expect(csv).toContain(',"écarts, ""types"" ligne",');
     const script =
       'import sys, pandas\ndf = pandas.read_csv(sys.argv[1], parse_dates=["seriesDate"], index_col="seriesDate")\nprint(df["rawUnit"].iloc[0])';
     expect(
       execFileSync("/usr/bin/python3", ["-c", script, `${paths.site}/api/v1/signals/us-financial-stress/history.csv`], {
         encoding: "utf8",
       }),
-    ).toBe('écarts, "types"\nligne\n');
+    ).toBe('écarts, "types" ligne\n');
   });
 
   it("publishes a JSON Schema 2020-12 of the three line types, generated from the zod schemas", async () => {
