@@ -2,7 +2,7 @@ import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { adaptDocument, UpstreamError } from "../../core/inputs/upstream.ts";
+import { adaptDocument, duplicateKey, UpstreamError } from "../../core/inputs/upstream.ts";
 import { runAssemble } from "../../cli/commands/assemble.ts";
 import { runCollect } from "../../cli/commands/collect.ts";
 import { at } from "../helpers/archive.ts";
@@ -74,6 +74,31 @@ describe("no upstream document can stop a publication", () => {
     expect(byKey.debt!.reason).toMatch(/field sources\.0\.url/);
     // The instrument that was fine is published fresh.
     expect(byKey.energie!.sourceStatus).toBe("ok");
+  });
+});
+
+describe("a key given twice in an upstream document", () => {
+  it("makes it an invalid document naming the key and line, never the last value published silently", () => {
+    const text = JSON.stringify(demoReading(), null, 1).replace(/"value": ([^,\n]+),/, '"value": $1,\n "value": 99.9,');
+    expect(() => adaptDocument("us", "upstream/us.json", text, "2026-11-21T12:00:00Z")).toThrow(
+      /field value at line \d+: a key given twice in one object/,
+    );
+    // The same key in two objects, or spelled with an escape, is told apart rightly.
+    expect(duplicateKey('{"a":{"k":1},"b":{"k":2},"c":[{"k":1},{"k":2}]}')).toBeNull();
+    expect(duplicateKey('{"a":1,"b":"\\"a\\"","\\u0061":2}')).toEqual({ key: "a", line: 1 });
+    expect(duplicateKey('{"a":[1,{"x":"}"}],\n"a":2}')).toEqual({ key: "a", line: 2 });
+  });
+
+  it("is never reported in a document JSON.stringify wrote, and always found once one is added", () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue(), { minKeys: 1 }), (doc) => {
+        const text = JSON.stringify(doc);
+        expect(duplicateKey(text)).toBeNull();
+        const key = Object.keys(doc)[0]!;
+        expect(duplicateKey(`${text.slice(0, -1)},${JSON.stringify(key)}:null}`)?.key).toBe(key);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 
