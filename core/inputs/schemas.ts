@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { isTimeZone, parseDateTime } from "../dates.ts";
 import { ClaimReviewEntry, EditorialProtocol, PrimarySource, Topic } from "../schemas/contract.ts";
-import { ChangelogKind, Dataset, InstrumentKey, IsoDate, RiskBandScaleCaveat, Uri } from "../schemas/primitives.ts";
+import { ChangelogKind, Dataset, InstrumentKey, IsoDate, Uri } from "../schemas/primitives.ts";
 
 export const Slug = z
   .string()
@@ -24,11 +24,64 @@ export const Line = z
     "one line without control characters or bidirectional overrides; remove line breaks",
   )
   .refine((s) => s.isWellFormed(), { message: "a lone UTF-16 surrogate (\\uD800...) is no character; remove it" });
-/** A text of one or more lines: no control character other than tab and line breaks. */
+/**
+ * A text of one or more lines: no control character other than tab and line breaks, and no
+ * bidirectional override or isolate (U+202A to U+202E, U+2066 to U+2069), which would show a
+ * text in another order than it is copied wherever it is published (llms.txt, the search index).
+ */
 export const Prose = z
   .string()
-  .regex(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]*$/, "no control characters (NUL, BEL, ESC...)")
+  .regex(
+    /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]*$/,
+    "no control characters (NUL, BEL, ESC...) and no bidirectional overrides (U+202A to U+202E, U+2066 to U+2069)",
+  )
   .refine((s) => s.isWellFormed(), { message: "a lone UTF-16 surrogate (\\uD800...) is no character; remove it" });
+
+/** The characters no text of the inputs may hold: controls other than tab and line breaks, bidirectional overrides. */
+const HIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
+function firstHidden(
+  value: unknown,
+  path: (string | number)[],
+): { path: (string | number)[]; char: string } | undefined {
+  if (typeof value === "string") {
+    const m = HIDDEN.exec(value);
+    return m ? { path, char: m[0] } : undefined;
+  }
+  if (Array.isArray(value)) {
+    for (const [i, v] of value.entries()) {
+      const found = firstHidden(v, [...path, i]);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (value && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
+    for (const [k, v] of Object.entries(value)) {
+      const found = firstHidden(v, [...path, k]);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A whole input file whose every text, whatever its field, is free of control characters other
+ * than tab and line breaks and of bidirectional overrides: a field without a rule of its own is
+ * still published somewhere (a page, a corpus, a surface), where such a character would inject
+ * or reorder text. The error names the field and the code point.
+ */
+function withoutHiddenText<S extends z.ZodType>(schema: S): S {
+  return schema.superRefine((value, ctx) => {
+    const found = firstHidden(value, []);
+    if (!found) return;
+    const code = `U+${found.char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
+    ctx.addIssue({
+      code: "custom",
+      path: found.path,
+      message: `a control character or bidirectional override (${code}) would inject or reorder text where it is published; remove it`,
+    });
+  }) as S;
+}
 
 /** Something to read: not empty, and not only spaces or invisible characters (zero-width, format marks). */
 const written = { message: "only spaces or invisible characters; write the text" };
@@ -38,7 +91,25 @@ const Written = Line.min(1).refine(visible, written);
 /** A text of one or more lines someone reads as a description: something must be written. */
 const WrittenProse = Prose.min(1).refine(visible, written);
 
-const Bilingual = z.strictObject({ fr: Written, en: Written });
+/**
+ * How to read a risk level (the contract's RiskBandScaleCaveat), as the publisher writes it:
+ * each text one line, published as a heading or a sentence of the pages and corpora.
+ */
+const ScaleCaveat = z.strictObject({
+  title: Line.max(300),
+  summary: Line.max(2000),
+  correctLabel: Line.max(1000),
+  wrongLabel: Line.max(1000),
+  details: z.array(Line.max(1000)).max(50),
+});
+
+/** A dataset of a methodology or a primary source: its name and timing are one line each. */
+const DatasetInput = Dataset.extend({
+  name: Line,
+  role: Prose,
+  cadence: Line.optional(),
+  delay: Line.optional(),
+});
 /** An absolute URI or a site-relative path starting with `/`. */
 export const Href = z
   .string()
@@ -90,7 +161,7 @@ export const SeriesId = z
   });
 
 export const InstrumentConfig = z.strictObject({
-  label: Bilingual,
+  label: z.strictObject({ fr: Written.max(200), en: Written.max(200) }),
   source: SourceLocation,
   dashboard: Uri,
   methodology: Slug,
@@ -211,84 +282,93 @@ const SiteAddress = PublishedUrl.refine(
   },
 );
 
-export const Config = z.strictObject({
-  name: Written,
-  baseUrl: SiteAddress.refine((u) => !u.endsWith("/"), { message: "no trailing slash" }),
-  description: Bilingual,
-  license: Line.min(1),
-  licenseUrl: PublishedUrl,
-  attribution: Line.min(1),
-  language: z.literal("fr"),
-  contact: PublishedUrl.optional(),
-  /**
-   * Where the archive is published, for strangers to clone: an https Git URL without credentials
-   * and the branch that holds the frames. Named in black-box.json, agents.json, llms.txt and the
-   * archive's own README.
-   */
-  archive: z
-    .strictObject({
-      url: z
-        .url({ protocol: /^https$/ })
-        .refine((u) => URL.canParse(u) && !new URL(u).username && !new URL(u).password && !new URL(u).search, {
-          message: "an https URL without credentials or query",
-        })
-        // Published inside a shell command that readers paste (the citations' replay command).
-        .refine((u) => /^https:\/\/[A-Za-z0-9._~:/%+=,@-]+$/.test(u), {
-          message: "an https URL of letters, digits and . _ ~ : / % + = , @ - only (no spaces, quotes, ; $ or #)",
-        }),
-      branch: z
-        .string()
-        .regex(/^[A-Za-z0-9._/-]+$/)
-        .refine((b) => !b.includes("..") && !b.startsWith("/") && !b.startsWith("-"), {
-          message: "a branch name (not starting with / or -, no ..)",
-        })
-        .default("risk-archive"),
-    })
-    .optional(),
-  /**
-   * Where an MCP server answers for this publication, when the publisher runs one: agents.json
-   * advertises an MCP endpoint only then (a client's first connection must not fail).
-   */
-  mcp: z.strictObject({ url: Uri, documentation: Uri.optional() }).optional(),
-  /**
-   * The web server's access logs, counted into /api/v1/human-traffic.json at each assembly: globs
-   * (absolute, or relative to the publication), plain or gzip, rotated files included; `host` is
-   * the site's own host name when it differs from baseUrl's (referrers from it are internal).
-   */
-  traffic: z.strictObject({ logs: z.array(z.string().min(1)).min(1), host: z.string().min(1).optional() }).optional(),
-  /** Where the corpus lives and how its frontmatter reads (docs/inputs.md, "Bring your own site"). */
-  content: ContentConfig.optional(),
-  /** The patterns of the publisher's page addresses; the defaults are the demo's (core/inputs/pages.ts). */
-  urls: UrlsConfig.optional(),
-  riskBandScaleCaveat: RiskBandScaleCaveat,
-  instruments: z
-    .strictObject({
-      us: InstrumentConfig.optional(),
-      eu: InstrumentConfig.optional(),
-      yen: InstrumentConfig.optional(),
-      energie: InstrumentConfig.optional(),
-      debt: InstrumentConfig.optional(),
-    })
-    .refine((i) => Object.keys(i).length > 0, { message: "at least one instrument" }),
-  debtSource: z.strictObject({ url: Uri }),
-  /** The editorial corpus as a producer in freshness.json: stale when nothing was published for this long. */
-  editorial: z.strictObject({ staleAfter: FixedDuration }).optional(),
-  /** The holdings-confluence synthesis: an input of the publication, so a file inside it. */
-  confluence: z
-    .string()
-    .min(1)
-    .refine((s) => !s.startsWith("/") && !/^[a-z][a-z0-9+.-]*:/i.test(s) && !s.split("/").includes(".."), {
-      message: "a path inside the publication, as upstream/confluence.json (no URL, no absolute path, no ..)",
-    })
-    .optional(),
-  /** Limits of upstream collection (README, "Risk signals"). */
-  collection: z
-    .strictObject({
-      timeoutSeconds: z.number().positive().max(120).optional(),
-      maxBytes: z.int().positive().max(100_000_000).optional(),
-    })
-    .optional(),
-});
+/**
+ * The publication's configuration. Its texts are bounded: each is repeated in the head of llms.txt
+ * (which must stay under 64 KB), the pages and every surface's attribution, so a longer one is
+ * refused here, naming its line, rather than failing a published file's schema.
+ */
+export const Config = withoutHiddenText(
+  z.strictObject({
+    name: Written.max(200, "at most 200 characters (it heads llms.txt and every attribution)"),
+    baseUrl: SiteAddress.max(500).refine((u) => !u.endsWith("/"), { message: "no trailing slash" }),
+    description: z.strictObject({ fr: Written.max(2000), en: Written.max(2000) }),
+    license: Line.min(1).max(200, "at most 200 characters (it is named in llms.txt and the pages)"),
+    licenseUrl: PublishedUrl.max(2000),
+    attribution: Line.min(1).max(300, "at most 300 characters (it is repeated in every surface)"),
+    language: z.literal("fr"),
+    contact: PublishedUrl.max(2000).optional(),
+    /**
+     * Where the archive is published, for strangers to clone: an https Git URL without credentials
+     * and the branch that holds the frames. Named in black-box.json, agents.json, llms.txt and the
+     * archive's own README.
+     */
+    archive: z
+      .strictObject({
+        url: z
+          .url({ protocol: /^https$/ })
+          .max(2000)
+          .refine((u) => URL.canParse(u) && !new URL(u).username && !new URL(u).password && !new URL(u).search, {
+            message: "an https URL without credentials or query",
+          })
+          // Published inside a shell command that readers paste (the citations' replay command).
+          .refine((u) => /^https:\/\/[A-Za-z0-9._~:/%+=,@-]+$/.test(u), {
+            message: "an https URL of letters, digits and . _ ~ : / % + = , @ - only (no spaces, quotes, ; $ or #)",
+          }),
+        branch: z
+          .string()
+          .regex(/^[A-Za-z0-9._/-]+$/)
+          .max(200)
+          .refine((b) => !b.includes("..") && !b.startsWith("/") && !b.startsWith("-"), {
+            message: "a branch name (not starting with / or -, no ..)",
+          })
+          .default("risk-archive"),
+      })
+      .optional(),
+    /**
+     * Where an MCP server answers for this publication, when the publisher runs one: agents.json
+     * advertises an MCP endpoint only then (a client's first connection must not fail).
+     */
+    mcp: z.strictObject({ url: Uri.max(2000), documentation: Uri.max(2000).optional() }).optional(),
+    /**
+     * The web server's access logs, counted into /api/v1/human-traffic.json at each assembly: globs
+     * (absolute, or relative to the publication), plain or gzip, rotated files included; `host` is
+     * the site's own host name when it differs from baseUrl's (referrers from it are internal).
+     */
+    traffic: z.strictObject({ logs: z.array(z.string().min(1)).min(1), host: z.string().min(1).optional() }).optional(),
+    /** Where the corpus lives and how its frontmatter reads (docs/inputs.md, "Bring your own site"). */
+    content: ContentConfig.optional(),
+    /** The patterns of the publisher's page addresses; the defaults are the demo's (core/inputs/pages.ts). */
+    urls: UrlsConfig.optional(),
+    riskBandScaleCaveat: ScaleCaveat,
+    instruments: z
+      .strictObject({
+        us: InstrumentConfig.optional(),
+        eu: InstrumentConfig.optional(),
+        yen: InstrumentConfig.optional(),
+        energie: InstrumentConfig.optional(),
+        debt: InstrumentConfig.optional(),
+      })
+      .refine((i) => Object.keys(i).length > 0, { message: "at least one instrument" }),
+    debtSource: z.strictObject({ url: Uri.max(2000) }),
+    /** The editorial corpus as a producer in freshness.json: stale when nothing was published for this long. */
+    editorial: z.strictObject({ staleAfter: FixedDuration }).optional(),
+    /** The holdings-confluence synthesis: an input of the publication, so a file inside it. */
+    confluence: z
+      .string()
+      .min(1)
+      .refine((s) => !s.startsWith("/") && !/^[a-z][a-z0-9+.-]*:/i.test(s) && !s.split("/").includes(".."), {
+        message: "a path inside the publication, as upstream/confluence.json (no URL, no absolute path, no ..)",
+      })
+      .optional(),
+    /** Limits of upstream collection (README, "Risk signals"). */
+    collection: z
+      .strictObject({
+        timeoutSeconds: z.number().positive().max(120).optional(),
+        maxBytes: z.int().positive().max(100_000_000).optional(),
+      })
+      .optional(),
+  }),
+);
 export type Config = z.infer<typeof Config>;
 
 export const Frontmatter = z.strictObject({
@@ -304,81 +384,89 @@ export const Frontmatter = z.strictObject({
 });
 export type Frontmatter = z.infer<typeof Frontmatter>;
 
-export const MethodologyFile = z.strictObject({
-  title: Written,
-  label: Written,
-  description: Prose,
-  question: Prose,
-  updated: IsoDate,
-  version: z.string().regex(/^\d+\.\d+\.\d+$/, "a semantic version such as 2.1.0"),
-  /** The instrument it measures; absent for a methodology of the publisher's that no instrument uses. */
-  instrument: InstrumentKey.optional(),
-  dashboard: Uri.nullable().optional(),
-  repo: Uri.nullable().optional(),
-  scaleCaveat: RiskBandScaleCaveat.nullable().optional(),
-  sources: z.array(Dataset).optional(),
-});
+export const MethodologyFile = withoutHiddenText(
+  z.strictObject({
+    title: Written,
+    label: Written,
+    description: Prose,
+    question: Prose,
+    updated: IsoDate,
+    version: z.string().regex(/^\d+\.\d+\.\d+$/, "a semantic version such as 2.1.0"),
+    /** The instrument it measures; absent for a methodology of the publisher's that no instrument uses. */
+    instrument: InstrumentKey.optional(),
+    dashboard: Uri.nullable().optional(),
+    repo: Uri.nullable().optional(),
+    scaleCaveat: ScaleCaveat.nullable().optional(),
+    sources: z.array(DatasetInput).optional(),
+  }),
+);
 export type MethodologyFile = z.infer<typeof MethodologyFile>;
 
-export const TopicsFile = z.array(Topic.extend({ slug: Slug, label: Written, blurb: WrittenProse }));
+export const TopicsFile = withoutHiddenText(z.array(Topic.extend({ slug: Slug, label: Written, blurb: WrittenProse })));
 
 const AtlasLinkInput = z.strictObject({
-  label: z.string(),
+  label: Line,
   href: Href,
-  detail: z.string().optional(),
+  detail: Line.optional(),
   kind: z.enum(["article", "guide", "dataset", "signal", "source", "methodology"]).optional(),
 });
 
-export const GlossaryFile = z.array(
-  z.strictObject({
-    slug: Slug,
-    sigle: Line.nullable().optional(),
-    name: Written,
-    definition: Prose,
-    category: z.string(),
-    guide: Slug.nullable().optional(),
-    atlas: z
-      .strictObject({
-        intuition: z.string().nullable(),
-        formula: z.string().nullable(),
-        whyNow: z.string().nullable(),
-        related: z.array(Slug),
-        articles: z.array(AtlasLinkInput),
-        guides: z.array(AtlasLinkInput),
-        datasets: z.array(AtlasLinkInput),
-        signals: z.array(AtlasLinkInput),
-        sources: z.array(AtlasLinkInput),
-      })
-      .nullable(),
-  }),
+export const GlossaryFile = withoutHiddenText(
+  z.array(
+    z.strictObject({
+      slug: Slug,
+      sigle: Line.nullable().optional(),
+      name: Written,
+      definition: Prose,
+      category: Line,
+      guide: Slug.nullable().optional(),
+      atlas: z
+        .strictObject({
+          intuition: z.string().nullable(),
+          formula: z.string().nullable(),
+          whyNow: z.string().nullable(),
+          related: z.array(Slug),
+          articles: z.array(AtlasLinkInput),
+          guides: z.array(AtlasLinkInput),
+          datasets: z.array(AtlasLinkInput),
+          signals: z.array(AtlasLinkInput),
+          sources: z.array(AtlasLinkInput),
+        })
+        .nullable(),
+    }),
+  ),
 );
 export type GlossaryFile = z.infer<typeof GlossaryFile>;
 
 /** Input records are the contract's, less the URLs the tool computes from the base URL. */
-export const PrimarySourcesFile = z.array(
-  PrimarySource.omit({ url: true }).extend({
-    slug: Slug,
-    name: Written,
-    shortName: Written.optional(),
-    category: Written,
-    description: WrittenProse,
-    datasets: z.array(Dataset.extend({ name: Written, role: WrittenProse })).optional(),
-    limits: z.array(WrittenProse).optional(),
-    verification: z.array(WrittenProse).optional(),
-  }),
+export const PrimarySourcesFile = withoutHiddenText(
+  z.array(
+    PrimarySource.omit({ url: true }).extend({
+      slug: Slug,
+      name: Written,
+      shortName: Written.optional(),
+      category: Written,
+      description: WrittenProse,
+      datasets: z.array(DatasetInput.extend({ name: Written, role: WrittenProse })).optional(),
+      limits: z.array(WrittenProse).optional(),
+      verification: z.array(WrittenProse).optional(),
+    }),
+  ),
 );
 
-export const ProtocolFile = EditorialProtocol.omit({ url: true });
+export const ProtocolFile = withoutHiddenText(EditorialProtocol.omit({ url: true }));
 
-export const ChangelogFile = z.array(
-  z.strictObject({
-    id: Slug,
-    date: IsoDate,
-    title: Line,
-    kind: ChangelogKind,
-    summary: z.string(),
-    links: z.array(z.strictObject({ label: z.string(), href: Href })),
-  }),
+export const ChangelogFile = withoutHiddenText(
+  z.array(
+    z.strictObject({
+      id: Slug,
+      date: IsoDate,
+      title: Line,
+      kind: ChangelogKind,
+      summary: Line,
+      links: z.array(z.strictObject({ label: Line, href: Href })),
+    }),
+  ),
 );
 
 const NAIVE = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/;
@@ -406,17 +494,20 @@ export const ZonedDateTime = z
   })
   .transform((s) => toUtc(s));
 
-export const ClaimReviewsFile = z.strictObject({
-  version: z.string(),
-  updated: IsoDate,
-  policy: z.string(),
-  entries: z.array(
-    ClaimReviewEntry.extend({
-      claimId: z.string().regex(/^[a-z0-9-]+#[a-z0-9-]+$/, "<article slug>#<claim id>"),
-      reviewedAt: ZonedDateTime,
-    }),
-  ),
-});
+export const ClaimReviewsFile = withoutHiddenText(
+  z.strictObject({
+    version: z.string(),
+    updated: IsoDate,
+    policy: z.string(),
+    entries: z.array(
+      ClaimReviewEntry.extend({
+        claimId: z.string().regex(/^[a-z0-9-]+#[a-z0-9-]+$/, "<article slug>#<claim id>"),
+        reviewedAt: ZonedDateTime,
+        reviewedBy: Line,
+      }),
+    ),
+  }),
+);
 export type ClaimReviewsFile = z.infer<typeof ClaimReviewsFile>;
 
 /**

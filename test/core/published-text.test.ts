@@ -53,6 +53,106 @@ describe("one-line fields of the corpus", () => {
   });
 });
 
+describe("every text of the registries, the methodologies and the config", () => {
+  /** A copy of the demo with `file` (relative to it) edited by `f`. */
+  const pubWithFile = (file: string, f: (t: string) => string) => {
+    const pub = join(tempDir("risk-text-"), "pub");
+    cpSync(join(ROOT, "demo"), pub, { recursive: true });
+    writeFileSync(join(pub, file), f(readFileSync(join(pub, file), "utf8")));
+    return pub;
+  };
+  const injected = '"x\\r\\n## INJECTED HEADING\\n- [pwn](javascript:alert(1))"';
+  it("refuses a line break, ESC or a bidirectional override in a one-line field, naming file, line and field", () => {
+    const cases: [string, (t: string) => string, RegExp][] = [
+      [
+        "content/glossary.yaml",
+        (t) => t.replace(/^ {2}category: taux$/m, `  category: ${injected}`),
+        /glossary\.yaml:8 \(field 0\.category\): .*remove line breaks/,
+      ],
+      [
+        "content/editorial/changelog.yaml",
+        (t) => t.replace(/^ {2}summary: >-\n(?: {4}.*\n)+/m, '  summary: "x\\u001b[31m"\n'),
+        /changelog\.yaml:5 \(field 0\.summary\)/,
+      ],
+      [
+        "content/methodologies/stress-financier-us.yaml",
+        (t) => t.replace(/^ {2}title: .*$/m, '  title: "Une valeur \\u202Enormalisée"'),
+        /stress-financier-us\.yaml:14 \(field scaleCaveat\.title\)/,
+      ],
+      [
+        "content/methodologies/stress-financier-us.yaml",
+        (t) => t.replace(/^ {2}- name: .*$/m, `  - name: ${injected}`),
+        /stress-financier-us\.yaml:24 \(field sources\.0\.name\)/,
+      ],
+      [
+        "risk.config.yaml",
+        (t) => t.replace(/^ {2}title: .*$/m, '  title: "Lire \\u2066un niveau"'),
+        /risk\.config\.yaml:26 \(field riskBandScaleCaveat\.title\)/,
+      ],
+      [
+        "content/claim-reviews.yaml",
+        (t) => t.replace(/^ {4}reviewedBy: .*$/m, `    reviewedBy: ${injected}`),
+        /claim-reviews\.yaml:11 \(field entries\.0\.reviewedBy\)/,
+      ],
+    ];
+    for (const [file, edit, message] of cases) {
+      const pub = pubWithFile(file, edit);
+      const r = runCli(["lint", "--publication", pub]);
+      expect(r.status, `${file}: ${r.stderr}`).toBe(3);
+      expect(r.stderr).toMatch(message);
+    }
+  });
+  it("refuses a bidirectional override or ESC in a text of several lines, naming file, line and field", () => {
+    const cases: [string, (t: string) => string, RegExp][] = [
+      [
+        "content/articles/fr/carry-trade-yen-boj.md",
+        (t) => t.replace(/^description: "/m, 'description: "\\u202E'),
+        /carry-trade-yen-boj\.md:\d+ \(field description\): .*bidirectional overrides/,
+      ],
+      [
+        "content/glossary.yaml",
+        (t) => t.replace(/^ {2}definition: >-\n {4}/m, "  definition: >-\n    \u2066"),
+        /glossary\.yaml:\d+ \(field 0\.definition\)/,
+      ],
+      [
+        "content/primary-sources.yaml",
+        (t) => t.replace(/^ {2}description: >-\n {4}/m, "  description: >-\n    \u202d"),
+        /primary-sources\.yaml:6 \(field 0\.description\)/,
+      ],
+      [
+        "content/editorial/protocol.yaml",
+        (t) => t.replace(/^ {4}title: La source primaire d’abord$/m, '    title: "La source\\u001b[2J primaire"'),
+        /protocol\.yaml:8 \(field principles\.0\.title\): .*U\+001B/,
+      ],
+      [
+        "content/glossary.yaml",
+        (t) => t.replace(/^ {4}intuition: >-\n {6}/m, "    intuition: >-\n      \u2067"),
+        /glossary\.yaml:\d+ \(field \d+\.atlas\.intuition\): .*U\+2067/,
+      ],
+    ];
+    for (const [file, edit, message] of cases) {
+      const pub = pubWithFile(file, edit);
+      const r = runCli(["lint", "--publication", pub]);
+      expect(r.status, `${file}: ${r.stderr}`).toBe(3);
+      expect(r.stderr).toMatch(message);
+    }
+  });
+  it("refuses a config name, attribution or license too long for the head of llms.txt, naming its line", () => {
+    for (const [key, line] of [
+      ["name", 1],
+      ["license", 12],
+      ["attribution", 14],
+    ] as const) {
+      const pub = pubWithFile("risk.config.yaml", (t) =>
+        t.replace(new RegExp(`^${key}: .*$`, "m"), `${key}: "${"x".repeat(70_000)}"`),
+      );
+      const r = runCli(["lint", "--publication", pub]);
+      expect(r.status, `${key}: ${r.stderr}`).toBe(3);
+      expect(r.stderr).toMatch(new RegExp(`risk\\.config\\.yaml:${line} \\(field ${key}\\)`));
+    }
+  });
+});
+
 describe("llms.txt stays under 64 KB whatever one document holds", () => {
   it("shortens a 100 KB description to one line of the map instead of failing the assembly", async () => {
     const { cpSync: cp, readFileSync: read, writeFileSync: write } = await import("node:fs");
