@@ -16,7 +16,21 @@ export function runInit(opts: { dir: string; json: boolean }) {
       dir: target,
     });
   }
-  fs.cpSync(demoPublication(), target, { recursive: true, errorOnExist: true, force: false });
+  // A folder its file system refuses (/proc/x) fails at once, naming it, as for --site and --archive.
+  makeFolder(target);
+  try {
+    fs.cpSync(demoPublication(), target, { recursive: true, errorOnExist: true, force: false });
+  } catch (e) {
+    // Named by the folder given: never the demo's place on this machine.
+    const code = (e as { code?: unknown }).code;
+    throw new RiskError(
+      "E_IO",
+      `Cannot write the publication into ${target}: ${typeof code === "string" ? code : "failed"}`,
+      {
+        folder: target,
+      },
+    );
+  }
   stderrLogger(opts.json).info(
     `created ${target}: edit risk.config.yaml and content/, then run risk-cli assemble --publication ${shellPath(opts.dir)}`,
   );

@@ -113,6 +113,23 @@ describe("the folders of an assembly", () => {
     expect(archive.status).toBe(6);
   });
 
+  it.runIf(existsSync("/proc/self"))(
+    "init into a folder its file system refuses: exit 6 naming it, never an internal error",
+    () => {
+      for (const target of ["/proc/risk-cli-init", "/proc/risk-cli-init/deeper"]) {
+        const r = runCli(["init", target]);
+        expect(r.status, r.stderr).toBe(6);
+        expect(r.stderr).toContain(target);
+        expect(r.stderr).toContain("takes no new folders");
+        expect(r.stderr).not.toMatch(/internal error|ENOENT/);
+      }
+      // --detect reads an existing site: a folder that is not there is a usage error naming it.
+      const detect = runCli(["init", "--detect", "/proc/risk-cli-init"]);
+      expect(detect.status).toBe(2);
+      expect(detect.stderr).toContain("/proc/risk-cli-init is not a folder");
+    },
+  );
+
   it("refuse to start a new archive beside a site published from another one", () => {
     const dir = tempDir("risk-folders-");
     for (const hour of [10, 11])
