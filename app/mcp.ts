@@ -70,7 +70,21 @@ const SurfacePath = z
   .string()
   .max(200)
   .regex(/^\/[A-Za-z0-9._\/-]*$/, "a site path starting with /, as /api/v1/risk.json")
-  .describe("The surface's path on the site, as /api/v1/risk.json or /llms.txt (integrity.json lists them all)");
+  .describe(
+    "The surface's path on the site, as /api/v1/risk.json or /llms.txt (integrity.json lists them all); a page by its folder URL, as /series/",
+  );
+
+/**
+ * The file a path names among a view's surfaces: a page is named by its folder URL, as the
+ * contract and openapi.json name it (`/series/`, `/series/<id>/`), or by its `index.html`.
+ */
+function surfaceFile(surfaces: ReadonlyMap<string, unknown>, path: string): string {
+  return path.endsWith("/") && !surfaces.has(path) && surfaces.has(`${path}index.html`) ? `${path}index.html` : path;
+}
+
+/** The URL a surface is published at: a page's folder URL, any other file's own path. */
+const publicPath = (path: string): string =>
+  path.endsWith("/index.html") ? path.slice(0, -"index.html".length) : path;
 
 /** Longest text a tool returns in one answer; a longer surface is cut and says so. */
 const MAX_CHARS = 400_000;
@@ -176,9 +190,10 @@ export function createMcpServer(source: PublishedSource, options: Pick<McpOption
     },
     answer("get_surface", async ({ path, asOf }) => {
       const view = await source.at(asOf);
-      const bytes = await view.read(path);
+      const file = surfaceFile(view.surfaces, path);
+      const bytes = await view.read(file);
       if (!bytes) throw notPublished(view, path);
-      const known = view.surfaces.get(path)!;
+      const known = view.surfaces.get(file)!;
       if (!isText(known.mediaType))
         throw new RiskError(
           "E_USAGE",
@@ -326,13 +341,14 @@ export function createMcpServer(source: PublishedSource, options: Pick<McpOption
 
   registerResources(server, source, scrub, options.log);
 
-  server.registerPrompt(
+  const sinceArgs = { since: instant("since").describe("An instant: 2026-11-20 or 2026-11-20T09:00:00Z") };
+  const whatChanged = server.registerPrompt(
     "what_changed_since",
     {
       title: "What changed since",
       description:
         "Asks for the changes of the publication since an instant: signal moves, level changes, new and corrected articles.",
-      argsSchema: { since: instant("since").describe("An instant: 2026-11-20 or 2026-11-20T09:00:00Z") },
+      argsSchema: sinceArgs,
     },
     ({ since }) => ({
       messages: [
@@ -347,12 +363,13 @@ export function createMcpServer(source: PublishedSource, options: Pick<McpOption
     }),
   );
 
-  server.registerPrompt(
+  const dateArgs = { date: instant("date").describe("An instant: 2026-11-20 or 2026-11-20T09:00:00Z") };
+  const stateAt = server.registerPrompt(
     "state_at",
     {
       title: "The publication at a date",
       description: "Asks for the state of the publication as it was published at an instant, without look-ahead.",
-      argsSchema: { date: instant("date").describe("An instant: 2026-11-20 or 2026-11-20T09:00:00Z") },
+      argsSchema: dateArgs,
     },
     ({ date }) => ({
       messages: [
@@ -366,6 +383,10 @@ export function createMcpServer(source: PublishedSource, options: Pick<McpOption
       ],
     }),
   );
+  // A prompt refuses an argument it does not take, as the tools do, rather than dropping it
+  // (the SDK makes a prompt's arguments a plain object, which strips unknown keys).
+  whatChanged.argsSchema = z.strictObject(sinceArgs);
+  stateAt.argsSchema = z.strictObject(dateArgs);
   return server;
 }
 
@@ -439,8 +460,8 @@ function registerResources(
           const { base, view } = await latest();
           return {
             resources: [...view.surfaces].map(([path, s]) => ({
-              uri: `${base}${path}`,
-              name: path,
+              uri: `${base}${publicPath(path)}`,
+              name: publicPath(path),
               mimeType: s.mediaType,
               size: s.bytes,
             })),
@@ -455,7 +476,8 @@ function registerResources(
       const href = uri.href;
       try {
         const { base, view } = await latest();
-        const path = href.startsWith(`${base}/`) ? href.slice(base.length) : null;
+        const asked = href.startsWith(`${base}/`) ? href.slice(base.length) : null;
+        const path = asked === null ? null : surfaceFile(view.surfaces, asked);
         const known = path ? view.surfaces.get(path) : undefined;
         const bytes = path && known ? await view.read(path) : null;
         if (!path || !known || !bytes)

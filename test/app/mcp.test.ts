@@ -58,7 +58,8 @@ describe("risk-cli mcp over standard input and output, with the SDK's own client
     const resources = (await stdio.listResources()).resources;
     expect(resources.map((r) => r.uri).sort()).toEqual(
       [
-        ...integrity.surfaces.map((s: { url: string }) => s.url),
+        // A page is listed at its folder URL (/series/), as the contract names it.
+        ...integrity.surfaces.map((s: { url: string }) => s.url.replace(/\/index\.html$/, "/")),
         "https://risques.example.org/api/v1/integrity.json",
       ].sort(),
     );
@@ -300,6 +301,43 @@ describe("risk-cli mcp reads only the published bytes of the site", () => {
     expect(content.mimeType).toBe("application/zip");
     expect(content.text).toBeUndefined();
     expect(Buffer.from(content.blob!, "base64").equals(readFileSync(`${site}/series/all-series.zip`))).toBe(true);
+    await server.close();
+  });
+});
+
+describe("risk-cli mcp names a page by its folder URL, as the contract does", () => {
+  it("answers get_surface and resources/read for /series/ and /series/<id>/ as for their index.html, and lists pages at their folder URL", async () => {
+    const server = inProcess({ site, archive });
+    for (const path of ["/series/", "/series/us-financial-stress/", "/donnees/agents/", "/en/agent-surface/"]) {
+      const page = readFileSync(`${site}${path}index.html`, "utf8");
+      for (const asked of [path, `${path}index.html`]) {
+        const r = await server.tool("get_surface", { path: asked });
+        expect(r.isError, `${asked}: ${r.text.slice(0, 200)}`).toBe(false);
+        expect(r.text.slice(r.text.indexOf("\n\n") + 2)).toBe(page);
+        const read = await server.request("resources/read", { uri: `https://risques.example.org${asked}` });
+        expect(read.error, asked).toBeUndefined();
+        expect(read.result!.contents![0]!.text).toBe(page);
+      }
+    }
+    const list = await server.request("resources/list");
+    const uris = (list.result as unknown as { resources: { uri: string }[] }).resources.map((r) => r.uri);
+    expect(uris).toContain("https://risques.example.org/series/");
+    expect(uris).toContain("https://risques.example.org/series/us-financial-stress/");
+    expect(uris.filter((u) => u.endsWith("/index.html"))).toEqual([]);
+    expect((await server.tool("get_surface", { path: "/series/no-such-series/" })).text).toMatch(/was not published/);
+    await server.close();
+  });
+
+  it("refuses a prompt argument it does not take, as the tools do", async () => {
+    const server = inProcess({ site, archive });
+    for (const [name, args] of [
+      ["state_at", { date: "2026-11-20", extra: "x" }],
+      ["what_changed_since", { since: "2026-11-20", until: "2026-11-21" }],
+    ] as const) {
+      const r = await server.request("prompts/get", { name, arguments: args });
+      expect(r.error?.code, name).toBe(-32602);
+      expect(r.error!.message).toMatch(/extra|until/);
+    }
     await server.close();
   });
 });
