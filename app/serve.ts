@@ -611,6 +611,16 @@ function mementoAnswerer(archive: string, pack: Pack) {
     res.writeHead(status, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-cache", ...extra });
     res.end(body);
   };
+  /**
+   * A page named without its final slash (`/memento/<id>/series`) is redirected (301) to it,
+   * query kept, as the live site redirects `/series`: a page's relative links need the slash.
+   */
+  const toFolder = (req: IncomingMessage, res: ServerResponse) => {
+    const url = req.url ?? "/";
+    const q = url.indexOf("?");
+    const location = q >= 0 ? `${url.slice(0, q)}/${url.slice(q)}` : `${url}/`;
+    text(res, 301, req.method === "HEAD" ? "" : `Moved to ${location}\n`, { Location: location });
+  };
   return {
     takes(path: string, req: IncomingMessage): boolean {
       return (
@@ -626,6 +636,12 @@ function mementoAnswerer(archive: string, pack: Pack) {
       if (path.startsWith(`${TIMEMAP_PREFIX}/`)) {
         const original = path.slice(TIMEMAP_PREFIX.length);
         const page = Number(new URL(req.url ?? "/", "http://x").searchParams.get("page") ?? "1");
+        if (
+          !original.endsWith("/") &&
+          i.list(listedAs(original)).length === 0 &&
+          i.list(`${original}/index.html`).length
+        )
+          return toFolder(req, res);
         const body = m.timemap(original, i.list(listedAs(original)), page);
         if (body === null) return text(res, 404, `No versions of ${original} on that page.\n`);
         res.writeHead(200, { "Content-Type": "application/link-format; charset=utf-8", "Cache-Control": "no-cache" });
@@ -638,6 +654,8 @@ function mementoAnswerer(archive: string, pack: Pack) {
         const frameId = rest.slice(0, Math.max(0, slash));
         const original = rest.slice(slash);
         const version = slash > 0 ? i.byFrame(listedAs(original), frameId) : null;
+        if (!version && slash > 0 && !original.endsWith("/") && i.byFrame(`${original}/index.html`, frameId))
+          return toFolder(req, res);
         if (!version) return text(res, 404, "No such memento: see the surface's TimeMap.\n");
         const stored = await i.bytes(listedAs(original), version);
         const bytes = Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength);

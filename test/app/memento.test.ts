@@ -191,6 +191,23 @@ describe("a page's folder URL through serve --archive", () => {
     expect(early.status).toBe(404);
     expect(String(early.headers.link)).toContain(`</memento/${frames[0]!.frameId}/series/>; rel="first`);
   });
+
+  it("redirects a memento or TimeMap of a page named without its final slash (301), as the live path is", async () => {
+    const frameId = frames[0]!.frameId;
+    const live = await get("/series/us-financial-stress");
+    expect(live.status).toBe(301);
+    for (const [asked, location] of [
+      [`/memento/${frameId}/series/us-financial-stress`, `/memento/${frameId}/series/us-financial-stress/`],
+      [`/memento/${frameId}/series?x=1`, `/memento/${frameId}/series/?x=1`],
+      ["/timemap/series/us-financial-stress", "/timemap/series/us-financial-stress/"],
+    ]) {
+      const r = await get(asked!);
+      expect(r.status, asked).toBe(301);
+      expect(r.headers.location).toBe(location);
+      expect((await get(location!)).status, location).toBe(200);
+    }
+    expect((await get(`/memento/${frameId}/series/no-such-series`)).status).toBe(404);
+  });
 });
 
 describe("a memento is answered as the live site answers a file", () => {
