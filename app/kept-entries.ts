@@ -114,7 +114,8 @@ export function saveKept(
     read.logBytes <= Math.max(read.baseBytes, 1 << 16);
   if (appendable) {
     if (added.length === 0) return;
-    fs.appendFileSync(logOf(file), added.map((entry) => `${JSON.stringify(entry)}\n`).join(""));
+    // mode: Deno's node:fs creates an appended file 0666 whatever the umask; Node applies the umask to it.
+    fs.appendFileSync(logOf(file), added.map((entry) => `${JSON.stringify(entry)}\n`).join(""), { mode: 0o644 });
     return;
   }
   const generation = randomBytes(8).toString("hex");

@@ -55,7 +55,8 @@ export async function copyAppendOnly(
       }
       fs.writeFileSync(target, bytes);
     }
-    fs.appendFileSync(target, f.served);
+    // mode: Deno's node:fs creates an appended file 0666 whatever the umask; Node applies the umask to it.
+    fs.appendFileSync(target, f.served, { mode: 0o644 });
   }
 }
 

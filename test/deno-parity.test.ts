@@ -102,6 +102,20 @@ describe("assemble on Node (dist) and on Deno (sources)", () => {
       assembleWith("deno", join(tmp, "deno")),
     ]);
     expectSameTree(node.site, deno.site);
+    // The same permissions too: Deno's node:fs creates an appended file 0666 whatever the umask.
+    const modes = (dir: string) =>
+      fs
+        .readdirSync(dir, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile() && !e.name.startsWith("risk-cli.lock"))
+        .map(
+          (e) =>
+            `${relative(dir, join(e.parentPath, e.name))} ${(fs.statSync(join(e.parentPath, e.name)).mode & 0o777).toString(8)}`,
+        )
+        .filter((line) => !line.startsWith("objects/"))
+        .sort();
+    expect(modes(deno.site)).toEqual(modes(node.site));
+    expect(modes(deno.archive)).toEqual(modes(node.archive));
+    expect(modes(node.site).filter((line) => line.endsWith(" 666"))).toEqual([]);
 
     const [hn, hd] = await Promise.all([head(node.archive), head(deno.archive)]);
     expect(hn.frameHash).toMatch(/^sha256:[0-9a-f]{64}$/);

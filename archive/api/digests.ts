@@ -69,8 +69,9 @@ export function recordDigest(gitdir: string, parent: string | null, commit: stri
     const newDay = size === undefined;
     const offset = size ?? 0;
     const text = Buffer.from(`${JSON.stringify(line)}\n`);
-    fs.appendFileSync(file, text);
-    fs.appendFileSync(`${file}.at`, `${frame.at} ${offset} ${text.length}\n`);
+    // mode: Deno's node:fs creates an appended file 0666 whatever the umask; Node applies the umask to it.
+    fs.appendFileSync(file, text, { mode: 0o644 });
+    fs.appendFileSync(`${file}.at`, `${frame.at} ${offset} ${text.length}\n`, { mode: 0o644 });
     const tmp = `${headFile(gitdir)}.tmp-${process.pid}`;
     fs.writeFileSync(tmp, `${commit}\n`);
     fs.renameSync(tmp, headFile(gitdir));
