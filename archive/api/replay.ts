@@ -43,7 +43,15 @@ export async function findFrameAt(gitdir: string, instant: number): Promise<Foun
       { instant: new Date(instant).toISOString(), firstFrameAt: first },
     );
   }
-  const found = await readFrame(gitdir, entry.commit);
+  const found = await readFrame(gitdir, entry.commit).catch((e: unknown) => {
+    // A damaged or missing object: the frame it belongs to is named, from the index.
+    if (e instanceof RiskError && (e.data as { damaged?: boolean }).damaged)
+      throw new RiskError("E_ARCHIVE", `frame ${entry.frameId} at ${entry.at} (commit ${entry.commit}): ${e.message}`, {
+        ...e.data,
+        frame: entry.frameId,
+      });
+    throw e;
+  });
   // The index only points: the frame it points at must be the one it names, published at the
   // time it gives, at or before the instant. A backdated or look-ahead entry fails here.
   const { frame } = found;

@@ -446,6 +446,19 @@ async function shardEntries(gitdir: string, oid: string): Promise<IndexEntry[] |
  * before the head, each in the shard of its UTC day, in order, with its commit, time and hash:
  * an entry added (a backdated frame), moved, dropped or pointed elsewhere fails here.
  */
+/**
+ * An index entry as a message shows it: the frame and its time, and whichever of its sequence
+ * number, commit or frame hash differs from `other`'s, so that the two sides never read the same.
+ */
+function describeEntry(entry: IndexEntry, other: IndexEntry): string {
+  const differing = [
+    entry.seq !== other.seq ? `seq ${entry.seq}` : "",
+    entry.commit !== other.commit ? `commit ${entry.commit}` : "",
+    entry.frameHash !== other.frameHash ? `frame hash ${entry.frameHash}` : "",
+  ].filter(Boolean);
+  return `frame ${entry.frameId} at ${entry.at}${differing.length ? ` (${differing.join(", ")})` : ""}`;
+}
+
 async function verifyReplayIndex(
   gitdir: string,
   head: { frame: Frame; commit: string; tree: string },
@@ -474,7 +487,7 @@ async function verifyReplayIndex(
         failHere(
           path,
           want
-            ? `the replay index gives ${entry.frameId} at ${entry.at} where the chain has frame ${want.frameId} at ${want.at}: the index was rewritten`
+            ? `the replay index gives ${describeEntry(entry, want)} where the chain has ${describeEntry(want, entry)}: the index was rewritten`
             : `the replay index lists ${entry.frameId}, which the chain does not hold before the head: the index was rewritten`,
         );
       if (shardPath(entry.at) !== path)

@@ -24,7 +24,7 @@ export const BRANCH = "refs/heads/main";
 export function damaged(oid: string, problem: string): RiskError {
   return new RiskError(
     "E_ARCHIVE",
-    `The archive is damaged: Git object ${oid} ${problem}. Run risk-cli verify to find the frame; restore the archive from a clone.`,
+    `The archive is damaged: Git object ${oid} ${problem}. Run risk-cli verify to find the frame; restore the archive from another copy (the published remote, a backup).`,
     { oid, damaged: true },
   );
 }

@@ -30,6 +30,11 @@ describe("a damaged archive is named, never a crash", () => {
     expect(a.stderr).toMatch(/chain is broken: the commit of frame \S+ \(\w+\) is missing/);
     expect(a.stderr).toContain(`frame ${summaries[1]!.frameId}`);
     expect(git(archive, "rev-parse", "refs/heads/main")).toBe(head);
+    // replay at that frame's time names it, from the replay index, with its commit.
+    const r = runCli(["replay", "--archive", archive, "--date", summaries[1]!.at]);
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stderr).toContain(`frame ${summaries[1]!.frameId} at ${summaries[1]!.at} (commit ${middle})`);
+    expect(r.stderr).not.toMatch(/from a clone/);
   });
 
   it("a frame commit deleted deep in the history, loose or packed: assemble refuses to append, with or without its list", async () => {

@@ -96,6 +96,22 @@ describe("a tampered replay index", () => {
     expect(verify.stderr).toContain("index/2026/02/27.json");
   });
 
+  it("is caught when an entry is redirected to another frame's commit, naming both commits", () => {
+    let other = "";
+    const a = tampered((git, put) => {
+      other = git("rev-parse", "main~1");
+      const entries = JSON.parse(git("show", "main:index/2026/03/01.json"));
+      put("index/2026/03/01.json", JSON.stringify([{ ...entries[0], commit: other }, ...entries.slice(1)]));
+    });
+    const verify = run(a, "verify");
+    expect(verify.status).toBe(1);
+    expect(verify.stderr).toMatch(
+      new RegExp(
+        `the replay index gives frame \\S+ at \\S+ \\(commit ${other}\\) where the chain has frame \\S+ at \\S+ \\(commit [0-9a-f]{40}\\)`,
+      ),
+    );
+  });
+
   it("is caught when an entry looks ahead, or is dropped", () => {
     const ahead = tampered((git, put) =>
       put(
