@@ -75,6 +75,18 @@ describe("archive transport over Git's smart HTTP protocol (git http-backend)", 
     return remoteHead(server) as string;
   }
 
+  /** Two publishers that pulled the remote's one frame; the first assembles at 15 minutes and pushes. */
+  async function aPushesFirst() {
+    await seed(1);
+    const a = tempDir();
+    const b = tempDir();
+    for (const d of [a, b])
+      expect((await runCli(["archive", "pull", "--archive", `${d}/archive.git`], { env: env(server) })).status).toBe(0);
+    await runAssemble({ site: `${a}/site`, archive: `${a}/archive.git`, now: at(15), json: true });
+    expect((await runCli(["archive", "push", "--archive", `${a}/archive.git`], { env: env(server) })).status).toBe(0);
+    return { a, b, winner: remoteHead(server) };
+  }
+
   it("pushes to an empty remote, and a stranger's clone of the branch verifies", async () => {
     const dir = tempDir();
     for (let i = 0; i < 2; i++)
@@ -267,14 +279,7 @@ describe("archive transport over Git's smart HTTP protocol (git http-backend)", 
   });
 
   it("when the remote moved, a push is refused (exit 10) and assemble --push keeps the stray frame and lands on top", async () => {
-    await seed(1);
-    const a = tempDir();
-    const b = tempDir();
-    for (const d of [a, b])
-      expect((await runCli(["archive", "pull", "--archive", `${d}/archive.git`], { env: env(server) })).status).toBe(0);
-    await runAssemble({ site: `${a}/site`, archive: `${a}/archive.git`, now: at(15), json: true });
-    expect((await runCli(["archive", "push", "--archive", `${a}/archive.git`], { env: env(server) })).status).toBe(0);
-    const winner = remoteHead(server);
+    const { a, b, winner } = await aPushesFirst();
     await runAssemble({ site: `${b}/site`, archive: `${b}/archive.git`, now: at(16), json: true });
     const stray = git(`${b}/archive.git`, "rev-parse", "refs/heads/main");
     const refused = await runCli(["archive", "push", "--archive", `${b}/archive.git`], { env: env(server) });
@@ -293,13 +298,7 @@ describe("archive transport over Git's smart HTTP protocol (git http-backend)", 
   });
 
   it("after its own pull replaced unpushed frames, the next assemble publishes on top of the remote, with or without --push", async () => {
-    await seed(1);
-    const a = tempDir();
-    const b = tempDir();
-    for (const d of [a, b])
-      expect((await runCli(["archive", "pull", "--archive", `${d}/archive.git`], { env: env(server) })).status).toBe(0);
-    await runAssemble({ site: `${a}/site`, archive: `${a}/archive.git`, now: at(15), json: true });
-    expect((await runCli(["archive", "push", "--archive", `${a}/archive.git`], { env: env(server) })).status).toBe(0);
+    const { a, b } = await aPushesFirst();
     // b's frame never reaches the remote; a separate pull replaces it, and b's site still shows it.
     await runAssemble({ site: `${b}/site`, archive: `${b}/archive.git`, now: at(16), json: true });
     const pull = await runCli(["archive", "pull", "--archive", `${b}/archive.git`, "--json"], { env: env(server) });
@@ -330,14 +329,8 @@ describe("archive transport over Git's smart HTTP protocol (git http-backend)", 
   });
 
   it("a publisher that lost the race at a pinned instant exits 10, and its next run publishes", async () => {
-    await seed(1);
-    const a = tempDir();
-    const b = tempDir();
-    for (const d of [a, b])
-      expect((await runCli(["archive", "pull", "--archive", `${d}/archive.git`], { env: env(server) })).status).toBe(0);
     // Both are pinned to the same instant; a's frame lands first, and b pulls it before assembling.
-    await runAssemble({ site: `${a}/site`, archive: `${a}/archive.git`, now: at(15), json: true });
-    expect((await runCli(["archive", "push", "--archive", `${a}/archive.git`], { env: env(server) })).status).toBe(0);
+    const { b } = await aPushesFirst();
     const lost = await runCli(
       ["assemble", "--push", "--site", `${b}/site`, "--archive", `${b}/archive.git`, "--now", at(15)],
       { env: env(server) },
