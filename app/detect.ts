@@ -48,13 +48,20 @@ export interface Detection {
       ignore: string[];
     };
   };
-  urls: Record<string, Record<string, string>>;
+  urls: Urls;
   /** The topics the documents name (frontmatter `topics`, after mapping). */
   topics: string[];
   /** What could not be mapped, each with what to do. */
   unmapped: string[];
   /** Files and folders that are not documents of the site, each reason with a few of them. */
   leftOut: string[];
+}
+
+/** The page patterns written: each kind's by language, and the zone of their dates if any. */
+export interface Urls {
+  article?: Record<string, string>;
+  guide?: Record<string, string>;
+  timezone?: string;
 }
 
 // The detection is written as the config's content block: it must be one the schema accepts.
@@ -159,6 +166,77 @@ function siteTimeZone(root: string, generator: Generator): string | undefined {
     return typeof zone === "string" && isTimeZone(zone) ? zone : undefined;
   }
   return undefined;
+}
+
+/** Jekyll's named permalink styles, as the templates they stand for. */
+const JEKYLL_STYLES: Record<string, string> = {
+  date: "/:categories/:year/:month/:day/:title:output_ext",
+  pretty: "/:categories/:year/:month/:day/:title/",
+  ordinal: "/:categories/:year/:y_day/:title:output_ext",
+  weekdate: "/:categories/:year/W:week/:short_day/:title:output_ext",
+  none: "/:categories/:title:output_ext",
+};
+
+/** What a Jekyll site's `_config.yml` says about its addresses: `permalink` and `timezone`. */
+interface JekyllConfig {
+  /** The site-wide `permalink` as written (`date`, Jekyll's default, when it names none). */
+  permalink: string;
+  /** The zone Jekyll shows dates in (`timezone`), if the config names one. */
+  timezone?: string;
+}
+
+function jekyllConfig(root: string): JekyllConfig {
+  let config: unknown;
+  try {
+    config = parseDocument(fs.readFileSync(join(root, "_config.yml"), "utf8"), { logLevel: "silent" }).toJS();
+  } catch {
+    config = undefined;
+  }
+  const c = config && typeof config === "object" ? (config as Record<string, unknown>) : {};
+  const permalink = typeof c.permalink === "string" && c.permalink.trim() ? c.permalink.trim() : "date";
+  const zone = typeof c.timezone === "string" && isTimeZone(c.timezone) ? c.timezone : undefined;
+  return { permalink, ...(zone ? { timezone: zone } : {}) };
+}
+
+/**
+ * A Jekyll permalink template as a risk-cli page pattern: :year, :month and :day as {year},
+ * {month} and {day}; :title and :slug as {slug}; :output_ext as .html; :categories as the
+ * folders above the posts' _posts (nothing when there are none: Jekyll then drops the slash
+ * doubled). Any other placeholder (:i_month, :short_year, :y_day...), or categories that some
+ * posts name in their frontmatter (`categories` undefined), cannot be written: the reason.
+ */
+function patternOfPermalink(
+  template: string,
+  categories: string | undefined,
+): { pattern: string } | { reason: string } {
+  const left: string[] = [];
+  const path = template.replace(/:([a-z_]+)/g, (whole, name: string) => {
+    const to: Record<string, string> = {
+      year: "{year}",
+      month: "{month}",
+      day: "{day}",
+      title: "{slug}",
+      slug: "{slug}",
+      output_ext: ".html",
+    };
+    if (name in to) return to[name]!;
+    if (name === "categories" && categories !== undefined) return categories;
+    left.push(whole);
+    return whole;
+  });
+  if (left.length)
+    return {
+      reason: `${[...new Set(left)].join(", ")} cannot be written in a urls: pattern${left.includes(":categories") ? " (some posts name categories in their frontmatter)" : ""}`,
+    };
+  const pattern = `/${path}`.replace(/\/{2,}/g, "/");
+  return pattern.includes("{slug}") ? { pattern } : { reason: "it names no :title or :slug" };
+}
+
+/** The suffix Jekyll gives a collection's addresses (`/:collection/:path`) for a site-wide permalink. */
+function collectionSuffix(permalink: string): string {
+  if (permalink === "pretty") return "/";
+  if (permalink in JEKYLL_STYLES) return ".html";
+  return permalink.endsWith("/") ? "/" : permalink.endsWith(":output_ext") ? ".html" : "";
 }
 
 interface Walked {
@@ -496,7 +574,26 @@ export function detectSite(root: string): Detection {
     ...new Set(valuesOf(topicKey).flatMap((v) => (Array.isArray(v) ? v.filter((t) => typeof t === "string") : []))),
   ].sort() as string[];
 
-  const urls = guessUrls(generator, input, documents);
+  // A Jekyll post's categories are the folders above its _posts (downcased, as its addresses
+  // show them), and its frontmatter's: a group of posts where some name their own has none to write.
+  const categoriesOf = (kind: "article" | "guide", lang: "fr" | "en", glob: string) =>
+    found.some(
+      (f) =>
+        f.kind === kind &&
+        f.lang === lang &&
+        [f.fm.categories, f.fm.category].some((c) => (Array.isArray(c) ? c.length > 0 : !!c)),
+    )
+      ? undefined
+      : glob.startsWith("_posts/")
+        ? ""
+        : glob.split("/_posts/")[0]!.toLowerCase();
+  const urls = guessUrls(
+    generator,
+    input,
+    documents,
+    generator === "jekyll" ? { ...jekyllConfig(root), categoriesOf } : undefined,
+    unmapped,
+  );
   unmapped.push(
     "urls: the page patterns are guesses from the folders; check each against a page of your site before publishing",
   );
@@ -524,12 +621,22 @@ export function detectSite(root: string): Detection {
   };
 }
 
-/** Page patterns guessed from where each group's files sit: the folder under the content root. */
+/**
+ * Page patterns guessed from where each group's files sit: the folder under the content root.
+ * Jekyll's posts take the site-wide `permalink` (its `date` style when the config names none),
+ * and its collections `/name/:path` with the suffix that permalink gives them.
+ */
 function guessUrls(
   generator: Generator,
   input: string,
   documents: Detection["documents"],
-): Record<string, Record<string, string>> {
+  jekyll:
+    | (JekyllConfig & {
+        categoriesOf: (kind: "article" | "guide", lang: "fr" | "en", glob: string) => string | undefined;
+      })
+    | undefined,
+  unmapped: string[],
+): Urls {
   // The folders a page's address does not show: the content root of each generator.
   const drop =
     generator === "astro"
@@ -552,11 +659,34 @@ function guessUrls(
       .map((p) => (generator === "jekyll" ? p.replace(/^_/, "") : p));
     return rest.length ? `/${rest.join("/")}` : "";
   };
-  const urls: Record<string, Record<string, string>> = {};
+  const urls: Urls = {};
   for (const d of documents) {
-    const base = section(d.globs[0]!);
+    const glob = d.globs[0]!;
+    const base = section(glob);
     const prefix = d.lang === "en" && !base.startsWith("/en") && generator !== "eleventy" ? "/en" : "";
-    (urls[d.kind] ??= {})[d.lang] = `${prefix}${base}/{slug}/`;
+    let pattern = `${prefix}${base}/{slug}/`;
+    if (jekyll && /(^|\/)_posts\//.test(glob)) {
+      const template = JEKYLL_STYLES[jekyll.permalink] ?? jekyll.permalink;
+      const read = patternOfPermalink(template, jekyll.categoriesOf(d.kind, d.lang, glob));
+      // The address is the permalink's alone: Jekyll adds no language to it.
+      if ("pattern" in read) pattern = read.pattern;
+      else
+        unmapped.push(
+          `urls.${d.kind}.${d.lang}: Jekyll's permalink "${jekyll.permalink}"${template === jekyll.permalink ? "" : ` (${template})`} gives the posts' addresses, and ${read.reason}; write the pattern of your posts' address by hand, with {slug}, {year}, {month} and {day}`,
+        );
+    } else if (jekyll && /^_[^/]+\//.test(glob))
+      pattern = `${prefix}${base}/{slug}${collectionSuffix(jekyll.permalink)}`;
+    (urls[d.kind] ??= {})[d.lang] = pattern;
+  }
+  const dated = [urls.article, urls.guide].some((l) =>
+    Object.values(l ?? {}).some((p) => /\{(year|month|day)\}/.test(p)),
+  );
+  if (jekyll && dated) {
+    if (jekyll.timezone) urls.timezone = jekyll.timezone;
+    else
+      unmapped.push(
+        "urls.timezone: Jekyll dates its addresses in the zone of the machine that builds the site when _config.yml names no timezone; UTC is assumed (as GitHub Pages builds): set urls.timezone (or timezone in _config.yml) if yours builds elsewhere",
+      );
   }
   return urls;
 }

@@ -32,6 +32,8 @@ export interface PagePatterns {
   changelog?: string;
   agents?: string;
   home?: string;
+  /** The zone whose calendar gives {year}, {month} and {day}: content.timezone, else UTC, when unset. */
+  timezone?: string;
 }
 
 /** Every page pattern, defaults filled in: plain data, so that a cached publication keeps it. */
@@ -47,10 +49,49 @@ export interface Pages {
   changelog: string;
   agents: string;
   home: string;
+  timezone?: string;
 }
 
-/** The path of the page a pattern with {slug} gives for `slug`. */
-export const pageOf = (pattern: string, slug: string) => pattern.replaceAll("{slug}", slug);
+/**
+ * The placeholders an article's or a guide's pattern may hold besides {slug}: its date's year
+ * (four digits), month and day (two digits each), as Jekyll's :year, :month and :day give them.
+ */
+export const DATE_PLACEHOLDERS = ["{year}", "{month}", "{day}"] as const;
+
+/** A document's date as its page address shows it: YYYY, MM and DD. */
+export interface PageDate {
+  year: string;
+  month: string;
+  day: string;
+}
+
+/**
+ * The date a page address shows for a document: the calendar day of its publication instant in
+ * `zone` (as Jekyll shows a post's date in its site's timezone), or the date it gives alone.
+ */
+export function pageDateOf(date: string, instant: string | null, zone: string): PageDate {
+  if (instant) {
+    const part: Record<string, string> = {};
+    const format = new Intl.DateTimeFormat("en-US", {
+      timeZone: zone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+    });
+    for (const p of format.formatToParts(Date.parse(instant))) part[p.type] = p.value;
+    return { year: part.year!.padStart(4, "0"), month: part.month!, day: part.day! };
+  }
+  const [year, month, day] = date.split("-");
+  return { year: year!, month: month!, day: day! };
+}
+
+/** The path of the page a pattern with {slug} (and, for a document, its date's parts) gives. */
+export const pageOf = (pattern: string, slug: string, date?: PageDate) => {
+  const path = pattern.replaceAll("{slug}", slug);
+  return date
+    ? path.replaceAll("{year}", date.year).replaceAll("{month}", date.month).replaceAll("{day}", date.day)
+    : path;
+};
 
 export function pagesOf(patterns: PagePatterns | undefined): Pages {
   const p = patterns ?? {};

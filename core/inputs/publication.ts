@@ -5,7 +5,7 @@ import { INSTRUMENT_KEYS, type InstrumentKey } from "../schemas/primitives.ts";
 import { parseWithSchema } from "./locate.ts";
 import { docLocations, globRoots, lineOfKey, locate, readFrontmatter, slugOf, splitDocument } from "./documents.ts";
 import { readableBody, type DroppedMarkup } from "../editorial/markup.ts";
-import { pageOf, pagesOf, type Pages } from "./pages.ts";
+import { pageDateOf, pageOf, pagesOf, type Pages } from "./pages.ts";
 import {
   ChangelogFile,
   ClaimReviewsFile,
@@ -368,7 +368,11 @@ function parseDocs(input: InputFiles, config: Config, pages: Pages, parsed?: Par
       meta,
       body: read.body,
       bodyLine: read.bodyLine,
-      path: pageOf(pages[kind][lang], slug),
+      path: pageOf(
+        pages[kind][lang],
+        slug,
+        pageDateOf(meta.date, read.publishedAt, pages.timezone ?? content?.timezone ?? "UTC"),
+      ),
       publishedAt: read.publishedAt,
       dropped: read.dropped,
     });

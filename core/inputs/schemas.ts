@@ -188,7 +188,25 @@ const PagePath = z
 const SlugPagePath = PagePath.refine((s) => s.includes("{slug}"), {
   message: "a pattern with {slug} where the page's slug goes, as /posts/{slug}/",
 });
-const LangPatterns = z.strictObject({ fr: SlugPagePath.optional(), en: SlugPagePath.optional() });
+/**
+ * An article's or a guide's page path: {slug}, and the document's date as {year}, {month} and
+ * {day} if the site puts it in its addresses (/{year}/{month}/{day}/{slug}/).
+ */
+const DocPagePath = z
+  .string()
+  .regex(/^\/[^\s"'<>\\]*$/, "a path on the site starting with /, as /posts/")
+  .refine((s) => !/[\u0000-\u001f\u007f-\u009f]/.test(s), { message: "no control characters" })
+  .refine((s) => !/(^|\/)(\.|%2e){1,2}(\/|$)/i.test(s), {
+    message: "no . or .. segment (written plainly or as %2e); give the page's own path",
+  })
+  .refine((s) => !/[{}]/.test(s.replace(/\{(slug|year|month|day)\}/g, "")), {
+    message:
+      "{slug}, {year}, {month} and {day} are the only placeholders (the page's slug, its date's parts); write the rest of the path as it is",
+  })
+  .refine((s) => s.includes("{slug}"), {
+    message: "a pattern with {slug} where the page's slug goes, as /posts/{slug}/",
+  });
+const LangPatterns = z.strictObject({ fr: DocPagePath.optional(), en: DocPagePath.optional() });
 
 export const UrlsConfig = z.strictObject({
   article: LangPatterns.optional(),
@@ -202,6 +220,14 @@ export const UrlsConfig = z.strictObject({
   changelog: PagePath.optional(),
   agents: PagePath.optional(),
   home: PagePath.optional(),
+  /**
+   * The zone whose calendar gives an address's {year}, {month} and {day} (Jekyll's `timezone`);
+   * content.timezone, else UTC, when unset.
+   */
+  timezone: z
+    .string()
+    .refine(isTimeZone, { message: "a time zone by its IANA name, as Europe/Paris or UTC" })
+    .optional(),
 });
 
 /** A glob relative to the publication's root, as src/content/posts/**\/*.{md,mdx}. */

@@ -266,7 +266,11 @@ describe("a Jekyll site", () => {
     });
     const d = detectSite(root);
     expect(JSON.stringify(d.content)).not.toContain("_drafts");
-    expect(d.urls).toEqual({ article: { fr: "/{slug}/" }, guide: { fr: "/guides/{slug}/" } });
+    // Jekyll's default permalink (date): /:categories/:year/:month/:day/:title.html, no category here.
+    expect(d.urls).toEqual({
+      article: { fr: "/{year}/{month}/{day}/{slug}.html" },
+      guide: { fr: "/guides/{slug}.html" },
+    });
     expect(d.content.frontmatter.published).toBe("published");
     expect(d.content.frontmatter.map).not.toHaveProperty("published");
     expect(d.documents[0]!.slugs).toEqual(["premier"]);
@@ -274,6 +278,57 @@ describe("a Jekyll site", () => {
     const lint = await runLint({ publication: root, json: true });
     expect(lint.findings.filter((f) => f.severity === "error")).toEqual([]);
     expect(lint.counts.articles).toBe(1);
+  });
+});
+
+describe("a Jekyll site's permalink", () => {
+  it("gives the posts' addresses, dates in the site's timezone, as Jekyll computes them", async () => {
+    const root = site({
+      "_config.yml": "title: x\npermalink: /:year/:month/:day/:title/\ntimezone: Asia/Tokyo\n",
+      "_posts/2026-3-5-second.md": md("title: Second\ndescription: Un article.\ndate: 2026-03-05 10:00:00 +0100"),
+      // 20:30 UTC on March 5th is March 6th in Tokyo: Jekyll's address says 06.
+      "_posts/2026-03-05-tard.md": md("title: Tard\ndescription: Un article.\ndate: 2026-03-05 20:30:00 +0000"),
+      "_posts/2026-3-7-seul.md": md("title: Seul\ndescription: Un article."),
+    });
+    const d = detectSite(root);
+    expect(d.urls).toEqual({ article: { fr: "/{year}/{month}/{day}/{slug}/" }, timezone: "Asia/Tokyo" });
+    await captured(() => runInitDetect({ dir: root, json: false }));
+    const { loadPublication } = await import("../../core/inputs/publication.ts");
+    const { nodeFs } = await import("../../cli/runtime/node.ts");
+    const pub = await loadPublication(nodeFs, root);
+    expect(Object.fromEntries(pub.articles.map((a) => [a.slug, a.path]))).toEqual({
+      second: "/2026/03/05/second/",
+      tard: "/2026/03/06/tard/",
+      seul: "/2026/03/07/seul/",
+    });
+  });
+
+  it("translates the named styles and custom patterns, and says what it cannot write", () => {
+    const urlOf = (config: string, extra = "") => {
+      const d = detectSite(
+        site({ "_config.yml": config, "_posts/2026-03-05-a.md": md(`title: A\ndescription: Un article.${extra}`) }),
+      );
+      return { url: d.urls.article?.fr, todo: d.unmapped.find((u) => u.startsWith("urls.article.fr:")) };
+    };
+    expect(urlOf("permalink: pretty\ntimezone: UTC\n").url).toBe("/{year}/{month}/{day}/{slug}/");
+    expect(urlOf("permalink: date\n").url).toBe("/{year}/{month}/{day}/{slug}.html");
+    expect(urlOf("permalink: none\n").url).toBe("/{slug}.html");
+    expect(urlOf("permalink: /blog/:year/:slug\n").url).toBe("/blog/{year}/{slug}");
+    const months = urlOf("permalink: /:year/:i_month/:title/\n");
+    expect(months.todo).toMatch(/permalink "\/:year\/:i_month\/:title\/".*:i_month cannot be written/);
+    const categories = urlOf("permalink: pretty\n", "\ncategories: [marchés]");
+    expect(categories.todo).toMatch(/permalink "pretty" \(\/:categories.*\).*:categories cannot be written/);
+    // Without a timezone in _config.yml, Jekyll dates addresses in the building machine's zone.
+    const d = detectSite(site({ "_config.yml": "", "_posts/2026-03-05-a.md": md("title: A\ndescription: B.") }));
+    expect(d.urls.timezone).toBeUndefined();
+    expect(d.unmapped.some((u) => u.startsWith("urls.timezone:"))).toBe(true);
+  });
+
+  it("is refused in a urls: pattern with another placeholder than {slug}, {year}, {month} and {day}", async () => {
+    const { UrlsConfig } = await import("../../core/inputs/schemas.ts");
+    expect(UrlsConfig.safeParse({ article: { fr: "/{year}/{month}/{day}/{slug}/" } }).success).toBe(true);
+    expect(UrlsConfig.safeParse({ article: { fr: "/{year}/{week}/{slug}/" } }).success).toBe(false);
+    expect(UrlsConfig.safeParse({ source: "/{year}/{slug}/" }).success).toBe(false);
   });
 });
 

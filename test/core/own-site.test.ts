@@ -22,8 +22,9 @@ const EXPECTED_URLS: Record<SiteStyle, Record<string, RegExp>> = {
     "article en": /^https:\/\/risques\.example\.org\/en\/posts\/[a-z0-9-]+\/$/,
   },
   jekyll: {
-    "article fr": /^https:\/\/risques\.example\.org\/[a-z0-9-]+\/$/,
-    "article en": /^https:\/\/risques\.example\.org\/en\/[a-z0-9-]+\/$/,
+    // Jekyll's default permalink (date), the folder above en/_posts a category.
+    "article fr": /^https:\/\/risques\.example\.org\/\d{4}\/\d{2}\/\d{2}\/[a-z0-9-]+\.html$/,
+    "article en": /^https:\/\/risques\.example\.org\/en\/\d{4}\/\d{2}\/\d{2}\/[a-z0-9-]+\.html$/,
   },
 };
 
@@ -382,11 +383,20 @@ describe("frontmatter and file names as publishers write them", () => {
   });
 
   it("refuses a page pattern with another placeholder, a doubled brace or a .. segment", () => {
-    for (const pattern of ["/blog/{slug}/{year}/", "/blog/{{slug}}/", "/../../{slug}", "/a/./{slug}/"]) {
+    for (const pattern of [
+      "/blog/{slug}/{week}/",
+      "/blog/{{slug}}/",
+      "/{{year}}/{slug}/",
+      "/../../{slug}",
+      "/a/./{slug}/",
+    ]) {
       const urls = UrlsConfig.safeParse({ article: { fr: pattern } });
       expect(urls.success, pattern).toBe(false);
     }
     expect(UrlsConfig.safeParse({ article: { fr: "/blog/{slug}/" } }).success).toBe(true);
+    // A document's date may be in its address; a source or a methodology has none.
+    expect(UrlsConfig.safeParse({ article: { fr: "/{year}/{month}/{day}/{slug}/" } }).success).toBe(true);
+    expect(UrlsConfig.safeParse({ methodology: "/{year}/{slug}/" }).success).toBe(false);
   });
 
   it("reads frontmatter fences followed by spaces or tabs, as editors leave them", () => {
