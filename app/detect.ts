@@ -13,7 +13,7 @@ import { LineCounter, parseDocument, stringify } from "yaml";
 import { isTimeZone } from "../core/dates.ts";
 import { isRiskError } from "../core/errors.ts";
 import { type ContentConfig, FRONTMATTER_KEYS } from "../core/inputs/schemas.ts";
-import { fileSlug, likelyKey, splitDocument } from "../core/inputs/documents.ts";
+import { fileSlug, likelyKey, SLUG, slugProblem, splitDocument } from "../core/inputs/documents.ts";
 
 export type Generator = "astro" | "hugo" | "jekyll" | "eleventy" | "markdown";
 
@@ -491,13 +491,20 @@ export function detectSite(root: string): Detection {
       slugKey = key;
       continue;
     }
+    // Jekyll names a post by its slug key where it has one: content.slug: jekyll reads it.
+    if (key === "slug" && jekyll) continue;
     const target = likelyKey(key);
     if (target && !taken.has(target)) {
       map[key] = target;
       taken.add(target);
     } else ignore.push(key);
   }
+  // A file whose name gives a slug risk-cli cannot publish is named by a slug key in its
+  // frontmatter, where the generator reads one: the config reads that key before any file has it.
+  if (!slugKey && SLUG_KEY_GENERATORS.has(generator) && !counts.has("slug") && found.some((f) => !SLUG.test(f.slug)))
+    slugKey = "slug";
   const fileSlugs = new Map(found.map((f) => [f, f.slug]));
+  if (jekyll) for (const f of found) if (typeof f.fm.slug === "string") f.slug = f.fm.slug;
   if (slugKey) for (const f of found) if (typeof f.fm[slugKey] === "string") f.slug = f.fm[slugKey] as string;
   // Without a key naming the original, a translation is paired with its original by slug. When
   // the pages' own slugs break pairs that their file names make (Hugo's un.fr.md and un.en.md),
@@ -519,7 +526,7 @@ export function detectSite(root: string): Detection {
       `${addressKey}: ${own.length} page(s) give their own address (${some(own)}); risk-cli links every page by the urls: pattern of its kind, so check those pages' links, or give them the pattern's address`,
     );
   }
-  if (counts.has("slug") && !slugKey) {
+  if (counts.has("slug") && !slugKey && !jekyll) {
     const own = found.filter((f) => "slug" in f.fm).map((f) => f.rel);
     unmapped.push(
       `slug: ${own.length} page(s) name their own slug (${some(own)}), declared as yours: risk-cli names each page by its file name, so check those pages' links`,
@@ -533,6 +540,14 @@ export function detectSite(root: string): Detection {
 
   const isDraft = (f: Found) =>
     (draft !== undefined && f.fm[draft] === true) || (published !== undefined && f.fm[published] === false);
+  // What assembly would refuse in a page's slug, said here with the file and what to do.
+  const slugRule: ContentConfig["slug"] = slugKey ? { key: slugKey } : jekyll ? "jekyll" : "file";
+  for (const f of found) {
+    if (isDraft(f)) continue;
+    const value = slugKey ? f.fm[slugKey] : jekyll ? f.fm.slug : undefined;
+    const problem = slugProblem(f.rel, { slug: slugRule } as ContentConfig, typeof value === "string" ? value : null);
+    if (problem) unmapped.push(`${f.rel}: ${problem}`);
+  }
   const groups = (["article", "guide"] as const).flatMap((kind) =>
     (["fr", "en"] as const).map((lang) => ({
       kind,
@@ -609,7 +624,7 @@ export function detectSite(root: string): Detection {
     content: {
       ...(globsFor("article") ? { articles: globsFor("article") } : {}),
       ...(globsFor("guide") ? { guides: globsFor("guide") } : {}),
-      slug: slugKey ? { key: slugKey } : jekyll ? "jekyll" : "file",
+      slug: slugRule,
       translations,
       ...(zone ? { timezone: zone } : {}),
       frontmatter: { map, ...(draft ? { draft } : {}), ...(published ? { published } : {}), ignore },

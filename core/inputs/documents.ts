@@ -252,7 +252,9 @@ export function readFrontmatter(
     raw = parsed ?? {};
   }
   const fm = content?.frontmatter ?? { map: {}, ignore: [] };
-  const slugKey = content && typeof content.slug === "object" ? content.slug.key : null;
+  // Jekyll names a post by its `slug` key when it has one (its :title and :slug), as by its file name.
+  const slugKey =
+    content && typeof content.slug === "object" ? content.slug.key : content?.slug === "jekyll" ? "slug" : null;
   const draftKey = fm.draft;
   const publishedKey = fm.published;
   const draft =
@@ -371,5 +373,49 @@ export function fileSlug(rel: string, jekyll: boolean): string {
  */
 export function slugOf(rel: string, content: ContentConfig | undefined, slugValue: string | null): string {
   const rule = content?.slug ?? "file";
-  return typeof rule === "object" ? (slugValue ?? fileSlug(rel, false)) : fileSlug(rel, rule === "jekyll");
+  return typeof rule === "object"
+    ? (slugValue ?? fileSlug(rel, false))
+    : rule === "jekyll"
+      ? (slugValue ?? fileSlug(rel, true))
+      : fileSlug(rel, false);
+}
+
+/** A slug risk-cli publishes: lowercase ASCII letters and digits, words joined by single hyphens. */
+export const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/** A slug made of a name: its accents dropped, lowercased, anything else between words a hyphen. */
+export function suggestedSlug(name: string): string {
+  return name
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+}
+
+/**
+ * Why a document's slug cannot be published, and what to do, or undefined when it can. A slug
+ * from the file name is never solved by renaming the file (that moves the live page): the
+ * document's frontmatter can name it instead, in the key `content.slug` reads (`slug` for Jekyll).
+ */
+export function slugProblem(
+  rel: string,
+  content: ContentConfig | undefined,
+  slugValue: string | null,
+): string | undefined {
+  const slug = slugOf(rel, content, slugValue);
+  if (slug && SLUG.test(slug)) return undefined;
+  const shown = slug ? ` "${slug.slice(0, 80)}"` : "";
+  const rule = content?.slug ?? "file";
+  const key = typeof rule === "object" ? rule.key : "slug";
+  const example = suggestedSlug(slug || fileSlug(rel, rule === "jekyll")) || "my-article";
+  if (slugValue !== null)
+    return `the slug${shown} must be lowercase ASCII letters, digits and single hyphens; write it so (${key}: ${example})`;
+  const read =
+    typeof rule === "object"
+      ? ""
+      : rule === "jekyll"
+        ? " (Jekyll names the page by it too)"
+        : `, and read it: content.slug: { key: slug } in risk.config.yaml (if your generator names pages by a slug key, as Hugo and Astro do; the other files keep their file names' slugs)`;
+  return `the slug${shown} comes from the file name, and must be lowercase ASCII letters, digits and single hyphens; renaming the file would change the page's address: give the document its slug in its frontmatter (${key}: ${example})${read}; the generator then publishes the page at that slug too, so redirect its old address if it was live`;
 }

@@ -3,7 +3,16 @@ import type { Hasher, ReadOnlyFs } from "../ports.ts";
 import { inputError } from "../errors.ts";
 import { INSTRUMENT_KEYS, type InstrumentKey } from "../schemas/primitives.ts";
 import { parseWithSchema } from "./locate.ts";
-import { docLocations, globRoots, lineOfKey, locate, readFrontmatter, slugOf, splitDocument } from "./documents.ts";
+import {
+  docLocations,
+  globRoots,
+  lineOfKey,
+  locate,
+  readFrontmatter,
+  slugOf,
+  slugProblem,
+  splitDocument,
+} from "./documents.ts";
 import { readableBody, type DroppedMarkup } from "../editorial/markup.ts";
 import { pageDateOf, pageOf, pagesOf, type Pages } from "./pages.ts";
 import {
@@ -321,13 +330,13 @@ function parseDocs(input: InputFiles, config: Config, pages: Pages, parsed?: Par
       continue;
     }
     const slug = slugOf(rel, content, read.slugValue);
-    if (!slug || !/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slug)) {
-      throw inputError(
-        file,
-        undefined,
-        typeof content?.slug === "object" ? content.slug.key : undefined,
-        `the slug${slug ? ` "${slug.slice(0, 80)}"` : ""} must be lowercase ASCII letters, digits and single hyphens; rename the ${typeof content?.slug === "object" ? "key's value" : "file"}`,
-      );
+    const problem = slugProblem(rel, content, read.slugValue);
+    if (problem) {
+      const key = typeof content?.slug === "object" ? content.slug.key : "slug";
+      // The field and line are the slug key's when the frontmatter gives it; a file name has neither.
+      throw read.slugValue !== null
+        ? inputError(file, frontmatterLine(file, text, key, content), key, problem)
+        : inputError(file, undefined, undefined, problem);
     }
     const key = `${kind}/${lang}/${slug}`;
     const other = seen.get(key);

@@ -332,6 +332,72 @@ describe("a Jekyll site's permalink", () => {
   });
 });
 
+describe("a file whose name gives a slug risk-cli cannot publish", () => {
+  it("is listed under # TODO, and refused saying the slug comes from the file name and which key to add, never to rename it", async () => {
+    const sites = [
+      {
+        rel: "content/posts/Spread BTP été.fr.md",
+        slug: "spread-btp-ete",
+        root: site({
+          "hugo.toml": "",
+          "content/posts/Spread BTP été.fr.md": hugoPost("Spread"),
+          "content/posts/Spread BTP été.en.md": hugoPost("Spread"),
+          "content/posts/autre.fr.md": hugoPost("Autre"),
+        }),
+        others: ["content/posts/Spread BTP été.en.md"],
+      },
+      {
+        rel: "_posts/2026-03-01-Mon Article Été.md",
+        slug: "mon-article-ete",
+        root: site({
+          "_config.yml": "title: x\n",
+          "_posts/2026-03-01-Mon Article Été.md": md("title: Mon article\ndescription: Un article."),
+        }),
+        others: [],
+      },
+      {
+        rel: "src/content/posts/Énergie-TTF.mdx",
+        slug: "energie-ttf",
+        root: site({
+          "astro.config.mjs": "export default {};\n",
+          "src/content/posts/Énergie-TTF.mdx": post("Énergie"),
+          "src/content/posts/autre.md": post("Autre"),
+        }),
+        others: [],
+      },
+    ];
+    for (const { rel, slug, root, others } of sites) {
+      const todo = detectSite(root).unmapped.find((u) => u.startsWith(`${rel}:`));
+      expect(todo, rel).toMatch(/comes from the file name/);
+      expect(todo, rel).toContain(`slug: ${slug}`);
+      await captured(() => runInitDetect({ dir: root, json: false }));
+      expect(readFileSync(join(root, "risk.config.yaml"), "utf8")).toContain(`# TODO ${rel}: the slug`);
+      const refused = await runLint({ publication: root, json: true }).catch((e: unknown) => e);
+      expect(refused, rel).toMatchObject({ code: "E_INPUT" });
+      const { stderr, status } = exitOf(refused);
+      expect(status).toBe(3);
+      expect(stderr).toContain("comes from the file name");
+      expect(stderr).toContain(`slug: ${slug}`);
+      expect(stderr).not.toMatch(/rename the (file|key)/);
+      // The key it names is the one the written config reads: with it, the site lints clean.
+      for (const file of [rel, ...others]) {
+        const text = readFileSync(join(root, file), "utf8");
+        writeFileSync(
+          join(root, file),
+          text.startsWith("+++")
+            ? text.replace("+++\n", `+++\nslug = "${slug}"\n`)
+            : text.replace("---\n", `---\nslug: ${slug}\n`),
+        );
+      }
+      const lint = await runLint({ publication: root, json: true });
+      expect(
+        lint.findings.filter((f) => f.severity === "error"),
+        rel,
+      ).toEqual([]);
+    }
+  });
+});
+
 describe("a site whose frontmatter writes times without a zone", () => {
   it("reads them as the generator does: UTC for Jekyll (its timezone only changes how times are shown), Hugo's top-level timeZone in any case, else UTC", async () => {
     const jekyll = site({
