@@ -380,7 +380,10 @@ function parseDocs(input: InputFiles, config: Config, pages: Pages, parsed?: Par
       path: pageOf(
         pages[kind][lang],
         slug,
-        pageDateOf(meta.date, read.publishedAt, pages.timezone ?? content?.timezone ?? "UTC"),
+        // Only an address that shows the date needs its parts (a time-zone lookup per page).
+        /\{(year|month|day)\}/.test(pages[kind][lang])
+          ? pageDateOf(meta.date, read.publishedAt, pages.timezone ?? content?.timezone ?? "UTC")
+          : undefined,
       ),
       publishedAt: read.publishedAt,
       dropped: read.dropped,
