@@ -12,7 +12,7 @@ import { parse as parseToml, TomlError } from "smol-toml";
 import { LineCounter, parseDocument, stringify } from "yaml";
 import { isTimeZone } from "../core/dates.ts";
 import { isRiskError } from "../core/errors.ts";
-import { type ContentConfig, FRONTMATTER_KEYS } from "../core/inputs/schemas.ts";
+import { type ContentConfig, FRONTMATTER_KEYS, SiteAddress } from "../core/inputs/schemas.ts";
 import { fileSlug, likelyKey, SLUG, slugProblem, splitDocument } from "../core/inputs/documents.ts";
 
 export type Generator = "astro" | "hugo" | "jekyll" | "eleventy" | "markdown";
@@ -49,6 +49,11 @@ export interface Detection {
     };
   };
   urls: Urls;
+  /**
+   * The site's address as its generator's config gives it (Hugo's `baseURL`, Jekyll's `url` and
+   * `baseurl`, Astro's `site`), when it is one a publication may have; the demo's is kept otherwise.
+   */
+  siteAddress?: string;
   /** The topics the documents name (frontmatter `topics`, after mapping). */
   topics: string[];
   /** What could not be mapped, each with what to do. */
@@ -133,39 +138,101 @@ function eleventyInput(root: string): string {
 function siteTimeZone(root: string, generator: Generator): string | undefined {
   if (generator === "jekyll") return "UTC";
   if (generator !== "hugo") return undefined;
-  for (const name of [
-    "hugo.toml",
-    "hugo.yaml",
-    "hugo.yml",
-    "hugo.json",
-    "config.toml",
-    "config.yaml",
-    "config.yml",
-    "config.json",
-  ]) {
+  const config = hugoConfig(root);
+  if (config === undefined) return undefined;
+  if (config === null) return "UTC";
+  const zone = hugoKey(config, "timezone");
+  if (zone === undefined) return "UTC";
+  return typeof zone === "string" && isTimeZone(zone) ? zone : undefined;
+}
+
+/** Where Hugo reads its config, in the order it looks. */
+const HUGO_CONFIG_FILES = [
+  "hugo.toml",
+  "hugo.yaml",
+  "hugo.yml",
+  "hugo.json",
+  "config.toml",
+  "config.yaml",
+  "config.yml",
+  "config.json",
+];
+
+/** A YAML file's top-level mapping; empty when the file is missing, broken or not a mapping. */
+function readYamlObject(file: string): Record<string, unknown> {
+  try {
+    const value: unknown = parseDocument(fs.readFileSync(file, "utf8"), { logLevel: "silent" }).toJS();
+    return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Hugo's config, as the first of its files the site holds gives it: null when that file is empty,
+ * undefined when there is none or it does not parse as a mapping.
+ */
+function hugoConfig(root: string): Record<string, unknown> | null | undefined {
+  for (const name of HUGO_CONFIG_FILES) {
     let text: string;
     try {
       text = fs.readFileSync(join(root, name), "utf8");
     } catch {
       continue;
     }
-    let config: unknown;
     try {
-      config = name.endsWith(".toml")
+      const config: unknown = name.endsWith(".toml")
         ? parseToml(text)
         : name.endsWith(".json")
           ? JSON.parse(text)
           : parseDocument(text).toJS();
+      if (config == null) return null;
+      return typeof config === "object" ? (config as Record<string, unknown>) : undefined;
     } catch {
       return undefined;
     }
-    if (config === null || typeof config !== "object") return config == null ? "UTC" : undefined;
-    const key = Object.keys(config).find((k) => k.toLowerCase() === "timezone");
-    if (key === undefined) return "UTC";
-    const zone = (config as Record<string, unknown>)[key];
-    return typeof zone === "string" && isTimeZone(zone) ? zone : undefined;
   }
   return undefined;
+}
+
+/** A top-level key of a Hugo config, which Hugo matches in any case (`baseURL`, `baseurl`). */
+const hugoKey = (config: Record<string, unknown>, key: string): unknown =>
+  config[Object.keys(config).find((k) => k.toLowerCase() === key) ?? ""];
+
+/**
+ * The site's address from its generator's config, when it is one a publication may have (an
+ * http(s) address with no password, query, quote or space; the trailing slash dropped).
+ */
+function siteAddress(root: string, generator: Generator): string | undefined {
+  let found: unknown;
+  if (generator === "hugo") {
+    const config = hugoConfig(root);
+    found = config ? hugoKey(config, "baseurl") : undefined;
+  } else if (generator === "jekyll") {
+    const c = readYamlObject(join(root, "_config.yml"));
+    const base = typeof c.baseurl === "string" ? c.baseurl.replace(/^\/*/, "/").replace(/\/+$/, "") : "";
+    found = typeof c.url === "string" ? `${c.url.replace(/\/+$/, "")}${base === "/" ? "" : base}` : undefined;
+  } else if (generator === "astro") {
+    for (const name of [
+      "astro.config.mjs",
+      "astro.config.ts",
+      "astro.config.js",
+      "astro.config.mts",
+      "astro.config.cjs",
+    ]) {
+      let text: string;
+      try {
+        text = fs.readFileSync(join(root, name), "utf8");
+      } catch {
+        continue;
+      }
+      found = /\bsite\s*:\s*(['"`])(https?:\/\/[^'"`\s]+)\1/.exec(text)?.[2];
+      break;
+    }
+  }
+  if (typeof found !== "string") return undefined;
+  const address = found.trim().replace(/\/+$/, "");
+  return SiteAddress.safeParse(address).success ? address : undefined;
 }
 
 /** Jekyll's named permalink styles, as the templates they stand for. */
@@ -186,13 +253,7 @@ interface JekyllConfig {
 }
 
 function jekyllConfig(root: string): JekyllConfig {
-  let config: unknown;
-  try {
-    config = parseDocument(fs.readFileSync(join(root, "_config.yml"), "utf8"), { logLevel: "silent" }).toJS();
-  } catch {
-    config = undefined;
-  }
-  const c = config && typeof config === "object" ? (config as Record<string, unknown>) : {};
+  const c = readYamlObject(join(root, "_config.yml"));
   const permalink = typeof c.permalink === "string" && c.permalink.trim() ? c.permalink.trim() : "date";
   const zone = typeof c.timezone === "string" && isTimeZone(c.timezone) ? c.timezone : undefined;
   return { permalink, ...(zone ? { timezone: zone } : {}) };
@@ -612,6 +673,11 @@ export function detectSite(root: string): Detection {
   unmapped.push(
     "urls: the page patterns are guesses from the folders; check each against a page of your site before publishing",
   );
+  const address = siteAddress(root, generator);
+  if (!address)
+    unmapped.push(
+      "baseUrl: your site's address was not found in its generator's config; baseUrl is the demo's: write yours (https://your.site, no trailing slash)",
+    );
   const reasons = new Map<string, string[]>();
   for (const e of [
     ...walked.folders.map((f) => ({ ...f, rel: `${f.rel}/` })),
@@ -630,6 +696,7 @@ export function detectSite(root: string): Detection {
       frontmatter: { map, ...(draft ? { draft } : {}), ...(published ? { published } : {}), ignore },
     },
     urls,
+    ...(address ? { siteAddress: address } : {}),
     topics,
     unmapped,
     leftOut: [...reasons].map(([reason, rels]) => `${some(rels)}: ${reason}`),

@@ -197,8 +197,12 @@ export async function runInitDetect(opts: { dir: string; json: boolean }) {
         `topics: your documents name topics the demo's content/topics.yaml lacks (${unknown.slice(0, 5).join(", ")}${unknown.length > 5 ? ` and ${unknown.length - 5} more` : ""}); add them to it`,
       );
   }
+  // The site's own address, when its generator's config gives one; the demo's stays otherwise (a TODO says so).
+  const config = detection.siteAddress
+    ? template.replace(/^baseUrl: .*$/m, `baseUrl: ${detection.siteAddress}`)
+    : template;
   write("risk.config.yaml", () =>
-    fs.writeFileSync(join(root, "risk.config.yaml"), `${header}${template}\n${detectionYaml(detection)}`, {
+    fs.writeFileSync(join(root, "risk.config.yaml"), `${header}${config}\n${detectionYaml(detection)}`, {
       flag: "wx",
     }),
   );

@@ -301,7 +301,7 @@ const PublishedUrl = Uri.refine((u) => URL.canParse(u) && !new URL(u).username &
 });
 
 /** The site's own address, under which every page and surface is published: no query or fragment either. */
-const SiteAddress = PublishedUrl.refine(
+export const SiteAddress = PublishedUrl.refine(
   (u) => URL.canParse(u) && !new URL(u).search && !new URL(u).hash && !u.includes("?") && !u.includes("#"),
   {
     message: "the site's address, without a query (?) or a fragment (#)",

@@ -281,6 +281,53 @@ describe("a Jekyll site", () => {
   });
 });
 
+describe("the site's address", () => {
+  it("is read from Hugo's baseURL, Jekyll's url and baseurl, Astro's site; the demo's stays, with a TODO, when there is none or it cannot be published", async () => {
+    const cases: [Record<string, string>, string | undefined][] = [
+      [
+        {
+          "hugo.toml": 'baseURL = "https://hugo.example.net/"\n',
+          "content/posts/a.md": md("title: A\ndescription: D.\ndate: 2026-09-01"),
+        },
+        "https://hugo.example.net",
+      ],
+      [
+        {
+          "_config.yml": "url: https://jekyll.example.net\nbaseurl: /blog/\n",
+          "_posts/2026-09-01-a.md": md("title: A\ndescription: D."),
+        },
+        "https://jekyll.example.net/blog",
+      ],
+      [
+        {
+          "astro.config.mjs": "export default defineConfig({ site: 'https://astro.example.net/' });\n",
+          "src/content/blog/a.md": md("title: A\ndescription: D.\ndate: 2026-09-01"),
+        },
+        "https://astro.example.net",
+      ],
+      // A password, or a quote, is never copied into a published address.
+      [
+        {
+          "hugo.toml": 'baseURL = "https://user:secret@hugo.example.net/"\n',
+          "content/posts/a.md": md("title: A\ndescription: D.\ndate: 2026-09-01"),
+        },
+        undefined,
+      ],
+      [{ "_config.yml": "title: x\n", "_posts/2026-09-01-a.md": md("title: A\ndescription: D.") }, undefined],
+    ];
+    for (const [files, address] of cases) {
+      const root = site(files);
+      const d = detectSite(root);
+      expect(d.siteAddress, Object.keys(files)[0]).toBe(address);
+      await captured(() => runInitDetect({ dir: root, json: false }));
+      const written = readFileSync(join(root, "risk.config.yaml"), "utf8");
+      expect(config(root).baseUrl, Object.keys(files)[0]).toBe(address ?? "https://risques.example.org");
+      if (!address) expect(written).toMatch(/# TODO baseUrl: your site's address was not found/);
+      expect(written).not.toContain("secret");
+    }
+  });
+});
+
 describe("a Jekyll site's permalink", () => {
   it("gives the posts' addresses, dates in the site's timezone, as Jekyll computes them", async () => {
     const root = site({
