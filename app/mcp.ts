@@ -45,6 +45,7 @@ import {
   type PublishedView,
 } from "./published.ts";
 import type { Hasher } from "../core/ports.ts";
+import { pageFile, publicUrl } from "../core/render/page-url.ts";
 
 /**
  * A date (the end of that UTC day) or a date-time with its zone, from 1970 on and never rolled
@@ -79,12 +80,8 @@ const SurfacePath = z
  * contract and openapi.json name it (`/series/`, `/series/<id>/`), or by its `index.html`.
  */
 function surfaceFile(surfaces: ReadonlyMap<string, unknown>, path: string): string {
-  return path.endsWith("/") && !surfaces.has(path) && surfaces.has(`${path}index.html`) ? `${path}index.html` : path;
+  return !surfaces.has(path) && surfaces.has(pageFile(path)) ? pageFile(path) : path;
 }
-
-/** The URL a surface is published at: a page's folder URL, any other file's own path. */
-const publicPath = (path: string): string =>
-  path.endsWith("/index.html") ? path.slice(0, -"index.html".length) : path;
 
 /** Longest text a tool returns in one answer; a longer surface is cut and says so. */
 const MAX_CHARS = 400_000;
@@ -460,8 +457,8 @@ function registerResources(
           const { base, view } = await latest();
           return {
             resources: [...view.surfaces].map(([path, s]) => ({
-              uri: `${base}${publicPath(path)}`,
-              name: publicPath(path),
+              uri: `${base}${publicUrl(path)}`,
+              name: publicUrl(path),
               mimeType: s.mediaType,
               size: s.bytes,
             })),

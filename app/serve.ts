@@ -23,6 +23,7 @@ import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import { cacheControlOf, servedType } from "../core/render/headers.ts";
 import { logFileType } from "../core/log/site-log.ts";
 import { readRegularFile } from "../archive/regular-file.ts";
+import { pageFile } from "../core/render/page-url.ts";
 
 const ALLOW = "GET, HEAD, OPTIONS";
 
@@ -567,7 +568,7 @@ export function siteServer(siteDir: string, options: { archive?: string; mcp?: M
       return notFound();
     }
     if (typeof body === "string" || !before || !after) return notFound();
-    const entry = known.get(listedAs(path));
+    const entry = known.get(pageFile(path));
     // The hash of the bytes sent, never integrity.json's: a file edited in place, or one read
     // while an assembly swaps the site, is sent with the ETag of what it holds.
     const sha = hashOf(body, before, after, readAt);
@@ -638,11 +639,11 @@ function mementoAnswerer(archive: string, pack: Pack) {
         const page = Number(new URL(req.url ?? "/", "http://x").searchParams.get("page") ?? "1");
         if (
           !original.endsWith("/") &&
-          i.list(listedAs(original)).length === 0 &&
-          i.list(`${original}/index.html`).length
+          i.list(pageFile(original)).length === 0 &&
+          i.list(pageFile(`${original}/`)).length
         )
           return toFolder(req, res);
-        const body = m.timemap(original, i.list(listedAs(original)), page);
+        const body = m.timemap(original, i.list(pageFile(original)), page);
         if (body === null) return text(res, 404, `No versions of ${original} on that page.\n`);
         res.writeHead(200, { "Content-Type": "application/link-format; charset=utf-8", "Cache-Control": "no-cache" });
         res.end(head ? undefined : body);
@@ -653,11 +654,11 @@ function mementoAnswerer(archive: string, pack: Pack) {
         const slash = rest.indexOf("/");
         const frameId = rest.slice(0, Math.max(0, slash));
         const original = rest.slice(slash);
-        const version = slash > 0 ? i.byFrame(listedAs(original), frameId) : null;
-        if (!version && slash > 0 && !original.endsWith("/") && i.byFrame(`${original}/index.html`, frameId))
+        const version = slash > 0 ? i.byFrame(pageFile(original), frameId) : null;
+        if (!version && slash > 0 && !original.endsWith("/") && i.byFrame(pageFile(`${original}/`), frameId))
           return toFolder(req, res);
         if (!version) return text(res, 404, "No such memento: see the surface's TimeMap.\n");
-        const stored = await i.bytes(listedAs(original), version);
+        const stored = await i.bytes(pageFile(original), version);
         const bytes = Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength);
         answerRepresentation(
           req,
@@ -668,7 +669,7 @@ function mementoAnswerer(archive: string, pack: Pack) {
             "Content-Type": servedType(version.mediaType),
             "Cache-Control": "public, max-age=31536000, immutable",
             "Memento-Datetime": m.httpDate(version.at),
-            Link: m.mementoLinks(original, i.list(listedAs(original))),
+            Link: m.mementoLinks(original, i.list(pageFile(original))),
             Vary: "Accept-Encoding",
           },
           pack,
@@ -676,7 +677,7 @@ function mementoAnswerer(archive: string, pack: Pack) {
         return;
       }
       // A TimeGate: the original resource asked for with Accept-Datetime.
-      const list = i.list(listedAs(path));
+      const list = i.list(pageFile(path));
       if (list.length === 0) return live();
       // An HTTP-date in any of its three forms, of a day that exists and bears its own name.
       const instant = m.parseHttpDate(String(req.headers["accept-datetime"]));
@@ -687,7 +688,7 @@ function mementoAnswerer(archive: string, pack: Pack) {
           "Accept-Datetime must be an HTTP-date of a day that exists, as Sat, 21 Nov 2026 10:00:00 GMT.\n",
           { Vary: "Accept-Datetime" },
         );
-      const version = i.at(listedAs(path), instant);
+      const version = i.at(pageFile(path), instant);
       // Nothing was published then: the first version is later, and giving it would look ahead.
       if (!version)
         return text(
@@ -707,12 +708,6 @@ function mementoAnswerer(archive: string, pack: Pack) {
     },
   };
 }
-
-/**
- * The path under which integrity.json and the archive list what `path` serves: a folder's page is
- * listed as its index.html, while its contract URL (`/series/`) names the folder.
- */
-const listedAs = (path: string) => (path.endsWith("/") ? `${path}index.html` : path);
 
 /** The most a served file may hold: far above any surface, far below the machine's memory. */
 const MAX_SERVED_BYTES = 256 << 20;

@@ -24,6 +24,9 @@ export const Line = z
     "one line without control characters or bidirectional overrides; remove line breaks",
   )
   .refine((s) => s.isWellFormed(), { message: "a lone UTF-16 surrogate (\\uD800...) is no character; remove it" });
+/** The characters no text of the inputs may hold: controls other than tab and line breaks, bidirectional overrides. */
+const HIDDEN_CHARACTERS = "\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069";
+
 /**
  * A text of one or more lines: no control character other than tab and line breaks, and no
  * bidirectional override or isolate (U+202A to U+202E, U+2066 to U+2069), which would show a
@@ -32,13 +35,12 @@ export const Line = z
 export const Prose = z
   .string()
   .regex(
-    /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]*$/,
+    new RegExp(`^[^${HIDDEN_CHARACTERS}]*$`),
     "no control characters (NUL, BEL, ESC...) and no bidirectional overrides (U+202A to U+202E, U+2066 to U+2069)",
   )
   .refine((s) => s.isWellFormed(), { message: "a lone UTF-16 surrogate (\\uD800...) is no character; remove it" });
 
-/** The characters no text of the inputs may hold: controls other than tab and line breaks, bidirectional overrides. */
-const HIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+const HIDDEN = new RegExp(`[${HIDDEN_CHARACTERS}]`);
 
 function firstHidden(
   value: unknown,
@@ -130,13 +132,16 @@ export const SourceLocation = z
   .refine((s) => !/^[a-z][a-z0-9+.-]*:/i.test(s) || (/^(https?|file):/i.test(s) && URL.canParse(s)), {
     message: "a path relative to the publication, or an http:, https: or file: URL",
   })
-  .refine(
-    (s) => !/^https?:/i.test(s) || !URL.canParse(s) || (new URL(s).username === "" && new URL(s).password === ""),
-    {
-      // fetch refuses such a URL, and the credentials would reach logs: upstreams are public documents.
-      message: "an http(s) URL without a user name or password (user:password@): an upstream is a public document",
-    },
-  );
+  .refine((s) => !/^https?:/i.test(s) || !URL.canParse(s) || withoutCredentials(s), {
+    // fetch refuses such a URL, and the credentials would reach logs: upstreams are public documents.
+    message: "an http(s) URL without a user name or password (user:password@): an upstream is a public document",
+  });
+
+/** Whether a URL (one that parses) names no user and no password. */
+function withoutCredentials(url: string): boolean {
+  const { username, password } = new URL(url);
+  return username === "" && password === "";
+}
 
 /** An ISO 8601 duration in weeks, days, hours, minutes or seconds (years and months have no fixed length). */
 export const FixedDuration = z.iso.duration().refine((d) => !/^P(?:[^T]*[YM])/.test(d), {
@@ -173,39 +178,36 @@ export const InstrumentConfig = z.strictObject({
 });
 export type InstrumentConfig = z.infer<typeof InstrumentConfig>;
 
-/** A page path on the publisher's site: starts with /, no spaces, quotes or angle brackets. */
-const PagePath = z
-  .string()
-  .regex(/^\/[^\s"'<>\\]*$/, "a path on the site starting with /, as /posts/")
-  .refine((s) => !/[\u0000-\u001f\u007f-\u009f]/.test(s), { message: "no control characters" })
-  .refine((s) => !/(^|\/)(\.|%2e){1,2}(\/|$)/i.test(s), {
-    message: "no . or .. segment (written plainly or as %2e); give the page's own path",
-  })
-  .refine((s) => !/[{}]/.test(s.replaceAll("{slug}", "")), {
-    message: "{slug} is the only placeholder (the page's slug); write the rest of the path as it is",
-  });
-/** A page path with a {slug} placeholder, as /posts/{slug}/. */
-const SlugPagePath = PagePath.refine((s) => s.includes("{slug}"), {
+/**
+ * A page path on the publisher's site: starts with /, no spaces, quotes or angle brackets, and no
+ * placeholder but those `placeholders` matches (`which` names them for the message).
+ */
+const pagePathWith = (placeholders: RegExp, which: string) =>
+  z
+    .string()
+    .regex(/^\/[^\s"'<>\\]*$/, "a path on the site starting with /, as /posts/")
+    .refine((s) => !/[\u0000-\u001f\u007f-\u009f]/.test(s), { message: "no control characters" })
+    .refine((s) => !/(^|\/)(\.|%2e){1,2}(\/|$)/i.test(s), {
+      message: "no . or .. segment (written plainly or as %2e); give the page's own path",
+    })
+    .refine((s) => !/[{}]/.test(s.replace(placeholders, "")), {
+      message: `${which}; write the rest of the path as it is`,
+    });
+/** Where a page path must say where the page's slug goes. */
+const withSlug = {
   message: "a pattern with {slug} where the page's slug goes, as /posts/{slug}/",
-});
+};
+const PagePath = pagePathWith(/\{slug\}/g, "{slug} is the only placeholder (the page's slug)");
+/** A page path with a {slug} placeholder, as /posts/{slug}/. */
+const SlugPagePath = PagePath.refine((s) => s.includes("{slug}"), withSlug);
 /**
  * An article's or a guide's page path: {slug}, and the document's date as {year}, {month} and
  * {day} if the site puts it in its addresses (/{year}/{month}/{day}/{slug}/).
  */
-const DocPagePath = z
-  .string()
-  .regex(/^\/[^\s"'<>\\]*$/, "a path on the site starting with /, as /posts/")
-  .refine((s) => !/[\u0000-\u001f\u007f-\u009f]/.test(s), { message: "no control characters" })
-  .refine((s) => !/(^|\/)(\.|%2e){1,2}(\/|$)/i.test(s), {
-    message: "no . or .. segment (written plainly or as %2e); give the page's own path",
-  })
-  .refine((s) => !/[{}]/.test(s.replace(/\{(slug|year|month|day)\}/g, "")), {
-    message:
-      "{slug}, {year}, {month} and {day} are the only placeholders (the page's slug, its date's parts); write the rest of the path as it is",
-  })
-  .refine((s) => s.includes("{slug}"), {
-    message: "a pattern with {slug} where the page's slug goes, as /posts/{slug}/",
-  });
+const DocPagePath = pagePathWith(
+  /\{(slug|year|month|day)\}/g,
+  "{slug}, {year}, {month} and {day} are the only placeholders (the page's slug, its date's parts)",
+).refine((s) => s.includes("{slug}"), withSlug);
 const LangPatterns = z.strictObject({ fr: DocPagePath.optional(), en: DocPagePath.optional() });
 
 export const UrlsConfig = z.strictObject({
@@ -294,7 +296,7 @@ export type ContentConfig = z.infer<typeof ContentConfig>;
  * agents.json: http(s), without a user name or password (which every reader would see), and
  * without the characters that end an attribute or a line (quotes, spaces, < >, backslashes).
  */
-const PublishedUrl = Uri.refine((u) => URL.canParse(u) && !new URL(u).username && !new URL(u).password, {
+const PublishedUrl = Uri.refine((u) => URL.canParse(u) && withoutCredentials(u), {
   message: "an http(s) URL without a user name or password: it is published",
 }).refine((u) => !/["'<>\\\s`]/.test(u), {
   message: "a URL without quotes, spaces, < >, backslashes or backquotes (write them percent-encoded)",
@@ -333,7 +335,7 @@ export const Config = withoutHiddenText(
         url: z
           .url({ protocol: /^https$/ })
           .max(2000)
-          .refine((u) => URL.canParse(u) && !new URL(u).username && !new URL(u).password && !new URL(u).search, {
+          .refine((u) => URL.canParse(u) && withoutCredentials(u) && !new URL(u).search, {
             message: "an https URL without credentials or query",
           })
           // Published inside a shell command that readers paste (the citations' replay command).

@@ -6,6 +6,7 @@
  * nginx and Apache equivalents.
  */
 import { LOG_CHECKPOINT_PATH, LOG_CHECKPOINT_TYPE, LOG_TILE_PREFIX, LOG_TILE_TYPE } from "../log/site-log.ts";
+import { publicUrl } from "./page-url.ts";
 
 export const HEADERS_FILE = "_headers";
 
@@ -24,8 +25,6 @@ export function cacheControlOf(path: string): string {
   return "public, max-age=300, must-revalidate";
 }
 
-const PAGE = "/index.html";
-
 /**
  * The `_headers` rules of a site's surfaces. A page listed as `<folder>/index.html` is read at its
  * folder URL (`/series/`, the contract's), which a host matches as a path of its own: it gets the
@@ -34,7 +33,7 @@ const PAGE = "/index.html";
 export function hostHeaders(surfaces: readonly { path: string; mediaType: string }[]): string {
   const lines = ["/*", "  Access-Control-Allow-Origin: *", "  X-Content-Type-Options: nosniff"];
   const rules = surfaces.flatMap((s) =>
-    s.path.endsWith(PAGE) ? [s, { path: s.path.slice(0, 1 - PAGE.length), mediaType: s.mediaType }] : [s],
+    publicUrl(s.path) !== s.path ? [s, { path: publicUrl(s.path), mediaType: s.mediaType }] : [s],
   );
   for (const s of rules.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)))
     lines.push(s.path, `  Content-Type: ${servedType(s.mediaType)}`, `  Cache-Control: ${cacheControlOf(s.path)}`);

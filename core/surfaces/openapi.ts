@@ -2,6 +2,7 @@ import { z } from "zod";
 import * as C from "../schemas/contract.ts";
 import { defineSurface, type Surface } from "./types.ts";
 import { OPENAPI_VERSION } from "./common.ts";
+import { publicUrl } from "../render/page-url.ts";
 
 /** Structural schema of the OpenAPI document itself; the full check is a real validator in tests. */
 export const OpenApiDocument = z.strictObject({
@@ -124,8 +125,8 @@ export const openapi = defineSurface({ format: "json", schema: OpenApiDocument }
       const schema = isSelf
         ? { type: "object", description: "This OpenAPI 3.1 document." }
         : { $ref: `#/components/schemas/${s.schemaName}` };
-      // A page is the file index.html of a folder, served at the folder's URL (/series/), as the contract names it.
-      paths[s.path.endsWith("/index.html") ? s.path.slice(0, -"index.html".length) : s.path] = {
+      // A page is listed at its folder's URL (/series/), as the contract names it.
+      paths[publicUrl(s.path)] = {
         get: {
           // The contract names the operations it gives an identifier; the others declare none.
           ...(s.operationId ? { operationId: s.operationId } : {}),

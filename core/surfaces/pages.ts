@@ -17,6 +17,7 @@ import { CONTRACT_VERSION, byCodeUnits } from "./common.ts";
 import { seriesCsvPath } from "./signal-history.ts";
 import { ALL_SERIES_ZIP, seriesZipPath } from "./downloads.ts";
 import { defineSurface, type BuildContext, type Surface } from "./types.ts";
+import { pageFile } from "../render/page-url.ts";
 
 const HtmlText = z
   .string()
@@ -39,7 +40,6 @@ export const SERIES_PAGE = "/series/";
 export const PRESS_PAGE = "/en/press-resources/";
 export const seriesPage = (seriesId: string) => `/series/${seriesId}/`;
 export const seriesChartPath = (seriesId: string) => `/series/${seriesId}/chart.svg`;
-const file = (page: string) => `${page}index.html`;
 
 const LEVELS_FR = ["Détendu", "Modéré", "Élevé/Tendu", "Crise"] as const;
 const LEVELS_EN = ["Calm", "Moderate", "Elevated", "Crisis"] as const;
@@ -232,7 +232,7 @@ export const seriesChart = defineSurface({ format: "text", schema: SvgText })({
 });
 
 export const seriesPages = defineSurface({ format: "text", schema: HtmlText })({
-  path: file(seriesPage("{seriesId}")),
+  path: pageFile(seriesPage("{seriesId}")),
   mediaType: HTML,
   schemaName: "SeriesPage",
   summary: "Page of one series: chart, current value and level, thresholds, methodology, exports and citation",
@@ -242,7 +242,7 @@ export const seriesPages = defineSurface({ format: "text", schema: HtmlText })({
       defineSurface({ format: "text", schema: HtmlText })({
         ...seriesPages,
         expand: undefined,
-        path: file(seriesPage(config.seriesId)),
+        path: pageFile(seriesPage(config.seriesId)),
         summary: `Page of the series ${config.seriesId}: chart, value, thresholds, methodology, exports, citation`,
         reuseKey: (ctx: BuildContext) => `${valuesKey(ctx)} ${citationDay(ctx)}`,
         // The methodologies and the editorial changelog (the methodology's version history).
@@ -286,7 +286,7 @@ export const seriesPages = defineSurface({ format: "text", schema: HtmlText })({
 });
 
 export const seriesRegistryPage = defineSurface({ format: "text", schema: HtmlText })({
-  path: file(SERIES_PAGE),
+  path: pageFile(SERIES_PAGE),
   mediaType: HTML,
   schemaName: "SeriesRegistryPage",
   summary:
@@ -329,7 +329,7 @@ export const seriesRegistryPage = defineSurface({ format: "text", schema: HtmlTe
 });
 
 export const pressPage = defineSurface({ format: "text", schema: HtmlText })({
-  path: file(PRESS_PAGE),
+  path: pageFile(PRESS_PAGE),
   mediaType: HTML,
   schemaName: "PressResourcesPage",
   summary: "Press resources: a chart per series, embed code, the recommended citation and downloads",
@@ -379,7 +379,7 @@ function agentPage(lang: "fr" | "en") {
   const fr = lang === "fr";
   const path = fr ? AGENTS_PAGE : AGENTS_PAGE_EN;
   return defineSurface({ format: "text", schema: HtmlText })({
-    path: file(path),
+    path: pageFile(path),
     mediaType: HTML,
     // The inputs and the registry only: an unchanged publication reuses the previous bytes.
     reusable: true,
