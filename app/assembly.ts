@@ -236,7 +236,11 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
       await archive.load(previous, plan.needs, { now: request.now, cache: trees, digests: caches.frameDigests });
     steps.end("load");
 
-    const assembly = assemble({ ...start, publication }, hash, { plan, timer: () => performance.now() });
+    const assembly = assemble({ ...start, publication }, hash, {
+      plan,
+      timer: () => performance.now(),
+      sharedRecords: caches.sharedRecords,
+    });
     steps.add("build", assembly.phases.build);
     steps.add("validate", assembly.phases.validate);
     steps.add("serialise", assembly.phases.serialise);

@@ -51,6 +51,12 @@ export interface Caches {
    * when their bytes hash to the fingerprint the frame records (archive/api/state.ts).
    */
   trustedHead: boolean;
+  /**
+   * The records a document shares with the stream of its lines (the catalog, the claims and the
+   * evidence graph, as JSON and as NDJSON) serialised once for both (`Surface.linesFrom`,
+   * core/assemble.ts), instead of each stream building and serialising its lines again.
+   */
+  sharedRecords: boolean;
 }
 
 /** Every cache on (`true`) or off (`false`). */
@@ -64,5 +70,6 @@ export function allCaches(on: boolean): Caches {
     journalCopy: on,
     frameDigests: on,
     trustedHead: on,
+    sharedRecords: on,
   };
 }

@@ -3,11 +3,12 @@
  * validate it, serialise it canonically, fingerprint it, and describe the frame that records it.
  * Nothing here touches a file, the network, the clock or the archive: those are the caller's.
  */
-import { unstampBytes } from "./canonical/stamp.ts";
 import { frameHashOf, type Frame, type FrameBody } from "./frame.ts";
 import type { Hasher } from "./ports.ts";
 import type { Publication } from "./inputs/publication.ts";
-import { serialiseSurface, validateSurface } from "./render/encode.ts";
+import { canonicalJson } from "./canonical/jcs.ts";
+import { RiskError } from "./errors.ts";
+import { serialiseDocument, serialiseSurface, validateSurface } from "./render/encode.ts";
 import { SURFACES, surfacesFor } from "./surfaces/index.ts";
 import { frameSignalOf, type Signal } from "./signals.ts";
 import { manifestBytes, objectManifest, type ObjectManifest } from "./changes/objects.ts";
@@ -67,7 +68,13 @@ const encoder = new TextEncoder();
 export function assemble(
   input: AssembleInput,
   hash: Hasher,
-  options: { surfaces?: readonly Surface[]; timer?: () => number; plan?: Plan } = {},
+  options: {
+    surfaces?: readonly Surface[];
+    timer?: () => number;
+    plan?: Plan;
+    /** Serialise the records a document shares with the stream of its lines once (`Surface.linesFrom`). */
+    sharedRecords?: boolean;
+  } = {},
 ): Assembly {
   const { publication, previous } = input;
   // With a plan, its surfaces are the registry: they were expanded once, when it was made.
@@ -90,6 +97,8 @@ export function assemble(
     return objects;
   };
   const ctx = buildContext(input, surfaces, sameInputs, () => objectsOf()?.manifest ?? null, hash, produced);
+  const streams = options.sharedRecords === false ? new Map<string, Surface[]>() : streamsBuiltWith(plan);
+  const sharedLines = new Map<string, SharedLines>();
   for (const step of plan.steps) {
     const { surface } = step;
     if (step.action === "reuse") {
@@ -118,20 +127,35 @@ export function assemble(
       files.push(file);
       continue;
     }
+    const shared = sharedLines.get(surface.path);
     let t = timer();
-    const built = surface.build(ctx);
+    const built = shared ? shared.lines : surface.build(ctx);
     phases.build += timer() - t;
     t = timer();
     const valid = validateSurface(surface, built);
     phases.validate += timer() - t;
     t = timer();
-    const text = serialiseSurface(surface, valid);
-    const stamped =
-      surface.format === "json" &&
-      typeof text === "string" &&
-      (valid as { generated?: unknown }).generated === input.now;
-    const served = typeof text === "string" ? encoder.encode(text) : text;
-    const stored = stamped ? unstampBytes(served, input.now) : served;
+    let served: Uint8Array;
+    let stored: Uint8Array;
+    let stamped = false;
+    if (surface.format === "json") {
+      const given = new Map<string, string>();
+      for (const stream of streams.get(surface.path) ?? []) {
+        const lines = linesOf(stream, valid, given);
+        if (lines) sharedLines.set(stream.path, lines);
+      }
+      const text = serialiseDocument(surface, valid, input.now, given);
+      served = encoder.encode(text.served);
+      stamped = text.stored !== null;
+      stored = text.stored !== null ? encoder.encode(text.stored) : served;
+    } else if (shared) {
+      served = encoder.encode(shared.texts.map((line) => `${line}\n`).join(""));
+      stored = served;
+    } else {
+      const text = serialiseSurface(surface, valid);
+      served = typeof text === "string" ? encoder.encode(text) : text;
+      stored = served;
+    }
     const sha256 = hash.sha256(served);
     const storedSha256 = stamped ? hash.sha256(stored) : sha256;
     phases.serialise += timer() - t;
@@ -161,6 +185,92 @@ export function assemble(
     documents.record,
   );
   return { files, frame, objects: stored, phases, upstreamDocuments: documents.stored };
+}
+
+/** The lines of a stream taken from a document built before it: the objects and their canonical text. */
+interface SharedLines {
+  lines: unknown[];
+  texts: string[];
+}
+
+/**
+ * The streams (`Surface.linesFrom`) that the plan builds after the document they take their lines
+ * from, by that document's path: only then are the records serialised once for both.
+ */
+function streamsBuiltWith(plan: Plan): Map<string, Surface[]> {
+  const built = new Set<string>();
+  const out = new Map<string, Surface[]>();
+  for (const step of plan.steps) {
+    if (step.action !== "build") continue;
+    const from = step.surface.linesFrom?.path;
+    if (from !== undefined && built.has(from)) out.set(from, [...(out.get(from) ?? []), step.surface]);
+    built.add(step.surface.path);
+  }
+  return out;
+}
+
+/**
+ * The lines `stream` takes from the validated document `doc`, each record serialised once: its
+ * text goes into `given` for the document, and into the line with the members the line adds.
+ * Null when the document does not hold what the stream expects (the stream then builds itself).
+ */
+function linesOf(stream: Surface, doc: unknown, given: Map<string, string>): SharedLines | null {
+  const lines: unknown[] = [];
+  const texts: string[] = [];
+  const found: [string, string][] = [];
+  for (const { at, recordType } of stream.linesFrom?.records ?? []) {
+    let value: unknown = doc;
+    for (const key of at.split("/")) value = (value as Record<string, unknown> | null)?.[key];
+    if (typeof value !== "object" || value === null) return null;
+    const records = Array.isArray(value) ? value : [value];
+    const own: string[] = [];
+    for (let i = 0; i < records.length; i++) {
+      const record: unknown = records[i];
+      if (typeof record !== "object" || record === null || Array.isArray(record)) return null;
+      if (recordType !== undefined && Object.hasOwn(record, "recordType")) return null;
+      const line = recordType === undefined ? record : { recordType, ...record };
+      const text = recordText(line, recordType);
+      // A value JSON cannot carry: the document, serialised whole, reports it where it sits.
+      if (text === null) return null;
+      own.push(text.record);
+      lines.push(line);
+      texts.push(text.line);
+    }
+    found.push([at, Array.isArray(value) ? `[${own.join(",")}]` : own[0]!]);
+  }
+  for (const [at, text] of found) given.set(at, text);
+  return { lines, texts };
+}
+
+/**
+ * A line's canonical text, and its record's: the same less the `recordType` member the line
+ * adds, when it adds one. The member is cut where it is found once only (so at the top level);
+ * a record that holds the same text deeper is serialised again without it. Null when a value
+ * cannot be serialised.
+ */
+function recordText(line: object, recordType: string | undefined): { record: string; line: string } | null {
+  let text: string;
+  try {
+    text = canonicalJson(line);
+  } catch (e) {
+    if (e instanceof RiskError && e.code === "E_CANONICAL") return null;
+    throw e;
+  }
+  if (recordType === undefined) return { record: text, line: text };
+  const member = `"recordType":${JSON.stringify(recordType)}`;
+  const at = text.indexOf(member);
+  if (at < 0 || text.lastIndexOf(member) !== at) {
+    const { recordType: _tag, ...record } = line as Record<string, unknown>;
+    return { record: canonicalJson(record), line: text };
+  }
+  const end = at + member.length;
+  const record =
+    text[at - 1] === ","
+      ? text.slice(0, at - 1) + text.slice(end)
+      : text[end] === ","
+        ? text.slice(0, at) + text.slice(end + 1)
+        : "{}";
+  return { record, line: text };
 }
 
 /** Each collected instrument's document (hash and bytes), or the reason there is none. */

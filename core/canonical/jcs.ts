@@ -25,6 +25,88 @@ export function canonicalJson(value: unknown, where = "value"): string {
   return out.join("");
 }
 
+/** One member of a canonical object: its key and its `"key":value` text. */
+export interface CanonicalMember {
+  key: string;
+  text: string;
+}
+
+/**
+ * The members of the object `value` as canonical text, in the code-unit order of their keys, so
+ * that a caller can join them with or without one of them (`generated`) or with members added
+ * (a line's `recordType`) without serialising twice. `given` holds the canonical text of values
+ * serialised already, by their path of keys below `value` joined with "/"; the objects on the
+ * way to them are written member by member. Null when `value` is not a plain object. A fault
+ * is reported as `canonicalJson` reports it, with the path from the top.
+ */
+export function canonicalMembers(
+  value: unknown,
+  where = "value",
+  given?: ReadonlyMap<string, string>,
+): CanonicalMember[] | null {
+  if (!isPlainObject(value)) return null;
+  const ways = new Set<string>();
+  for (const path of given?.keys() ?? []) {
+    const keys = path.split("/");
+    for (let i = 1; i < keys.length; i++) ways.add(keys.slice(0, i).join("/"));
+  }
+  try {
+    return membersOf(value, "", given, ways);
+  } catch (e) {
+    if (e !== FAULT && !(e instanceof RiskError && e.code === "E_CANONICAL")) throw e;
+  }
+  canonicalJson(value, where);
+  throw new RiskError("E_CANONICAL", `Cannot serialise ${where}: a value is not JSON`, { surface: where });
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+function membersOf(
+  record: Record<string, unknown>,
+  path: string,
+  given: ReadonlyMap<string, string> | undefined,
+  ways: ReadonlySet<string>,
+): CanonicalMember[] {
+  const out: CanonicalMember[] = [];
+  for (const key of Object.keys(record).sort()) {
+    const item = record[key];
+    if (item === undefined) continue;
+    if (!key.isWellFormed()) throw FAULT;
+    const at = path === "" ? key : `${path}/${key}`;
+    out.push({ key, text: `${JSON.stringify(key)}:${valueText(item, at, given, ways)}` });
+  }
+  return out;
+}
+
+function valueText(
+  item: unknown,
+  at: string,
+  given: ReadonlyMap<string, string> | undefined,
+  ways: ReadonlySet<string>,
+): string {
+  switch (typeof item) {
+    case "string":
+      if (!item.isWellFormed()) throw FAULT;
+      return JSON.stringify(item);
+    case "number":
+      if (!Number.isFinite(item)) throw FAULT;
+      return JSON.stringify(item);
+    case "boolean":
+      return item ? "true" : "false";
+  }
+  const known = given?.get(at);
+  if (known !== undefined) return known;
+  if (ways.has(at) && isPlainObject(item))
+    return `{${membersOf(item, at, given, ways)
+      .map((m) => m.text)
+      .join(",")}}`;
+  return canonicalJson(item);
+}
+
 const FAULT = new Error("canonical JSON fault");
 const INDEX_KEYS = new Error("integer-like keys");
 

@@ -2,45 +2,13 @@ import { RiskError } from "../errors.ts";
 
 /**
  * The archive stores a stamped JSON surface without its top-level `generated` (the one value
- * that changes on every assembly), so that an unchanged surface adds no new blob. Both
- * directions work on canonical text with a small scanner, so neither re-serialises the document.
+ * that changes on every assembly), so that an unchanged surface adds no new blob. An assembly
+ * serialises both forms from the same members (core/render/encode.ts `serialiseDocument`); the
+ * way back, from the stored bytes to the served ones, works on canonical text with a small
+ * scanner, so it never re-serialises the document.
  */
 
 const KEY = "generated";
-
-/** Removes the top-level `"generated":"<at>"` member of canonical JSON text. */
-export function unstamp(served: string, at: string): string {
-  const cut = unstampCut(textView(served), at);
-  return served.slice(0, cut.from) + served.slice(cut.to);
-}
-
-/**
- * `unstamp` on the served bytes: the stored bytes, copied around the member, so that an assembly
- * encodes each document to UTF-8 once. Keys are sorted, so the scan stops at the member after
- * `generated`.
- */
-export function unstampBytes(served: Uint8Array, at: string): Uint8Array {
-  const { from, to } = unstampCut(bytesView(served), at);
-  const out = new Uint8Array(served.byteLength - (to - from));
-  out.set(served.subarray(0, from), 0);
-  out.set(served.subarray(to), from);
-  return out;
-}
-
-/** The span to cut out: the member and one adjacent comma (or the whole inside of `{}`). */
-function unstampCut(text: Scannable, at: string): { from: number; to: number } {
-  const members = topLevelMembers(text, KEY);
-  const i = members.findIndex((x) => x.key === KEY);
-  if (i < 0) throw new RiskError("E_ARCHIVE", "Cannot unstamp: no top-level generated member");
-  const m = members[i]!;
-  const value = text.slice(m.valueStart, m.end);
-  if (value !== JSON.stringify(at))
-    throw new RiskError("E_ARCHIVE", `Cannot unstamp: generated is ${value}, not ${at}`);
-  const next = members[i + 1];
-  if (i > 0) return { from: members[i - 1]!.end, to: m.end };
-  if (next) return { from: m.start, to: next.start };
-  return { from: m.start, to: m.end };
-}
 
 /** Inserts `"generated":"<at>"` at its canonical (sorted) place among the top-level members. */
 export function stamp(stored: string, at: string): string {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { canonicalJson } from "../canonical/jcs.ts";
+import { canonicalJson, canonicalMembers } from "../canonical/jcs.ts";
 import { RiskError } from "../errors.ts";
 import type { Surface } from "../surfaces/types.ts";
 
@@ -32,6 +32,32 @@ export function serialiseSurface(surface: Surface, validated: unknown): string |
     parts[2 * i + 1] = "\n";
   });
   return parts.join("");
+}
+
+/**
+ * A json document's served text and, when its top-level `generated` is `at`, the text the archive
+ * stores: the same less that member (core/canonical/stamp.ts). Both are joined from one
+ * serialisation of the members. `given` holds the text of records serialised already
+ * (`canonicalMembers`).
+ */
+export function serialiseDocument(
+  surface: Surface,
+  validated: unknown,
+  at: string,
+  given?: ReadonlyMap<string, string>,
+): { served: string; stored: string | null } {
+  const members = canonicalMembers(validated, surface.path, given);
+  if (members === null) return { served: canonicalJson(validated, surface.path), stored: null };
+  const served = `{${members.map((m) => m.text).join(",")}}`;
+  const stamp = members.find((m) => m.key === "generated");
+  if (stamp === undefined || stamp.text !== `"generated":${JSON.stringify(at)}`) return { served, stored: null };
+  return {
+    served,
+    stored: `{${members
+      .filter((m) => m !== stamp)
+      .map((m) => m.text)
+      .join(",")}}`,
+  };
 }
 
 function validate(surface: Surface, value: unknown, prefix: string): unknown {

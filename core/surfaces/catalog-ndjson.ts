@@ -27,6 +27,17 @@ export const catalogNdjson = defineSurface({ format: "ndjson", schema: CatalogLi
   reusable: true,
   reads: { corpus: true },
   schemaName: "CatalogLine",
+  linesFrom: {
+    path: "/api/v1/catalog.json",
+    records: [
+      { at: "articles", recordType: "article" },
+      { at: "guides", recordType: "guide" },
+      { at: "methodologies", recordType: "methodology" },
+      { at: "glossary", recordType: "glossary" },
+      { at: "primarySources", recordType: "primary-source" },
+      { at: "editorial/protocol", recordType: "protocol" },
+    ],
+  },
   summary:
     "The catalog as one JSON object per line: articles, guides, methodologies, glossary, primary sources, protocol",
   build({ publication: p, indexedAt, url, memo }) {

@@ -95,6 +95,7 @@ export const claimsNdjson = defineSurface({ format: "ndjson", schema: Claim })({
   reusable: true,
   reads: { corpus: true },
   schemaName: "Claim",
+  linesFrom: { path: "/api/v1/claims.json", records: [{ at: "claims" }] },
   summary: "One typed claim per line, references embedded",
   build(ctx) {
     return claimsOf(ctx).claims;

@@ -232,6 +232,13 @@ export const evidenceGraphNdjson = defineSurface({ format: "ndjson", schema: Evi
   reusable: true,
   reads: { corpus: true },
   schemaName: "EvidenceGraphLine",
+  linesFrom: {
+    path: "/api/v1/evidence-graph.json",
+    records: [
+      { at: "nodes", recordType: "node" },
+      { at: "edges", recordType: "edge" },
+    ],
+  },
   summary: "The evidence graph as one JSON object per line: every node line first, then every edge line",
   build(ctx) {
     const { nodes, edges } = graphOf(ctx);

@@ -186,6 +186,17 @@ export interface Surface<F extends SurfaceFormat = SurfaceFormat, S extends z.Zo
    * surface reads is loaded: it may read the head frame and the signals, not `reads`.
    */
   reuseKey?(ctx: BuildContext): string;
+  /**
+   * An ndjson surface whose lines are the records of the json surface at `path`, in the order of
+   * `records`: each names where its records sit in that document (a path of keys joined with
+   * "/", to an array of records or to one record) and the `recordType` its lines add, if any. When both are built in one assembly, each record is serialised once for the
+   * two, and the lines are still validated against this surface's schema. `build` stays the
+   * definition: without the fast path (`--no-cache`) it gives the same bytes, which a test checks.
+   */
+  linesFrom?: {
+    path: string;
+    records: readonly { at: string; recordType?: string }[];
+  };
   /** A template that stands for one surface per configured series. */
   expand?(publication: Publication): Surface[];
 }

@@ -2,7 +2,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import canonicalize from "canonicalize";
 import { describe, expect, it } from "vitest";
 import { canonicalJson } from "../../core/canonical/jcs.ts";
-import { restamp, stamp, unstamp, unstampBytes } from "../../core/canonical/stamp.ts";
+import { restamp, stamp } from "../../core/canonical/stamp.ts";
+import { serialiseDocument } from "../../core/render/encode.ts";
+import type { Surface } from "../../core/surfaces/types.ts";
 
 const vectors = new URL("../fixtures/rfc8785/", import.meta.url);
 
@@ -69,8 +71,9 @@ describe("canonicalJson", () => {
   });
 });
 
-describe("stamp and unstamp", () => {
+describe("stamped documents, served and stored", () => {
   const at = "2026-11-21T10:00:00Z";
+  const surface = { path: "/doc.json" } as Surface;
   const cases = [
     { a: 1, generated: at, z: { generated: "nested stays" } },
     { generated: at },
@@ -82,13 +85,11 @@ describe("stamp and unstamp", () => {
   ];
   for (const [i, doc] of cases.entries()) {
     it(`round-trips stamped document ${i + 1} byte for byte`, () => {
-      const served = canonicalJson(doc);
-      const stored = unstamp(served, at);
+      const { served, stored } = serialiseDocument(surface, doc, at);
+      expect(served).toBe(canonicalJson(doc));
       const { generated: _g, ...rest } = doc as Record<string, unknown>;
       expect(stored).toBe(canonicalJson(rest));
-      expect(stamp(stored, at)).toBe(served);
-      const utf8 = new TextEncoder();
-      expect(unstampBytes(utf8.encode(served), at)).toEqual(utf8.encode(stored));
+      expect(stamp(stored!, at)).toBe(served);
     });
   }
 
@@ -99,7 +100,21 @@ describe("stamp and unstamp", () => {
     expect(new TextDecoder().decode(moved)).toBe(canonicalJson({ ...doc, generated: later }));
   });
 
-  it("refuses to unstamp a document generated at another instant", () => {
-    expect(() => unstamp(canonicalJson({ generated: "2026-01-01T00:00:00Z" }), at)).toThrow("not");
+  it("stores a document generated at another instant as it is served", () => {
+    const doc = { a: 1, generated: "2026-01-01T00:00:00Z" };
+    expect(serialiseDocument(surface, doc, at)).toEqual({ served: canonicalJson(doc), stored: null });
+  });
+
+  it("gives records serialised already their place, and reports a fault with its path from the top", () => {
+    const doc = { z: 1, list: [{ b: 1, a: 2 }], nested: { item: { y: 1, x: "é" }, other: [3] }, generated: at };
+    const given = new Map([
+      ["list", canonicalJson(doc.list)],
+      ["nested/item", canonicalJson(doc.nested.item)],
+    ]);
+    expect(serialiseDocument(surface, doc, at, given).served).toBe(canonicalJson(doc));
+    const bad = { ...doc, nested: { ...doc.nested, other: [Number.NaN] } };
+    expect(() => serialiseDocument(surface, bad, at, given)).toThrow(
+      "Cannot serialise /doc.json at $.nested.other[0]: the number NaN is not finite",
+    );
   });
 });
