@@ -144,10 +144,10 @@ export function assemble(
         const lines = linesOf(stream, valid, given);
         if (lines) sharedLines.set(stream.path, lines);
       }
-      const text = serialiseDocument(surface, valid, input.now, given);
-      served = encoder.encode(text.served);
-      stamped = text.stored !== null;
-      stored = text.stored !== null ? encoder.encode(text.stored) : served;
+      const bytes = serialiseDocument(surface, valid, input.now, given);
+      served = bytes.served;
+      stamped = bytes.stored !== null;
+      stored = bytes.stored ?? served;
     } else if (shared) {
       served = encoder.encode(shared.texts.map((line) => `${line}\n`).join(""));
       stored = served;

@@ -35,29 +35,56 @@ export function serialiseSurface(surface: Surface, validated: unknown): string |
 }
 
 /**
- * A json document's served text and, when its top-level `generated` is `at`, the text the archive
- * stores: the same less that member (core/canonical/stamp.ts). Both are joined from one
- * serialisation of the members. `given` holds the text of records serialised already
- * (`canonicalMembers`).
+ * A json document's served bytes and, when its top-level `generated` is `at`, the bytes the
+ * archive stores: the same less that member (core/canonical/stamp.ts). Both are joined from one
+ * serialisation of the members, and the members on each side of `generated` are encoded to UTF-8
+ * once for both. `given` holds the text of records serialised already (`canonicalMembers`).
  */
 export function serialiseDocument(
   surface: Surface,
   validated: unknown,
   at: string,
   given?: ReadonlyMap<string, string>,
-): { served: string; stored: string | null } {
+): { served: Uint8Array; stored: Uint8Array | null } {
   const members = canonicalMembers(validated, surface.path, given);
-  if (members === null) return { served: canonicalJson(validated, surface.path), stored: null };
-  const served = `{${members.map((m) => m.text).join(",")}}`;
-  const stamp = members.find((m) => m.key === "generated");
-  if (stamp === undefined || stamp.text !== `"generated":${JSON.stringify(at)}`) return { served, stored: null };
+  if (members === null) return { served: utf8.encode(canonicalJson(validated, surface.path)), stored: null };
+  const texts = members.map((m) => m.text);
+  const i = members.findIndex((m) => m.key === "generated");
+  if (i < 0 || texts[i] !== `"generated":${JSON.stringify(at)}`)
+    return { served: utf8.encode(`{${texts.join(",")}}`), stored: null };
+  const before = utf8.encode(texts.slice(0, i).join(","));
+  const after = utf8.encode(texts.slice(i + 1).join(","));
+  const comma = (both: boolean) => (both ? COMMA : NOTHING);
   return {
-    served,
-    stored: `{${members
-      .filter((m) => m !== stamp)
-      .map((m) => m.text)
-      .join(",")}}`,
+    served: joinBytes([
+      OPEN,
+      before,
+      comma(before.length > 0),
+      utf8.encode(texts[i]!),
+      comma(after.length > 0),
+      after,
+      CLOSE,
+    ]),
+    stored: joinBytes([OPEN, before, comma(before.length > 0 && after.length > 0), after, CLOSE]),
   };
+}
+
+const utf8 = new TextEncoder();
+const [OPEN, CLOSE, COMMA, NOTHING] = ["{", "}", ",", ""].map((c) => utf8.encode(c)) as [
+  Uint8Array,
+  Uint8Array,
+  Uint8Array,
+  Uint8Array,
+];
+
+function joinBytes(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
 }
 
 function validate(surface: Surface, value: unknown, prefix: string): unknown {
