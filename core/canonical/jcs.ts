@@ -111,11 +111,14 @@ const FAULT = new Error("canonical JSON fault");
 const INDEX_KEYS = new Error("integer-like keys");
 
 /**
- * The fast path: a copy whose objects have their keys in code-unit order, which the native
+ * The fast path: the value with every object's keys in code-unit order, which the native
  * JSON.stringify (ECMAScript serialisation, as RFC 8785 asks) then writes in that order, about
- * twice as fast as writing piece by piece. Objects with integer-like keys may not keep that order
- * (JavaScript enumerates those keys first, numerically), nor can a `__proto__` key be
- * copied as data: both give up to the piece-by-piece writer.
+ * twice as fast as writing piece by piece. An array or object already in order is kept as it is,
+ * not copied: surfaces are validated through schemas whose keys are sorted
+ * (core/render/encode.ts), so nearly every object comes back in order, and only the few that are
+ * not (a record's keys, say) and their parents are copied. Objects with integer-like keys may
+ * not keep that order in a copy (JavaScript enumerates those keys first, numerically), nor can
+ * a `__proto__` key be copied as data: both give up to the piece-by-piece writer.
  */
 function sortedCopy(value: unknown): unknown {
   switch (typeof value) {
@@ -130,15 +133,19 @@ function sortedCopy(value: unknown): unknown {
     case "object": {
       if (value === null) return null;
       if (Array.isArray(value)) {
-        const copy = new Array(value.length);
+        let copy: unknown[] | null = null;
         for (let i = 0; i < value.length; i++) {
-          if (value[i] === undefined) throw FAULT;
-          copy[i] = sortedCopy(value[i]);
+          const item: unknown = value[i];
+          if (item === undefined) throw FAULT;
+          const out = sortedCopy(item);
+          if (out !== item && copy === null) copy = value.slice(0, i);
+          if (copy !== null) copy.push(out);
         }
-        return copy;
+        return copy ?? value;
       }
       const proto = Object.getPrototypeOf(value);
       if (proto !== Object.prototype && proto !== null) throw FAULT;
+      if (inOrder(value as Record<string, unknown>)) return keptInOrder(value as Record<string, unknown>);
       const record = value as Record<string, unknown>;
       const keys = Object.keys(record).sort();
       const copy: Record<string, unknown> = {};
@@ -158,6 +165,38 @@ function sortedCopy(value: unknown): unknown {
     default:
       throw FAULT;
   }
+}
+
+/**
+ * True when the keys of `record`, in the order JavaScript enumerates them (the order
+ * JSON.stringify writes), are strictly in code-unit order, all its own, none of them `__proto__`.
+ */
+function inOrder(record: Record<string, unknown>): boolean {
+  let previous: string | null = null;
+  for (const key in record) {
+    if (key === "__proto__" || (previous !== null && !(previous < key)) || !Object.hasOwn(record, key)) return false;
+    previous = key;
+  }
+  return true;
+}
+
+/** An object whose keys are in order: itself, or a copy in the same order when a member changes. */
+function keptInOrder(record: Record<string, unknown>): Record<string, unknown> {
+  let copy: Record<string, unknown> | null = null;
+  for (const key in record) {
+    if (!key.isWellFormed()) throw FAULT;
+    const item = record[key];
+    const out = item === undefined ? undefined : sortedCopy(item);
+    if (out !== item && copy === null) {
+      copy = {};
+      for (const earlier in record) {
+        if (earlier === key) break;
+        if (record[earlier] !== undefined) copy[earlier] = record[earlier];
+      }
+    }
+    if (copy !== null && out !== undefined) copy[key] = out;
+  }
+  return copy ?? record;
 }
 
 /** Keys that JavaScript enumerates before all others, in numeric order (array indices). */

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { canonicalJson, canonicalMembers } from "../canonical/jcs.ts";
 import { RiskError } from "../errors.ts";
 import type { Surface } from "../surfaces/types.ts";
+import { sortedTwin } from "./sorted-schema.ts";
 
 /**
  * Validates a built value against its surface's schema: the document (json) or every line
@@ -88,7 +89,8 @@ function joinBytes(parts: readonly Uint8Array[]): Uint8Array {
 }
 
 function validate(surface: Surface, value: unknown, prefix: string): unknown {
-  const result = (surface.schema as z.ZodType).safeParse(value);
+  // Through the twin with sorted keys: the same checks, and an output canonical JSON need not copy.
+  const result = sortedTwin(surface.schema as z.ZodType).safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   const field =
