@@ -228,7 +228,7 @@ function linesOf(stream: Surface, doc: unknown, given: Map<string, string>): Sha
       const record: unknown = records[i];
       if (typeof record !== "object" || record === null || Array.isArray(record)) return null;
       if (recordType !== undefined && Object.hasOwn(record, "recordType")) return null;
-      const line = recordType === undefined ? record : { recordType, ...record };
+      const line = recordType === undefined ? record : withRecordType(record as Record<string, unknown>, recordType);
       const text = recordText(line, recordType);
       // A value JSON cannot carry: the document, serialised whole, reports it where it sits.
       if (text === null) return null;
@@ -240,6 +240,26 @@ function linesOf(stream: Surface, doc: unknown, given: Map<string, string>): Sha
   }
   for (const [at, text] of found) given.set(at, text);
   return { lines, texts };
+}
+
+/**
+ * The record with a `recordType` member, at its place in code-unit order when the record's own
+ * keys are in that order (as validated records are): canonical JSON then copies nothing.
+ */
+function withRecordType(record: Record<string, unknown>, recordType: string): Record<string, unknown> {
+  const line: Record<string, unknown> = {};
+  let placed = false;
+  for (const key of Object.keys(record)) {
+    // Assigning `__proto__` would set the prototype: a spread defines it as data.
+    if (key === "__proto__") return { recordType, ...record };
+    if (!placed && key > "recordType") {
+      line.recordType = recordType;
+      placed = true;
+    }
+    line[key] = record[key];
+  }
+  if (!placed) line.recordType = recordType;
+  return line;
 }
 
 /**
