@@ -86,17 +86,18 @@ export function objectManifest(
   ) => {
     // The hasher takes the text and hashes its UTF-8 bytes without an encoded copy.
     const sha256 = hash.sha256Parts([canonicalJson(content, id)]);
+    // Members in code-unit order, as canonical JSON writes them: the manifest is not copied to be sorted.
     out.push({
       id,
       kind,
-      title: meta.title ?? null,
-      url: meta.url ?? null,
       language: meta.language ?? null,
-      version: meta.version ?? null,
-      sha256,
       semanticSha256: kept.remember("semantic-sha256", [sha256], () =>
         hash.sha256Parts([canonicalJson(normalised(content), id)]),
       ),
+      sha256,
+      title: meta.title ?? null,
+      url: meta.url ?? null,
+      version: meta.version ?? null,
     });
   };
   const doc = (d: Doc) =>
