@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import canonicalize from "canonicalize";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { canonicalJson } from "../../core/canonical/jcs.ts";
 import { restamp, stamp } from "../../core/canonical/stamp.ts";
@@ -41,6 +42,43 @@ describe("canonicalJson", () => {
       m: 'line\nbreak\t"quoted" \\ \u2028',
     };
     expect(canonicalJson(doc)).toBe(canonicalize(doc));
+  });
+
+  it("agrees with the canonicalize library whether objects come in code-unit order or not", () => {
+    // Values in order are kept, not copied: sorted keys, integer-like keys, shared subtrees,
+    // undefined members and `__proto__` keys must all come out as a full copy would write them.
+    const key = fc.oneof(
+      fc.constantFrom("a", "b", "B", "é", "", "1", "10", "9", "__proto__", "recordType", "\u20ac", "\ud83d\ude00"),
+      fc.string({ maxLength: 4 }).filter((k) => k.isWellFormed()),
+    );
+    const { value } = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: "small" },
+        fc.constantFrom(null, true, false, 0, -0, 1e21, 0.1, "x", "é\u2028"),
+        fc.array(tie("value"), { maxLength: 4 }),
+        fc.array(fc.tuple(key, fc.oneof(tie("value"), fc.constant(undefined))), { maxLength: 5 }),
+      ),
+    }));
+    // Arrays of pairs become objects, in their order or sorted: JSON.parse defines `__proto__` as data.
+    const build = (v: unknown, sorted: boolean): unknown => {
+      if (!Array.isArray(v)) return v;
+      if (!v.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === "string")) {
+        return v.map((x) => build(x, sorted));
+      }
+      const pairs = (v as [string, unknown][]).map(([k, x]) => [k, build(x, sorted)] as const);
+      if (sorted) pairs.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      const o: Record<string, unknown> = JSON.parse("{}");
+      for (const [k, x] of pairs)
+        Object.defineProperty(o, k, { value: x, enumerable: true, writable: true, configurable: true });
+      return o;
+    };
+    fc.assert(
+      fc.property(value, fc.boolean(), (v, sorted) => {
+        const doc = build(v, sorted);
+        expect(canonicalJson(doc)).toBe(canonicalize(doc));
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it("refuses NaN and names the surface and the field", () => {
