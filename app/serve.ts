@@ -519,14 +519,45 @@ export function siteServer(siteDir: string, options: { archive?: string; mcp?: M
     live();
   };
 
+  /** The site folder's identity (device and inode, which each assembly's swap changes), or null while it is absent. */
+  const generation = (): string | null => {
+    try {
+      const st = fs.statSync(root, { bigint: true });
+      return `${st.dev}:${st.ino}`;
+    } catch {
+      return null;
+    }
+  };
+
+  /**
+   * Serves a file of the site, or 404. An assembly swaps the site folder with two renames, between
+   * which the folder is absent: a request that found nothing while the folder was absent, or while
+   * it was replaced, is tried again once the new folder is in place (within SWAP_WAIT_MS), so a
+   * swap never turns a live surface into a 404.
+   */
   const serveFile = (path: string, url: string, req: IncomingMessage, res: ServerResponse, notFound: () => void) => {
+    const deadline = Date.now() + SWAP_WAIT_MS;
+    const attempt = () => {
+      const before = generation();
+      if (before !== null && serveFrom(path, url, req, res)) return;
+      const after = generation();
+      if (before !== null && after === before) return notFound();
+      if (Date.now() >= deadline) return notFound();
+      // The folder is being swapped: try again once it is back.
+      setTimeout(attempt, after === null ? 2 : 0);
+    };
+    attempt();
+  };
+
+  /** Answers from the site folder as it is now; false, having answered nothing, when nothing is there to serve. */
+  const serveFrom = (path: string, url: string, req: IncomingMessage, res: ServerResponse): boolean => {
     let real: string;
     try {
       real = fs.realpathSync(join(root, path));
-      if (real !== root && !real.startsWith(root + sep)) return notFound();
+      if (real !== root && !real.startsWith(root + sep)) return false;
       if (fs.statSync(real).isDirectory()) {
         // A folder without a page (the frame log's tiles) is no page: not found, slash or not.
-        if (!fs.existsSync(join(real, "index.html"))) return notFound();
+        if (!fs.existsSync(join(real, "index.html"))) return false;
         // A folder is named with its final slash, as the links of its page are relative to it.
         if (!path.endsWith("/")) {
           const q = url.indexOf("?");
@@ -537,14 +568,14 @@ export function siteServer(siteDir: string, options: { archive?: string; mcp?: M
             "Cache-Control": "no-cache",
           });
           res.end(req.method === "HEAD" ? undefined : `Moved to ${location}\n`);
-          return;
+          return true;
         }
         real = fs.realpathSync(join(real, "index.html"));
-        if (!real.startsWith(root + sep)) return notFound();
-      } else if (path.endsWith("/")) return notFound();
-      if (!fs.statSync(real).isFile()) return notFound();
+        if (!real.startsWith(root + sep)) return false;
+      } else if (path.endsWith("/")) return false;
+      if (!fs.statSync(real).isFile()) return false;
     } catch {
-      return notFound();
+      return false;
     }
     refresh();
     let body: Buffer | "not-regular" | "refused";
@@ -565,9 +596,9 @@ export function siteServer(siteDir: string, options: { archive?: string; mcp?: M
         },
       });
     } catch {
-      return notFound();
+      return false;
     }
-    if (typeof body === "string" || !before || !after) return notFound();
+    if (typeof body === "string" || !before || !after) return false;
     const entry = known.get(pageFile(path));
     // The hash of the bytes sent, never integrity.json's: a file edited in place, or one read
     // while an assembly swaps the site, is sent with the ETag of what it holds.
@@ -586,6 +617,7 @@ export function siteServer(siteDir: string, options: { archive?: string; mcp?: M
       headers.Vary = "Accept-Encoding, Accept-Datetime";
     }
     answerRepresentation(req, res, body, sha, headers, pack);
+    return true;
   };
   return createServer(oneAtATime(handle));
 }
@@ -708,6 +740,12 @@ function mementoAnswerer(archive: string, pack: Pack) {
     },
   };
 }
+
+/**
+ * How long a request that found nothing waits for an assembly's swap of the site folder to end:
+ * the swap is two renames, so far longer than it takes.
+ */
+const SWAP_WAIT_MS = 2_000;
 
 /** The most a served file may hold: far above any surface, far below the machine's memory. */
 const MAX_SERVED_BYTES = 256 << 20;

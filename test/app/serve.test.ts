@@ -1,7 +1,7 @@
-import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { cpSync, mkdirSync, readFileSync, renameSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { once } from "node:events";
-import { request } from "node:http";
+import { Agent, request } from "node:http";
 import { type AddressInfo, connect } from "node:net";
 import { gunzipSync, brotliDecompressSync } from "node:zlib";
 import { createHash } from "node:crypto";
@@ -12,7 +12,7 @@ import { runAssemble } from "../../cli/commands/assemble.ts";
 import { runServe } from "../../cli/commands/serve.ts";
 import { nodeHasher } from "../../cli/runtime/node.ts";
 import { at } from "../helpers/archive.ts";
-import { runCli } from "../helpers/cli.ts";
+import { CLI, ROOT, runCli } from "../helpers/cli.ts";
 import { hostHeadersFor } from "../helpers/host-headers.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
@@ -362,6 +362,69 @@ describe("serve's ETags", () => {
     expect(again.etag).toBe(`"${sha(changed)}"`);
     server.close();
   });
+});
+
+describe("serve while an assembly swaps the site", () => {
+  const surfaces = ["/llms.txt", "/api/v1/risk.json", "/api/v1/integrity.json", "/series/", "/openapi.json"];
+
+  it("answers live surfaces while the site folder is briefly absent between the swap's two renames", async () => {
+    const dir = tempDir("risk-serve-swap-");
+    const folder = `${dir}/site`;
+    await runAssemble({ site: folder, archive: `${dir}/archive.git`, now: at(0), json: true });
+    const { server, url } = await ownServer({}, folder);
+    renameSync(folder, `${folder}.old-1`);
+    const pending = surfaces.map((path) => get(path, {}, "GET", url));
+    await sleep(50);
+    renameSync(`${folder}.old-1`, folder);
+    expect((await Promise.all(pending)).map((r) => r.status)).toEqual(surfaces.map(() => 200));
+    // A path the site does not have is still answered 404 at once.
+    const started = Date.now();
+    expect((await get("/nothing-here.json", {}, "GET", url)).status).toBe(404);
+    expect(Date.now() - started).toBeLessThan(500);
+    server.close();
+  });
+
+  it("answers no live surface 404 while assemblies in another process swap the site under keep-alive clients", async () => {
+    const dir = tempDir("risk-serve-race-");
+    const folder = `${dir}/site`;
+    const archive = `${dir}/archive.git`;
+    await runAssemble({ site: folder, archive, now: at(0), json: true });
+    const { server, port } = await ownServer({}, folder);
+    const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+    let assembling = true;
+    const statuses = new Map<number, number>();
+    const client = async (n: number) => {
+      for (let i = n; assembling; i++) {
+        const status = await new Promise<number>((ok, fail) => {
+          const req = request({ host: "127.0.0.1", port, path: surfaces[i % surfaces.length], agent }, (res) => {
+            res.resume();
+            res.on("end", () => ok(res.statusCode!));
+          });
+          req.on("error", fail);
+          req.end();
+        });
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      }
+    };
+    const clients = Array.from({ length: 8 }, (_, n) => client(n));
+    for (let frame = 1; frame <= 4; frame++) {
+      const child = spawn(
+        process.execPath,
+        [CLI, "assemble", "--site", folder, "--archive", archive, "--now", at(15 * frame)],
+        {
+          cwd: ROOT,
+          stdio: "ignore",
+        },
+      );
+      const [code] = await once(child, "exit");
+      expect(code).toBe(0);
+    }
+    assembling = false;
+    await Promise.all(clients);
+    agent.destroy();
+    server.close();
+    expect(Object.fromEntries(statuses)).toEqual({ 200: expect.any(Number) });
+  }, 60_000);
 });
 
 describe("serve's request targets and preconditions (RFC 9112, RFC 9110)", () => {
