@@ -76,6 +76,45 @@ const SurfacePath = z
   );
 
 /**
+ * The arguments of each tool and prompt, strict: an argument not named here is refused. They are
+ * checked on the message as it came (see screenMessage), because the SDK's own parsing of a request
+ * drops a `__proto__` key before a tool's schema could refuse it.
+ */
+const TOOL_ARGUMENTS = {
+  search: z.strictObject({
+    query: z.string().min(1).max(500).describe("Words to look for"),
+    lang: z.enum(["fr", "en"]).optional().describe("One language only"),
+    limit: z.int().min(1).max(50).optional().describe("How many results (default 10)"),
+    asOf: AsOf,
+  }),
+  get_surface: z.strictObject({ path: SurfacePath, asOf: AsOf }),
+  get_series: z.strictObject({
+    seriesId: z
+      .string()
+      .regex(/^[a-z0-9-]{1,80}$/)
+      .describe("The series, as us-financial-stress (get_signals lists them)"),
+    from: day("from").optional().describe("First seriesDate to include"),
+    to: day("to").optional().describe("Last seriesDate to include"),
+    asOf: AsOf,
+  }),
+  get_signals: z.strictObject({ asOf: AsOf }),
+  replay_summary: z.strictObject({ asOf: AsOf }),
+  diff: z.strictObject({
+    from: instant("from").describe("The earlier instant (date or date-time with zone)"),
+    to: instant("to").optional().describe("The later instant; omitted: the frame published at asOf, or the latest"),
+    asOf: AsOf,
+  }),
+  verify: z.strictObject({ asOf: AsOf }),
+};
+
+const PROMPT_ARGUMENTS = {
+  what_changed_since: z.strictObject({
+    since: instant("since").describe("An instant: 2026-11-20 or 2026-11-20T09:00:00Z"),
+  }),
+  state_at: z.strictObject({ date: instant("date").describe("An instant: 2026-11-20 or 2026-11-20T09:00:00Z") }),
+};
+
+/**
  * The file a path names among a view's surfaces: a page is named by its folder URL, as the
  * contract and openapi.json name it (`/series/`, `/series/<id>/`), or by its `index.html`.
  */
@@ -152,12 +191,7 @@ export function createMcpServer(source: PublishedSource, options: Pick<McpOption
       title: "Search the corpus",
       description:
         "Full-text search (French and English, accents and case folded, prefixes match) over articles, guides, glossary, methodologies and primary sources, in the search index published at asOf.",
-      inputSchema: z.strictObject({
-        query: z.string().min(1).max(500).describe("Words to look for"),
-        lang: z.enum(["fr", "en"]).optional().describe("One language only"),
-        limit: z.int().min(1).max(50).optional().describe("How many results (default 10)"),
-        asOf: AsOf,
-      }),
+      inputSchema: TOOL_ARGUMENTS.search,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     answer("search", async ({ query, lang, limit, asOf }) => {
@@ -182,7 +216,7 @@ export function createMcpServer(source: PublishedSource, options: Pick<McpOption
       title: "Get a published surface",
       description:
         "The text of one surface (JSON, NDJSON, CSV, Atom or text) exactly as it was served at asOf, with its SHA-256 as recorded in integrity.json.",
-      inputSchema: z.strictObject({ path: SurfacePath, asOf: AsOf }),
+      inputSchema: TOOL_ARGUMENTS.get_surface,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     answer("get_surface", async ({ path, asOf }) => {
@@ -210,15 +244,7 @@ export function createMcpServer(source: PublishedSource, options: Pick<McpOption
       title: "Get a series' observations",
       description:
         "The daily observations (the last point of each closed UTC day, indexed by seriesDate) of one signal series, from the fused history published at asOf, with the level changes.",
-      inputSchema: z.strictObject({
-        seriesId: z
-          .string()
-          .regex(/^[a-z0-9-]{1,80}$/)
-          .describe("The series, as us-financial-stress (get_signals lists them)"),
-        from: day("from").optional().describe("First seriesDate to include"),
-        to: day("to").optional().describe("Last seriesDate to include"),
-        asOf: AsOf,
-      }),
+      inputSchema: TOOL_ARGUMENTS.get_series,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     answer("get_series", async ({ seriesId, from, to, asOf }) => {
@@ -251,7 +277,7 @@ export function createMcpServer(source: PublishedSource, options: Pick<McpOption
       title: "Get the signals",
       description:
         "The current signal of every instrument as published at asOf: value on the instrument's own scale, level, source status, whether a value was retained after an upstream failure (fallbackUsed), and its dates.",
-      inputSchema: z.strictObject({ asOf: AsOf }),
+      inputSchema: TOOL_ARGUMENTS.get_signals,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     answer("get_signals", async ({ asOf }) => {
@@ -266,7 +292,7 @@ export function createMcpServer(source: PublishedSource, options: Pick<McpOption
       title: "Summarise the frame published at an instant",
       description:
         "The archive's frame at or before asOf: its identifier, hash, commit and time, the signals it recorded, and the surfaces it added, changed and removed.",
-      inputSchema: z.strictObject({ asOf: AsOf }),
+      inputSchema: TOOL_ARGUMENTS.replay_summary,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     answer("replay_summary", async ({ asOf }) => {
@@ -292,11 +318,7 @@ export function createMcpServer(source: PublishedSource, options: Pick<McpOption
       title: "What changed between two instants",
       description:
         "Between the frames published at two instants: the surfaces whose content changed, every instrument's value and level moves, methodology versions, and the objects (articles, claims…) added, modified or removed.",
-      inputSchema: z.strictObject({
-        from: instant("from").describe("The earlier instant (date or date-time with zone)"),
-        to: instant("to").optional().describe("The later instant; omitted: the frame published at asOf, or the latest"),
-        asOf: AsOf,
-      }),
+      inputSchema: TOOL_ARGUMENTS.diff,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     answer("diff", async ({ from, to, asOf }) => {
@@ -319,7 +341,7 @@ export function createMcpServer(source: PublishedSource, options: Pick<McpOption
       title: "Verify the archive",
       description:
         "Checks every frame of the archive from the first to the head (or to the frame published at asOf): the hash chain, each stored surface against its fingerprint, integrity.json against its frame, the times. Names the first frame that fails.",
-      inputSchema: z.strictObject({ asOf: AsOf }),
+      inputSchema: TOOL_ARGUMENTS.verify,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     answer("verify", async ({ asOf }) => {
@@ -338,14 +360,13 @@ export function createMcpServer(source: PublishedSource, options: Pick<McpOption
 
   registerResources(server, source, scrub, options.log);
 
-  const sinceArgs = { since: instant("since").describe("An instant: 2026-11-20 or 2026-11-20T09:00:00Z") };
   const whatChanged = server.registerPrompt(
     "what_changed_since",
     {
       title: "What changed since",
       description:
         "Asks for the changes of the publication since an instant: signal moves, level changes, new and corrected articles.",
-      argsSchema: sinceArgs,
+      argsSchema: PROMPT_ARGUMENTS.what_changed_since.shape,
     },
     ({ since }) => ({
       messages: [
@@ -360,13 +381,12 @@ export function createMcpServer(source: PublishedSource, options: Pick<McpOption
     }),
   );
 
-  const dateArgs = { date: instant("date").describe("An instant: 2026-11-20 or 2026-11-20T09:00:00Z") };
   const stateAt = server.registerPrompt(
     "state_at",
     {
       title: "The publication at a date",
       description: "Asks for the state of the publication as it was published at an instant, without look-ahead.",
-      argsSchema: dateArgs,
+      argsSchema: PROMPT_ARGUMENTS.state_at.shape,
     },
     ({ date }) => ({
       messages: [
@@ -382,8 +402,8 @@ export function createMcpServer(source: PublishedSource, options: Pick<McpOption
   );
   // A prompt refuses an argument it does not take, as the tools do, rather than dropping it
   // (the SDK makes a prompt's arguments a plain object, which strips unknown keys).
-  whatChanged.argsSchema = z.strictObject(sinceArgs);
-  stateAt.argsSchema = z.strictObject(dateArgs);
+  whatChanged.argsSchema = PROMPT_ARGUMENTS.what_changed_since;
+  stateAt.argsSchema = PROMPT_ARGUMENTS.state_at;
   return server;
 }
 
@@ -564,7 +584,7 @@ export function screenMessage(value: unknown): { reply: unknown } | { drop: true
   } else if (!("result" in value) && !("error" in value))
     return invalid("a message is a request or a notification (method) or a response (result or error)");
   const parsed = JSONRPCMessageSchema.safeParse(value);
-  if (parsed.success) return null;
+  if (parsed.success) return "id" in value ? argumentsRefused(value) : null;
   // Well formed, yet the protocol's own schema refuses it: the fault is in params (or in a
   // response, which is never answered).
   if ("method" in value && "id" in value)
@@ -576,6 +596,41 @@ export function screenMessage(value: unknown): { reply: unknown } | { drop: true
       ),
     };
   return { drop: true };
+}
+
+/**
+ * The answer to a tools/call or prompts/get request whose arguments its tool's or prompt's schema
+ * refuses, read from the message as it came, `__proto__` keys included: a tool error result for
+ * a tool, as the SDK gives one, -32602 for a prompt; in one sentence. Null otherwise.
+ */
+function argumentsRefused(message: Record<string, unknown>): { reply: unknown } | null {
+  const params = message.params as { name?: unknown; arguments?: unknown } | undefined;
+  const name = typeof params?.name === "string" ? params.name : "";
+  const tool = message.method === "tools/call" && Object.hasOwn(TOOL_ARGUMENTS, name);
+  const prompt = message.method === "prompts/get" && Object.hasOwn(PROMPT_ARGUMENTS, name);
+  // Arguments that are not an object are the request's own fault, answered by paramsProblem.
+  if ((!tool && !prompt) || (params?.arguments !== undefined && !isObject(params.arguments))) return null;
+  const schema: z.ZodObject = tool
+    ? TOOL_ARGUMENTS[name as keyof typeof TOOL_ARGUMENTS]
+    : PROMPT_ARGUMENTS[name as keyof typeof PROMPT_ARGUMENTS];
+  const checked = schema.safeParse(params?.arguments ?? {});
+  if (checked.success) return null;
+  const text = `Invalid arguments for ${tool ? "tool" : "prompt"} ${name}: ${argumentIssue(checked.error.issues[0]!, schema)}`;
+  const id = readableId(message);
+  return {
+    reply: tool
+      ? { jsonrpc: "2.0", id, result: { content: [{ type: "text", text }], isError: true } }
+      : rpcError(id, ErrorCode.InvalidParams, text),
+  };
+}
+
+/** An argument's issue in a few words: what it must be, or which argument is not taken. */
+function argumentIssue(issue: z.core.$ZodIssue, schema: z.ZodObject): string {
+  if (issue.code === "unrecognized_keys")
+    return `it does not take ${issue.keys.map((k) => JSON.stringify(k.slice(0, 40))).join(", ")}; it takes ${Object.keys(schema.shape).join(", ")}`;
+  const where = issue.path.map(String).join(".");
+  const what = issue.message.replace(/\s+/g, " ");
+  return (where === "" || what.startsWith(`${where} `) ? what : `${where}: ${what}`).slice(0, 300);
 }
 
 /** The schema of each request the server answers, by method. */
@@ -874,8 +929,10 @@ export function mcpHttpHandler(options: McpOptions & { allowedOrigins?: readonly
         res.end();
         return;
       }
-      const replies = (Array.isArray(verdict.reply) ? verdict.reply : [verdict.reply]) as { error: { code: number } }[];
-      const invalid = replies.some((r) => r.error.code === ErrorCode.InvalidRequest);
+      const replies = (Array.isArray(verdict.reply) ? verdict.reply : [verdict.reply]) as {
+        error?: { code: number };
+      }[];
+      const invalid = replies.some((r) => r.error?.code === ErrorCode.InvalidRequest);
       return answer(res, invalid ? 400 : 200, verdict.reply);
     }
     const { StreamableHTTPServerTransport } = await transportModule;

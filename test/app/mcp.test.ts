@@ -552,6 +552,43 @@ describe("serve --mcp: Streamable HTTP at /mcp", () => {
   });
 });
 
+describe("risk-cli mcp and serve --mcp refuse a __proto__ argument", () => {
+  it("refuses __proto__ as any argument a tool or prompt does not take, over standard input and HTTP", async () => {
+    const server = siteServer(site, { archive, mcp: mcpHttpHandler({ site, archive, hash: nodeHasher }) });
+    await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    const stdio = inProcess({ site, archive });
+    let id = 100;
+    // Written by hand: JSON.stringify of an object literal would not keep a "__proto__" key.
+    const raw = (method: string, name: string, args: string) =>
+      `{"jsonrpc":"2.0","id":${++id},"method":"${method}","params":{"name":"${name}","arguments":${args}}}`;
+    const overHttp = async (line: string) =>
+      (
+        await fetch(url, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+          body: line,
+        })
+      ).json() as Promise<Reply>;
+    for (const ask of [(line: string) => stdio.line(line) as Promise<Reply>, overHttp]) {
+      for (const key of ["__proto__", "constructor"]) {
+        const tool = await ask(raw("tools/call", "get_signals", `{"${key}":{"x":1}}`));
+        expect(tool.result?.isError, key).toBe(true);
+        expect(tool.result?.content?.[0]?.text).toBe(
+          `Invalid arguments for tool get_signals: it does not take "${key}"; it takes asOf`,
+        );
+        const prompt = await ask(raw("prompts/get", "state_at", `{"date":"2026-11-20","${key}":"x"}`));
+        expect(prompt.error).toEqual({
+          code: -32602,
+          message: `Invalid arguments for prompt state_at: it does not take "${key}"; it takes date`,
+        });
+      }
+    }
+    await stdio.close();
+    server.close();
+  });
+});
+
 describe("serve --mcp answers malformed JSON-RPC as risk-cli mcp does", () => {
   let server: Server;
   let base = "";
