@@ -1,7 +1,8 @@
 /**
  * Serving a site folder as the contract says: GET and HEAD only, the surfaces' own media types
  * (from the site's integrity.json, with charset=utf-8 on text), `Access-Control-Allow-Origin: *`
- * and preflight answers, `X-Content-Type-Options: nosniff`, a strong ETag per representation (the
+ * and preflight answers, `Access-Control-Expose-Headers` (ETag, Link, Memento-Datetime...),
+ * `X-Content-Type-Options: nosniff`, a strong ETag per representation (the
  * SHA-256 of the bytes read and sent, suffixed with the content coding when compressed;
  * `If-None-Match` gives 304, an `If-Match` naming neither it nor `*` 412), a single byte range
  * (with `If-Range`), gzip and brotli negotiated by q-value, and a Cache-Control per kind of file.
@@ -26,6 +27,10 @@ import { readRegularFile } from "../archive/regular-file.ts";
 import { pageFile } from "../core/render/page-url.ts";
 
 const ALLOW = "GET, HEAD, OPTIONS";
+
+/** The headers of an answer that a cross-origin page may read besides the CORS-safelisted ones. */
+export const EXPOSED_HEADERS =
+  "ETag, Link, Memento-Datetime, Content-Range, Accept-Ranges, Content-Encoding, Vary, Location, Allow";
 
 /** Media types by extension, for files integrity.json does not list (itself, pages). */
 const BY_EXTENSION: Record<string, string> = {
@@ -486,6 +491,8 @@ export function siteServer(siteDir: string, options: { archive?: string; mcp?: M
     const url = req.url;
     if (options.mcp && url.split("?")[0] === MCP_PATH) return answerMcp(options.mcp, req, res);
     res.setHeader("Access-Control-Allow-Origin", "*");
+    // A browser page on another origin reads only the headers named here beyond the safelisted ones.
+    res.setHeader("Access-Control-Expose-Headers", EXPOSED_HEADERS);
     res.setHeader("X-Content-Type-Options", "nosniff");
     if (req.method === "OPTIONS") {
       res.writeHead(204, {

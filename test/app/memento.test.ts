@@ -57,6 +57,35 @@ function changes(path: string): string[] {
 const httpDate = (iso: string, plusMinutes = 0) => new Date(Date.parse(iso) + plusMinutes * 60_000).toUTCString();
 
 describe("Memento (RFC 7089) through serve --archive", () => {
+  it("lets a page on another origin read ETag, Link, Memento-Datetime and Content-Range, on every answer", async () => {
+    const expose = (r: { headers: Record<string, string | string[] | undefined> }) =>
+      String(r.headers["access-control-expose-headers"])
+        .split(",")
+        .map((h) => h.trim().toLowerCase());
+    const live = await get("/llms.txt");
+    const memento = await get(`/memento/${frames[0]!.frameId}/llms.txt`);
+    expect(memento.headers["memento-datetime"]).toBeDefined();
+    const answers = {
+      live,
+      memento,
+      "not modified": await get("/llms.txt", { "if-none-match": String(live.headers.etag) }),
+      "memento not modified": await get(`/memento/${frames[0]!.frameId}/llms.txt`, {
+        "if-none-match": String(memento.headers.etag),
+      }),
+      partial: await get("/llms.txt", { range: "bytes=0-9" }),
+      "memento partial": await get(`/memento/${frames[0]!.frameId}/llms.txt`, { range: "bytes=0-9" }),
+      timegate: await get("/llms.txt", { "accept-datetime": httpDate(frames[1]!.at) }),
+      timemap: await get("/timemap/llms.txt"),
+      "not found": await get("/nothing.json"),
+      "method not allowed": await get("/llms.txt", {}, "DELETE"),
+    };
+    for (const [what, r] of Object.entries(answers))
+      for (const header of ["etag", "link", "memento-datetime", "content-range", "location", "allow"])
+        expect(expose(r), `${what}: ${header}`).toContain(header);
+    expect(answers.partial.status).toBe(206);
+    expect(answers["not modified"].status).toBe(304);
+  });
+
   it("lists in a TimeMap the frames at which a surface's content changed, not every frame", async () => {
     for (const path of ["/api/v1/black-box.json", "/api/v1/catalog.json", "/api/v1/risk.json"]) {
       const r = await get(`/timemap${path}`);
