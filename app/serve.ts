@@ -626,7 +626,43 @@ export function siteServer(siteDir: string, options: { archive?: string; mcp?: M
     answerRepresentation(req, res, body, sha, headers, pack);
     return true;
   };
-  return createServer(oneAtATime(handle));
+  const server = createServer(oneAtATime(handle));
+  // Node's parser takes CONNECT apart (and closes the connection unanswered when nobody listens)
+  // and refuses a method it does not know with a bare 400: both get the 405 every other method
+  // but GET, HEAD and OPTIONS gets.
+  server.on("connect", (_req: IncomingMessage, socket: Socket) => socket.end(methodNotAllowed()));
+  server.on("clientError", (err: NodeJS.ErrnoException, socket: Socket) => {
+    // As Node does by default: answer only on a connection that has not been answered yet.
+    if (socket.writable && socket.bytesWritten === 0) {
+      if (err.code === "HPE_INVALID_METHOD") return void socket.end(methodNotAllowed());
+      const status =
+        err.code === "HPE_HEADER_OVERFLOW"
+          ? "431 Request Header Fields Too Large"
+          : err.code === "ERR_HTTP_REQUEST_TIMEOUT"
+            ? "408 Request Timeout"
+            : "400 Bad Request";
+      return void socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
+    }
+    socket.destroy();
+  });
+  return server;
+}
+
+/** A whole 405 answer written on a connection the parser has given up, which then closes. */
+function methodNotAllowed(): string {
+  const body = "Only GET and HEAD are served.\n";
+  return [
+    "HTTP/1.1 405 Method Not Allowed",
+    `Allow: ${ALLOW}`,
+    "Access-Control-Allow-Origin: *",
+    `Access-Control-Expose-Headers: ${EXPOSED_HEADERS}`,
+    "X-Content-Type-Options: nosniff",
+    "Content-Type: text/plain; charset=utf-8",
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    "Connection: close",
+    "",
+    body,
+  ].join("\r\n");
 }
 
 /**

@@ -111,6 +111,34 @@ describe("risk-cli serve", () => {
     expect(pre.headers["access-control-allow-methods"]).toContain("GET");
   });
 
+  it("answers CONNECT and a method the HTTP parser does not know (FOO) with 405 and Allow, as any other method", async () => {
+    const { port } = new URL(base);
+    const raw = (text: string) =>
+      new Promise<string>((ok, fail) => {
+        const socket = connect(Number(port), "127.0.0.1", () => socket.write(text));
+        const chunks: Buffer[] = [];
+        socket.on("data", (c: Buffer) => chunks.push(c));
+        socket.on("close", () => ok(Buffer.concat(chunks).toString("latin1")));
+        socket.on("error", fail);
+      });
+    for (const request of [
+      "CONNECT x:1 HTTP/1.1\r\nHost: x:1\r\n\r\n",
+      "FOO /llms.txt HTTP/1.1\r\nHost: x\r\n\r\n",
+      "DELETE /llms.txt HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    ]) {
+      const answer = await raw(request);
+      const what = request.split(" ")[0];
+      expect(answer, what).toMatch(/^HTTP\/1\.1 405 /);
+      expect(answer, what).toMatch(/\r\nallow: GET, HEAD, OPTIONS\r\n/i);
+      expect(answer, what).toMatch(/\r\naccess-control-allow-origin: \*\r\n/i);
+      expect(answer, what).toMatch(/Only GET and HEAD are served\.\n/);
+    }
+    // Another malformed request still gets Node's 400.
+    expect(await raw("GET /llms.txt HTTP/1.1\r\nBad Header\r\n\r\n")).toMatch(/^HTTP\/1\.1 400 /);
+    // The server answers on.
+    expect((await get("/llms.txt")).status).toBe(200);
+  });
+
   it("never serves outside the site: traversal in every spelling, links out, dotfiles", async () => {
     for (const path of [
       "/../secret.txt",
