@@ -669,7 +669,8 @@ function methodNotAllowed(): string {
  * Memento (RFC 7089) over the archive: a surface asked for with Accept-Datetime is redirected
  * (302) to the memento of the version published then; /memento/<frame-id><path> gives that
  * version byte for byte as its frame served it, with Memento-Datetime, answered as a live file
- * is (validators, ranges, compression); /timemap<path> lists the versions (the frames at which
+ * is (validators, ranges, compression), and redirects (302) the URI of a frame that published the
+ * surface unchanged to the version it served; /timemap<path> lists the versions (the frames at which
  * the surface's content changed) in application/link-format, a thousand a page. A page is all of
  * these at its folder URL (`/series/`) as at its index.html, each URI its own original resource.
  * A path the archive never published is answered as the live site answers it, Accept-Datetime or
@@ -730,8 +731,22 @@ function mementoAnswerer(archive: string, pack: Pack) {
         const frameId = rest.slice(0, Math.max(0, slash));
         const original = rest.slice(slash);
         const version = slash > 0 ? i.byFrame(pageFile(original), frameId) : null;
-        if (!version && slash > 0 && !original.endsWith("/") && i.byFrame(pageFile(`${original}/`), frameId))
-          return toFolder(req, res);
+        if (!version && slash > 0) {
+          if (!original.endsWith("/") && (await i.inForceAt(pageFile(`${original}/`), frameId)))
+            return toFolder(req, res);
+          // A frame that published the surface unchanged: its memento is the version it served.
+          const inForce = await i.inForceAt(pageFile(original), frameId);
+          if (inForce) {
+            res.writeHead(302, {
+              Location: mementoUri(original, inForce.frameId),
+              Link: m.mementoLinks(original, i.list(pageFile(original))),
+              "Content-Length": "0",
+              "Cache-Control": "no-cache",
+            });
+            res.end();
+            return;
+          }
+        }
         if (!version) return text(res, 404, "No such memento: see the surface's TimeMap.\n");
         const stored = await i.bytes(pageFile(original), version);
         const bytes = Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength);

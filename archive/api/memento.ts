@@ -27,6 +27,8 @@ export interface Version {
 export class MementoIndex {
   private versions = new Map<string, Version[]>();
   private lastStored = new Map<string, string>();
+  /** Every frame indexed, by identifier: its commit and time. */
+  private frames = new Map<string, { commit: string; at: number }>();
   private head: string | null = null;
 
   constructor(readonly gitdir: string) {
@@ -47,11 +49,13 @@ export class MementoIndex {
     if (this.head !== null && oid !== this.head) {
       this.versions.clear();
       this.lastStored.clear();
+      this.frames.clear();
       this.head = null;
       return this.refresh();
     }
     for (const commit of added.reverse()) {
       const { frame } = await readFrame(this.gitdir, commit);
+      this.frames.set(frame.frameId, { commit, at: Date.parse(frame.at) });
       for (const [path, s] of Object.entries(frame.surfaces)) {
         if (this.lastStored.get(path) === s.storedSha256) continue;
         this.lastStored.set(path, s.storedSha256);
@@ -85,6 +89,20 @@ export class MementoIndex {
   /** The version of `path` that frame `frameId` started, or null. */
   byFrame(path: string, frameId: string): Version | null {
     return this.list(path).find((v) => v.frameId === frameId) ?? null;
+  }
+
+  /**
+   * The version of `path` in force at frame `frameId`, whether that frame started it or published
+   * it unchanged; null when the archive has no such frame or that frame did not publish `path`.
+   */
+  async inForceAt(path: string, frameId: string): Promise<Version | null> {
+    const started = this.byFrame(path, frameId);
+    if (started) return started;
+    const known = this.frames.get(frameId);
+    if (!known || this.list(path).length === 0) return null;
+    const { frame } = await readFrame(this.gitdir, known.commit);
+    // Frame times increase along the chain, so the version at its time is the one it served.
+    return frame.surfaces[path] ? this.at(path, known.at) : null;
   }
 
   /** The bytes `path` was served with by the frame of `version`. */

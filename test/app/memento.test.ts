@@ -145,6 +145,29 @@ describe("Memento (RFC 7089) through serve --archive", () => {
     expect(String(catalog.headers.link)).toContain('rel="first last memento"');
   });
 
+  it("redirects the memento URI of a frame that published a surface unchanged to the version it served", async () => {
+    // The catalog never changes in this archive: every later frame published the first frame's version.
+    const path = "/api/v1/catalog.json";
+    expect(changes(path)).toEqual([frames[0]!.frameId]);
+    for (const frame of frames.slice(1)) {
+      const r = await get(`/memento/${frame.frameId}${path}`);
+      expect(r.status, frame.frameId).toBe(302);
+      expect(r.headers.location).toBe(`/memento/${frames[0]!.frameId}${path}`);
+      expect(String(r.headers.link)).toContain('rel="first last memento"');
+      const memento = await get(String(r.headers.location));
+      expect(memento.status).toBe(200);
+      expect(memento.headers["memento-datetime"]).toBe(httpDate(frames[0]!.at));
+    }
+    // A page by its folder URL, and without its slash (301 to it first).
+    const page = await get(`/memento/${frames[3]!.frameId}/series`);
+    expect(page.status).toBe(301);
+    expect(page.headers.location).toBe(`/memento/${frames[3]!.frameId}/series/`);
+    expect([200, 302]).toContain((await get(`/memento/${frames[3]!.frameId}/series/`)).status);
+    // No such frame, or a path the frame did not publish: still 404.
+    expect((await get(`/memento/000099-20991231T000000Z${path}`)).status).toBe(404);
+    expect((await get(`/memento/${frames[2]!.frameId}/api/v1/nothing.json`)).status).toBe(404);
+  });
+
   it("answers before the first frame with 404 and the first memento's link (never a later version), a bad date with 400, an unknown memento with 404", async () => {
     const path = "/api/v1/risk.json";
     const early = await get(path, { "Accept-Datetime": "Thu, 01 Jan 2015 00:00:00 GMT" });
