@@ -615,7 +615,8 @@ function argumentsRefused(message: Record<string, unknown>): { reply: unknown } 
     : PROMPT_ARGUMENTS[name as keyof typeof PROMPT_ARGUMENTS];
   const checked = schema.safeParse(params?.arguments ?? {});
   if (checked.success) return null;
-  const text = `Invalid arguments for ${tool ? "tool" : "prompt"} ${name}: ${argumentIssue(checked.error.issues[0]!, schema)}`;
+  const given = (params?.arguments ?? {}) as Record<string, unknown>;
+  const text = `Invalid arguments for ${tool ? "tool" : "prompt"} ${name}: ${argumentIssue(checked.error.issues[0]!, schema, given)}`;
   const id = readableId(message);
   return {
     reply: tool
@@ -625,10 +626,13 @@ function argumentsRefused(message: Record<string, unknown>): { reply: unknown } 
 }
 
 /** An argument's issue in a few words: what it must be, or which argument is not taken. */
-function argumentIssue(issue: z.core.$ZodIssue, schema: z.ZodObject): string {
+function argumentIssue(issue: z.core.$ZodIssue, schema: z.ZodObject, given: Record<string, unknown>): string {
   if (issue.code === "unrecognized_keys")
     return `it does not take ${issue.keys.map((k) => JSON.stringify(k.slice(0, 40))).join(", ")}; it takes ${Object.keys(schema.shape).join(", ")}`;
   const where = issue.path.map(String).join(".");
+  if (issue.code === "invalid_type" && issue.path.length === 1 && !Object.hasOwn(given, String(issue.path[0])))
+    return `${where} is required`;
+  if (issue.code === "invalid_type") return `${where} must be ${EXPECTED[issue.expected] ?? issue.expected}`;
   const what = issue.message.replace(/\s+/g, " ");
   return (where === "" || what.startsWith(`${where} `) ? what : `${where}: ${what}`).slice(0, 300);
 }
@@ -731,7 +735,7 @@ class ScreenedTransport implements Transport {
   }
   async send(message: JSONRPCMessage, options?: TransportSendOptions) {
     try {
-      await this.inner.send(message, options);
+      await this.inner.send(withoutCodePrefix(message), options);
     } finally {
       if (!("method" in message) && "id" in message && message.id !== undefined) this.forget(message.id);
     }
@@ -754,6 +758,29 @@ class ScreenedTransport implements Transport {
       };
     });
   }
+}
+
+/** What the SDK's McpError puts before its message, which a client shows beside the code again. */
+const CODE_PREFIX = /^MCP error -?\d+: /;
+
+/**
+ * A message as sent, without the `MCP error <code>: ` the SDK puts in front of an error's text
+ * (in a JSON-RPC error, and in a tool's error result), so that a client shows one sentence.
+ */
+function withoutCodePrefix(message: JSONRPCMessage): JSONRPCMessage {
+  if ("error" in message && CODE_PREFIX.test(message.error.message))
+    return { ...message, error: { ...message.error, message: message.error.message.replace(CODE_PREFIX, "") } };
+  const result = "result" in message ? (message.result as ToolAnswer) : undefined;
+  if (result?.isError !== true || !Array.isArray(result.content)) return message;
+  return {
+    ...message,
+    result: {
+      ...result,
+      content: result.content.map((c) =>
+        c.type === "text" && CODE_PREFIX.test(c.text) ? { ...c, text: c.text.replace(CODE_PREFIX, "") } : c,
+      ),
+    },
+  } as JSONRPCMessage;
 }
 
 /** Longest line read from standard input; a longer one is answered -32600 and skipped. */

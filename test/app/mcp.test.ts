@@ -464,6 +464,49 @@ describe("risk-cli mcp checks its arguments", () => {
   });
 });
 
+describe("risk-cli mcp's refusals", () => {
+  it("says each refusal in one sentence, without the SDK's MCP error prefix that clients show again", async () => {
+    const server = inProcess({ site, archive });
+    const seriesId = "us-financial-stress";
+    for (const [args, expected] of [
+      [{ seriesId, from: "2026-02-30" }, "from must be a real calendar date"],
+      [{}, "seriesId is required"],
+      [{ seriesId: 5 }, "seriesId must be a string"],
+    ] as const) {
+      const r = await server.tool("get_series", args);
+      expect(r.isError).toBe(true);
+      expect(r.text).toMatch(new RegExp(`^Invalid arguments for tool get_series: ${expected}`));
+      expect(r.text).not.toMatch(/\n|MCP error|Input validation/);
+    }
+    const tool = await server.tool("no_such_tool", {});
+    expect(tool.text).toBe("Tool no_such_tool not found");
+    for (const [name, args] of [
+      ["no_such_prompt", {}],
+      ["state_at", { date: "2026-02-30" }],
+      ["state_at", {}],
+    ] as const) {
+      const r = await server.request("prompts/get", { name, arguments: args });
+      expect(r.error?.code, name).toBe(-32602);
+      expect(r.error!.message, name).not.toMatch(/\n|MCP error/);
+    }
+    await server.close();
+    // The SDK's client puts the code in front once.
+    const http = siteServer(site, { archive, mcp: mcpHttpHandler({ site, archive, hash: nodeHasher }) });
+    await new Promise<void>((ok) => http.listen(0, "127.0.0.1", ok));
+    const client = new Client({ name: "http", version: "1" });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`)),
+    );
+    const refused = await client.getPrompt({ name: "state_at", arguments: { date: "x" } }).catch((e: Error) => e);
+    expect((refused as Error).message).toMatch(
+      /^MCP error -32602: Invalid arguments for prompt state_at: date must be/,
+    );
+    expect((refused as Error).message.match(/MCP error/g)).toHaveLength(1);
+    await client.close();
+    http.close();
+  });
+});
+
 describe("serve --mcp: Streamable HTTP at /mcp", () => {
   let server: Server;
   let base = "";
