@@ -46,21 +46,20 @@ import {
 } from "./published.ts";
 import type { Hasher } from "../core/ports.ts";
 import { pageFile, publicUrl } from "../core/render/page-url.ts";
+import { parseDateEnd } from "../core/dates.ts";
 
 /**
- * A date (the end of that UTC day) or a date-time with its zone, from 1970 on and never rolled
- * over: the same instants as replay --date. A refusal names the argument.
+ * A date (the end of that UTC day) or a date-time with its zone, never rolled over: the same
+ * instants as replay --date (instantMs). A refusal names the argument.
  */
 const instant = (name: string) =>
-  z
-    .union([z.iso.date(), z.iso.datetime({ offset: true })], { error: instantRule(name) })
-    .refine((t) => instantMs(t) !== null, { error: instantRule(name) });
-/** A calendar day, from 1970 on, never rolled over. */
+  z.string({ error: instantRule(name) }).refine((t) => instantMs(t) !== null, { error: instantRule(name) });
+/** A calendar day, as replay --date reads one, never rolled over. */
 const day = (name: string) =>
-  z.iso
-    .date({ error: `${name} must be a real calendar date from 1970 on, as 2026-11-21` })
-    .refine((t) => instantMs(t) !== null, {
-      error: `${name} must be a real calendar date from 1970 on, as 2026-11-21`,
+  z
+    .string({ error: `${name} must be a real calendar date, as 2026-11-21` })
+    .refine((t) => t.length <= 10 && parseDateEnd(t) !== null, {
+      error: `${name} must be a real calendar date, as 2026-11-21`,
     });
 const AsOf = instant("asOf")
   .optional()

@@ -18,21 +18,19 @@ const MAX_SURFACE_BYTES = 256 * 1024 * 1024;
 /** Largest integrity.json read. */
 const MAX_INTEGRITY_BYTES = 32 * 1024 * 1024;
 
-/** What an instant argument must be, after its name. */
+/** What an instant argument must be, after its name: as replay --date says it. */
 const INSTANT_RULE =
-  "a real calendar date from 1970 on (2026-11-21, the end of that UTC day) or a date-time with a zone (2026-11-21T09:30:00Z)";
+  "a real calendar date (2026-11-21, the end of that UTC day) or a date-time with a zone (2026-11-21T09:30:00Z)";
 
 /**
- * The epoch milliseconds of an instant given by a client: a date (the end of that UTC day) or a
- * date-time with its zone, from 1970-01-01T00:00:00Z on; null for anything else (a rolled-over
- * date, a year before 1970, which Date.UTC would read as 19xx for years under 100).
+ * The epoch milliseconds of an instant given by a client, read as `replay --date` reads one
+ * (archive/models/instant.ts): a date (the end of that UTC day) or a date-time with its zone,
+ * any year from 0000 to 9999, a leap second as the last instant of its day; null for anything
+ * else (a rolled-over date, another form).
  */
 export function instantMs(text: string): number | null {
   if (text.length > 40) return null;
-  const year = /^(\d{4})-/.exec(text);
-  if (!year || Number(year[1]) < 1970) return null;
-  const ms = parseDateEnd(text) ?? parseDateTime(text);
-  return ms === null || ms < 0 ? null : ms;
+  return parseDateEnd(text) ?? parseDateTime(text);
 }
 
 /** The epoch milliseconds of the instant `name` gives, or a usage error naming the argument. */

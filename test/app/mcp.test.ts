@@ -429,12 +429,32 @@ describe("risk-cli mcp answers every message as JSON-RPC 2.0 says", () => {
 });
 
 describe("risk-cli mcp checks its arguments", () => {
-  it("refuses instants before 1970 or rolled over, from after to, and prompt arguments that are not instants", async () => {
+  it("reads instants as replay --date does: a leap second, years 0000 to 0099 and before 1970", async () => {
     const server = inProcess({ site, archive });
-    for (const asOf of ["0000-01-01", "1969-12-31", "2026-02-30", "2026-11-21T25:00:00Z", "x".repeat(200_000)]) {
+    for (const asOf of ["0000-01-01", "0050-06-30", "1969-12-31", "2016-12-31T23:59:60Z"]) {
+      const r = await server.tool("get_signals", { asOf });
+      const replay = runCli(["replay", "--archive", archive, "--date", asOf, "--json"]);
+      expect(replay.status, asOf).toBe(EXIT.E_NO_FRAME);
+      // Nothing was published then: the same answer as replay's, never a refusal of the date.
+      expect(r.isError, asOf).toBe(true);
+      expect(r.text).toBe(JSON.parse(replay.stdout).message);
+    }
+    // A leap second is the last instant of its day: the frame published that day, not the next.
+    const leap = JSON.parse((await server.tool("get_signals", { asOf: "2026-11-23T23:59:60Z" })).text);
+    expect(leap.frameId).toBe(frames[1]!.frameId);
+    const prompt = await server.request("prompts/get", { name: "state_at", arguments: { date: "0050-01-01" } });
+    expect(JSON.stringify(prompt.result)).toContain("0050-01-01");
+    const series = await server.tool("get_series", { seriesId: "us-financial-stress", from: "0001-01-01" });
+    expect(series.isError).toBe(false);
+    await server.close();
+  });
+
+  it("refuses rolled-over instants, from after to, and prompt arguments that are not instants", async () => {
+    const server = inProcess({ site, archive });
+    for (const asOf of ["2026-02-30", "2026-11-21T25:00:00Z", "2026-11-21T12:00:60Z", "x".repeat(200_000)]) {
       const r = await server.tool("get_signals", { asOf });
       expect(r.isError, asOf.slice(0, 20)).toBe(true);
-      expect(r.text).toMatch(/asOf must be a real calendar date from 1970 on/);
+      expect(r.text).toMatch(/asOf must be a real calendar date \(2026-11-21/);
       expect(r.text).not.toMatch(/1900|"code":/);
       expect(r.text.length).toBeLessThan(400);
     }
@@ -447,12 +467,12 @@ describe("risk-cli mcp checks its arguments", () => {
     expect(backwards.isError).toBe(true);
     expect(backwards.text).toMatch(/from 2026-11-24 is after to 2026-11-01/);
     expect((await server.tool("get_series", { seriesId, from: "2026-02-30" })).text).toMatch(
-      /from must be a real calendar date from 1970 on/,
+      /from must be a real calendar date, as 2026-11-21$/,
     );
-    for (const args of [{ date: "garbage" }, { date: "2026-11-20".padEnd(200_000, "x") }, { date: "0000-01-01" }]) {
+    for (const args of [{ date: "garbage" }, { date: "2026-11-20".padEnd(200_000, "x") }, { date: "2026-13-01" }]) {
       const r = await server.request("prompts/get", { name: "state_at", arguments: args });
       expect(r.error?.code).toBe(-32602);
-      expect(r.error!.message).toMatch(/date must be a real calendar date from 1970 on/);
+      expect(r.error!.message).toMatch(/date must be a real calendar date \(2026-11-21/);
       expect(r.error!.message.length).toBeLessThan(400);
     }
     const since = await server.request("prompts/get", {
