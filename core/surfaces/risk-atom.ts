@@ -20,7 +20,7 @@ export function entryId(host: string, c: LevelChange): string {
 
 export const riskAtom = defineSurface({ format: "text", schema: AtomText })({
   path: "/api/v1/risk.xml",
-  mediaType: "application/atom+xml",
+  mediaType: "application/atom+xml; charset=utf-8",
   schemaName: "RiskLevelFeed",
   summary: "Atom feed (RFC 4287) of signal level changes, newest first, for alerting bots",
   reuseKey: signalHistoryKey,

@@ -16,6 +16,7 @@ import { nodeHasher } from "../../cli/runtime/node.ts";
 import { CLI, runCli } from "../helpers/cli.ts";
 import { demoCopy, editFile } from "../helpers/publication.ts";
 import { tempDir } from "../helpers/tmp.ts";
+import { hostHeadersFor } from "../helpers/host-headers.ts";
 
 /** Three assemblies on three days, so that the fused history has closed days to hide or show. */
 const DAYS = ["2026-11-22T10:00:00Z", "2026-11-23T10:00:00Z", "2026-11-24T10:00:00Z"];
@@ -481,6 +482,36 @@ describe("risk-cli mcp checks its arguments", () => {
     });
     expect(JSON.stringify(since.result)).toContain("2026-11-20T09:00:00+01:00");
     await server.close();
+  });
+});
+
+describe("one media type per surface", () => {
+  it("gives each text surface, the Atom feed included, one media type with its charset in integrity.json, openapi.json, _headers, serve and resources/list", async () => {
+    const integrity = JSON.parse(readFileSync(`${site}/api/v1/integrity.json`, "utf8")) as {
+      surfaces: { path: string; mediaType: string }[];
+    };
+    const openapi = JSON.parse(readFileSync(`${site}/openapi.json`, "utf8"));
+    const headers = readFileSync(`${site}/_headers`, "utf8");
+    const listed = new Map(
+      (await stdio.listResources()).resources.map((r) => [new URL(r.uri).pathname, r.mimeType] as const),
+    );
+    const http = siteServer(site);
+    await new Promise<void>((ok) => http.listen(0, "127.0.0.1", ok));
+    const origin = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+    for (const { path, mediaType } of integrity.surfaces) {
+      if (!/^(text\/|application\/atom\+xml)/.test(mediaType)) continue;
+      const url = path.replace(/\/index\.html$/, "/");
+      expect(mediaType, path).toMatch(/; charset=utf-8/);
+      const operation = openapi.paths[url]?.get;
+      if (operation) expect(Object.keys(operation.responses["200"].content), path).toEqual([mediaType]);
+      expect(hostHeadersFor(headers, path)["content-type"], path).toBe(mediaType);
+      expect((await fetch(`${origin}${path}`)).headers.get("content-type"), path).toBe(mediaType);
+      expect(listed.get(url), path).toBe(mediaType);
+    }
+    expect(integrity.surfaces.find((s) => s.path === "/api/v1/risk.xml")?.mediaType).toBe(
+      "application/atom+xml; charset=utf-8",
+    );
+    http.close();
   });
 });
 
