@@ -178,6 +178,8 @@ export function createMcpServer(source: PublishedSource, options: Pick<McpOption
     publishedAt: view.at,
     frameId: view.frameId,
     frameHash: view.frameHash,
+    // Without the archive the frame is the one the site's integrity.json names, not checked.
+    frameFrom: view.frameFrom,
   });
   const needArchive = () => {
     if (!source.archive) throw new RiskError("E_USAGE", "This tool reads the archive: start the server with --archive");
@@ -230,7 +232,7 @@ export function createMcpServer(source: PublishedSource, options: Pick<McpOption
           `${path} is a binary file (${known.mediaType}, ${bytes.byteLength} bytes, sha256 ${known.sha256}): download it from the site`,
         );
       const text = decoder.decode(bytes);
-      const header = `${path} · ${known.mediaType} · ${bytes.byteLength} bytes · sha256 ${source.hash.sha256(bytes)} · published ${view.at}${view.frameId ? ` in frame ${view.frameId}` : ""}`;
+      const header = `${path} · ${known.mediaType} · ${bytes.byteLength} bytes · sha256 ${source.hash.sha256(bytes)} · published ${view.at}${view.frameId ? ` in frame ${view.frameId}${view.frameFrom === "site" ? " (as the site names it, not checked against the archive)" : ""}` : ""}`;
       return text.length > MAX_CHARS
         ? `${header}\n(cut at ${MAX_CHARS} of ${text.length} characters: fetch the file itself for the rest)\n\n${text.slice(0, MAX_CHARS)}`
         : `${header}\n\n${text}`;

@@ -13,6 +13,9 @@ import { readRegularFile } from "../archive/regular-file.ts";
 
 export const INTEGRITY_PATH = "/api/v1/integrity.json";
 
+/** A frame identifier as integrity.json gives it: its sequence number and time. */
+const FRAME_ID = /^\d{6,}-\d{8}T\d{6}Z$/;
+
 /** Largest site file read as a surface; a larger one is refused before a byte is read. */
 const MAX_SURFACE_BYTES = 256 * 1024 * 1024;
 /** Largest integrity.json read. */
@@ -48,8 +51,13 @@ export const instantRule = (name: string) => `${name} must be ${INSTANT_RULE}`;
 
 /** One assembly as it was served: its surfaces' paths, media types and bytes. */
 export interface PublishedView {
-  /** The frame's identifier, or null for a site read without its archive. */
+  /**
+   * The frame's identifier: from the archive, or, for a site read without its archive, as the
+   * site's integrity.json names it (null when it names none).
+   */
   frameId: string | null;
+  /** Where the frame was read: its archive (frame and bytes checked), or the site folder alone. */
+  frameFrom: "archive" | "site";
   frameHash: string | null;
   commit: string | null;
   /** When the assembly was published (ISO 8601, UTC). */
@@ -119,6 +127,7 @@ export class PublishedSource {
     const bytes = new Map<string, Uint8Array>();
     return {
       frameId: found.frame.frameId,
+      frameFrom: "archive",
       frameHash: found.frame.frameHash,
       commit: found.commit,
       at: found.frame.at,
@@ -163,7 +172,7 @@ export class PublishedSource {
     if (!raw) throw new RiskError("E_IO", `The site has no ${INTEGRITY_PATH}: run risk-cli assemble first`);
     const text = Buffer.from(raw).toString("utf8");
     if (text === this.siteIntegrity.text && this.siteIntegrity.view) return this.siteIntegrity.view;
-    let listing: { generated: string; surfaces: SiteSurface[] };
+    let listing: { generated: string; surfaces: SiteSurface[]; frame?: { frameId?: unknown } };
     try {
       listing = JSON.parse(text);
       if (
@@ -185,8 +194,10 @@ export class PublishedSource {
     });
     const integrity = raw;
     const hash = this.hash;
+    const named = listing.frame?.frameId;
     const view: PublishedView = {
-      frameId: null,
+      frameId: typeof named === "string" && FRAME_ID.test(named) ? named : null,
+      frameFrom: "site",
       frameHash: null,
       commit: null,
       at: listing.generated,

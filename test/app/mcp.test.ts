@@ -485,6 +485,27 @@ describe("risk-cli mcp checks its arguments", () => {
   });
 });
 
+describe("risk-cli mcp without --archive", () => {
+  it("names the frame the site's integrity.json names, marked as read from the site", async () => {
+    const named = JSON.parse(readFileSync(`${site}/api/v1/integrity.json`, "utf8")).frame.frameId;
+    expect(named).toBe(frames[2]!.frameId);
+    const siteOnly = inProcess({ site });
+    const signals = JSON.parse((await siteOnly.tool("get_signals", {})).text);
+    expect(signals).toMatchObject({ frameId: named, frameHash: null, frameFrom: "site" });
+    expect((await siteOnly.tool("get_surface", { path: "/llms.txt" })).text.split("\n")[0]).toContain(
+      `in frame ${named} (as the site names it, not checked against the archive)`,
+    );
+    await siteOnly.close();
+    const withArchive = inProcess({ site, archive });
+    expect(JSON.parse((await withArchive.tool("get_signals", {})).text)).toMatchObject({
+      frameId: named,
+      frameHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      frameFrom: "archive",
+    });
+    await withArchive.close();
+  });
+});
+
 describe("one media type per surface", () => {
   it("gives each text surface, the Atom feed included, one media type with its charset in integrity.json, openapi.json, _headers, serve and resources/list", async () => {
     const integrity = JSON.parse(readFileSync(`${site}/api/v1/integrity.json`, "utf8")) as {
