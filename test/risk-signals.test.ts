@@ -206,6 +206,57 @@ describe("collection from a misbehaving upstream over HTTP", () => {
   });
 });
 
+describe("one published value per instrument", () => {
+  it("publishes the debt score with the same value and level on every surface, around the thresholds", async () => {
+    const dir = tempDir("risk-sig-");
+    const pub = demoCopy();
+    const paths = { site: `${dir}/site`, archive: `${dir}/archive`, publication: pub, json: true };
+    // The demo's debt thresholds: 25, 50, 75. Each score is published on its own UTC day, so the
+    // canonical history keeps one row per score.
+    const cases: [number, number, string][] = [
+      [49.5, 49.5, "Modéré"],
+      [49.94, 49.9, "Modéré"],
+      [49.95, 50, "Élevé/Tendu"],
+      [50, 50, "Élevé/Tendu"],
+      [50.04, 50, "Élevé/Tendu"],
+      [52.47, 52.5, "Élevé/Tendu"],
+      [74.96, 75, "Crise"],
+    ];
+    for (const [day, [scoreRaw, value, level]] of cases.entries()) {
+      const now = at(day * 24 * 60);
+      editFile(`${pub}/upstream/debt-latest.json`, (t) =>
+        JSON.stringify({ ...JSON.parse(t), scoreRaw, generatedAt: now }),
+      );
+      await runAssemble({ ...paths, now });
+      const { risk, current, debt } = site(dir);
+      const seen = {
+        risk: [risk.indices.debt.value, risk.indices.debt.level],
+        current: current.signals.filter((s: Json) => s.instrument === "debt").map((s: Json) => [s.value, s.level])[0],
+        debt: [debt.signal.value, debt.signal.level],
+      };
+      expect(seen, `scoreRaw ${scoreRaw}`).toEqual({
+        risk: [value, level],
+        current: [value, level],
+        debt: [value, level],
+      });
+      expect(debt.provenance.scoreRaw).toBe(scoreRaw);
+    }
+    // The canonical history, fused and per series, has the same published values for every closed day.
+    const rows = (path: string) => {
+      const [head, ...lines] = readFileSync(`${dir}/site${path}`, "utf8").trim().split("\n");
+      const names = head.split(",");
+      return lines.map((l) => Object.fromEntries(l.split(",").map((c, i) => [names[i], c])));
+    };
+    const published = cases.slice(0, -1).map(([, value, level]) => [String(value), level]);
+    expect(
+      rows("/api/v1/signals/history.csv")
+        .filter((r) => r.instrument === "debt")
+        .map((r) => [r.value, r.level]),
+    ).toEqual(published);
+    expect(rows("/api/v1/signals/us-debt-risk/history.csv").map((r) => [r.value, r.level])).toEqual(published);
+  });
+});
+
 describe("the debt source over HTTP", () => {
   it("retains the previous frame's provenance, buckets, sources and top signals with the retained debt value", async () => {
     const debtDoc = JSON.parse(readFileSync(new URL("../demo/upstream/debt-latest.json", import.meta.url), "utf8"));
@@ -215,8 +266,8 @@ describe("the debt source over HTTP", () => {
     const paths = { site: `${dir}/site`, archive: `${dir}/archive`, publication: pub, json: true };
     await runAssemble({ ...paths, now: at(0) });
     const before = site(dir).debt;
-    // The published integer of provenance.scoreRaw (52.47 gives 52), as the precision guard asks.
-    expect(before.signal).toMatchObject({ value: 52, rawValue: 52.47, sourceStatus: "ok" });
+    // provenance.scoreRaw rounded by the one rule (52.47 gives 52.5), as risk.json publishes it.
+    expect(before.signal).toMatchObject({ value: 52.5, rawValue: 52.47, sourceStatus: "ok" });
     expect(before.provenance).toMatchObject({
       scoreRaw: 52.47,
       coverage: { observed: 0.85 },
@@ -228,7 +279,7 @@ describe("the debt source over HTTP", () => {
     const after = site(dir);
     expect(after.debt.status).toBe("degraded");
     expect(after.debt.signal).toMatchObject({
-      value: 52,
+      value: 52.5,
       rawValue: 52.47,
       fallbackUsed: true,
       sourceStatus: "unexpected-content",
@@ -236,8 +287,7 @@ describe("the debt source over HTTP", () => {
       lastSuccessAt: at(0),
       lastAttemptAt: at(15),
     });
-    expect(after.debt.signal).toEqual({ ...after.risk.indices.debt, value: 52 });
-    expect(after.risk.indices.debt.value).toBe(52.5);
+    expect(after.debt.signal).toEqual(after.risk.indices.debt);
     for (const key of ["provenance", "buckets", "sources", "topSignals"]) expect(after.debt[key]).toEqual(before[key]);
   });
 

@@ -48,21 +48,7 @@ export const DebtRiskSnapshot = z.strictObject({
 export type DebtRiskSnapshot = z.infer<typeof DebtRiskSnapshot>;
 
 const ROUNDING =
-  "signal.value = provenance.scoreRaw on the published scale, rounded to an integer, half away from zero (the editorial precision guard: never cite a signal more precisely than the published integer)";
-
-/**
- * The debt signal's value as this snapshot publishes it: the source's raw score on the published
- * scale, rounded to an integer, half away from zero (52.47 gives 52, 52.5 gives 53). Without
- * provenance (no raw score known), the published value rounded the same way.
- */
-function publishedInteger(
-  value: number,
-  scale: number,
-  provenance: { scoreRaw: number; scale: number } | null | undefined,
-): number {
-  const raw = provenance ? (provenance.scoreRaw / provenance.scale) * scale : value;
-  return Math.sign(raw) * Math.floor(Math.abs(raw) + 0.5 + 1e-9);
-}
+  "signal.value = provenance.scoreRaw on the published scale, rounded to one decimal, half away from zero: the value every surface publishes for this instrument, and the one its level and tone are read from";
 
 export const DEBT_RISK_PATH = "/api/v1/debt-risk.json";
 
@@ -90,7 +76,8 @@ export const debtRisk = defineSurface({ format: "json", schema: DebtRiskSnapshot
         : s.sourceStatus === "ok" && s.qualityStatus === "nominal"
           ? "nominal"
           : "degraded",
-      signal: s?.present ? { ...indexOf(s), value: publishedInteger(s.value, s.scale, detail.provenance) } : null,
+      // The instrument's one published value, level and tone, exactly as risk.json has them.
+      signal: s?.present ? indexOf(s) : null,
       missing:
         s && !s.present
           ? { instrument: "debt", sourceStatus: s.sourceStatus, reason: s.reason, lastAttemptAt: s.lastAttemptAt }
