@@ -192,6 +192,13 @@ describe("openapi.json contents", () => {
     expect(doc.info.license.name).toBe("CC BY 4.0");
   });
 
+  it("requires every key of the contract's AgentEndpointMap, the MCP endpoint and its documentation included", () => {
+    const map = doc.components.schemas.AgentEndpointMap;
+    expect(Object.keys(map.properties)).toContain("mcpEndpoint");
+    expect([...map.required].sort()).toEqual(Object.keys(map.properties).sort());
+    expect(map.required).toEqual(expect.arrayContaining(["mcpEndpoint", "mcpDocumentation", "docs"]));
+  });
+
   it("has exactly one server, the configured baseUrl", () => {
     const config = parseYaml(fs.readFileSync(join(ROOT, "demo", "risk.config.yaml"), "utf8")) as { baseUrl: string };
     expect(config.baseUrl).toBe("https://risques.example.org");

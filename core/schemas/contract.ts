@@ -268,14 +268,11 @@ export const AGENT_ENDPOINT_KEYS = [
   "docs",
 ] as const;
 
-/** The MCP keys are present only when the publication's configuration names an MCP server. */
-const OPTIONAL_AGENT_ENDPOINTS = new Set<string>(["mcpEndpoint", "mcpDocumentation"]);
-
 export const AgentEndpointMap = z.strictObject(
-  Object.fromEntries(
-    AGENT_ENDPOINT_KEYS.map((k) => [k, OPTIONAL_AGENT_ENDPOINTS.has(k) ? Uri.optional() : Uri]),
-  ) as Record<Exclude<(typeof AGENT_ENDPOINT_KEYS)[number], "mcpEndpoint" | "mcpDocumentation">, typeof Uri> &
-    Record<"mcpEndpoint" | "mcpDocumentation", z.ZodOptional<typeof Uri>>,
+  Object.fromEntries(AGENT_ENDPOINT_KEYS.map((k) => [k, Uri])) as Record<
+    (typeof AGENT_ENDPOINT_KEYS)[number],
+    typeof Uri
+  >,
 );
 
 export const AgentManifest = z.strictObject({

@@ -2,6 +2,7 @@ import { AgentManifest } from "../schemas/contract.ts";
 import { CLAIM_KINDS } from "../schemas/primitives.ts";
 import { defineSurface } from "./types.ts";
 import { CONTRACT_VERSION } from "./common.ts";
+import { AGENTS_PAGE, MCP_SECTION } from "./pages.ts";
 
 /** Contract paths of every machine endpoint, by the AgentEndpointMap key. */
 export const ENDPOINT_PATHS = {
@@ -46,10 +47,11 @@ export const agents = defineSurface({ format: "json", schema: AgentManifest })({
         string
       >),
       docs: url(p.pages.agents),
-      // An MCP endpoint only where the publisher says one answers.
-      ...(p.config.mcp
-        ? { mcpEndpoint: p.config.mcp.url, mcpDocumentation: p.config.mcp.documentation ?? url(p.pages.agents) }
-        : {}),
+      // The contract requires both. Without a configured MCP server, no address is invented: both
+      // point at the MCP section of the agent page this tool builds, which says that none answers
+      // over HTTP and how to run one over this publication.
+      mcpEndpoint: p.config.mcp?.url ?? url(`${AGENTS_PAGE}#${MCP_SECTION}`),
+      mcpDocumentation: p.config.mcp?.documentation ?? url(`${AGENTS_PAGE}#${MCP_SECTION}`),
     };
     return {
       schema: url("/openapi.json#/components/schemas/AgentManifest"),

@@ -35,6 +35,8 @@ const SvgText = z
 const HTML = "text/html; charset=utf-8";
 const SVG = "image/svg+xml";
 export const AGENTS_PAGE = "/donnees/agents/";
+/** The agent page's section on MCP, which agents.json names when no MCP server is configured. */
+export const MCP_SECTION = "mcp";
 export const AGENTS_PAGE_EN = "/en/agent-surface/";
 export const SERIES_PAGE = "/series/";
 export const PRESS_PAGE = "/en/press-resources/";
@@ -430,9 +432,17 @@ function agentPage(lang: "fr" | "en") {
           .join("") +
         "</ul>\n" +
         `<h2>${t("Exemple", "Example")}</h2>\n<pre>${esc(`curl -s ${ctx.url("/api/v1/signals/current.json")} | sha256sum\ncurl -s ${ctx.url("/api/v1/integrity.json")}`)}</pre>\n` +
-        (p.config.mcp
-          ? `<h2 id="mcp">MCP</h2>\n<p>${esc(t(`Un serveur MCP (Streamable HTTP) répond à ${p.config.mcp.url} : chaque outil accepte asOf et ne répond qu’avec ce qui était publié à cet instant.`, `An MCP server (Streamable HTTP) answers at ${p.config.mcp.url}: every tool takes asOf and answers only with what was published then.`))}</p>\n`
-          : "") +
+        `<h2 id="${MCP_SECTION}">MCP</h2>\n<p>${esc(
+          p.config.mcp
+            ? t(
+                `Un serveur MCP (Streamable HTTP) répond à ${p.config.mcp.url} : chaque outil accepte asOf et ne répond qu’avec ce qui était publié à cet instant.`,
+                `An MCP server (Streamable HTTP) answers at ${p.config.mcp.url}: every tool takes asOf and answers only with what was published then.`,
+              )
+            : t(
+                "Aucun serveur MCP ne répond en HTTP pour cette publication ; agents.json renvoie ici. Lancez-en un sur ce site (risk-cli mcp --site DOSSIER, sur l’entrée et la sortie standard) ou sur son archive (--archive ARCHIVE) : chaque outil accepte asOf et ne répond qu’avec ce qui était publié à cet instant.",
+                "No MCP server answers over HTTP for this publication; agents.json points here. Run one over this site (risk-cli mcp --site FOLDER, on standard input and output) or over its archive (--archive ARCHIVE): every tool takes asOf and answers only with what was published then.",
+              ),
+        )}</p>\n` +
         `<table><caption>${t("Points d’accès machine", "Machine endpoints")}</caption><thead><tr><th scope="col">${t("Chemin", "Path")}</th><th scope="col">Format</th><th scope="col">${t("Rôle", "Purpose")}</th></tr></thead><tbody>\n${rows}\n</tbody></table>`;
       return htmlPage({
         lang,

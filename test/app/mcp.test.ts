@@ -765,19 +765,26 @@ describe("serve --mcp answers malformed JSON-RPC as risk-cli mcp does", () => {
 });
 
 describe("the MCP endpoint is advertised only where the config names one", () => {
-  it("a publication without mcp has no mcpEndpoint in agents.json and no MCP line in llms.txt", () => {
+  it("a publication without mcp points agents.json's MCP endpoint at the agent page's MCP section, and llms.txt has no MCP line", () => {
     const pub = demoCopy();
     editFile(`${pub}/risk.config.yaml`, (t) => t.replace(/\nmcp:\n {2}url: [^\n]+/, ""));
     const out = tempDir("risk-mcp-cfg-");
     const r = runCli(["assemble", "--publication", pub, "--site", `${out}/site`, "--archive", `${out}/archive`]);
     expect(r.status, r.stderr).toBe(0);
     const agents = JSON.parse(readFileSync(`${out}/site/agents.json`, "utf8"));
-    expect(agents.endpoints.mcpEndpoint).toBeUndefined();
-    expect(agents.endpoints.mcpDocumentation).toBeUndefined();
+    // The contract requires both keys: they name the page that says no server answers, never a made-up server.
+    expect(agents.endpoints.mcpEndpoint).toBe("https://risques.example.org/donnees/agents/#mcp");
+    expect(agents.endpoints.mcpDocumentation).toBe("https://risques.example.org/donnees/agents/#mcp");
     expect(agents.endpoints.llms).toBe("https://risques.example.org/llms.txt");
+    const page = readFileSync(`${out}/site/donnees/agents/index.html`, "utf8");
+    expect(page).toMatch(/<h2 id="mcp">MCP<\/h2>\n<p>Aucun serveur MCP ne répond en HTTP[^<]*risk-cli mcp --site/);
+    expect(readFileSync(`${out}/site/en/agent-surface/index.html`, "utf8")).toContain(
+      "No MCP server answers over HTTP for this publication",
+    );
     expect(readFileSync(`${out}/site/llms.txt`, "utf8")).not.toMatch(/MCP/);
     const demo = JSON.parse(readFileSync(`${site}/agents.json`, "utf8"));
     expect(demo.endpoints.mcpEndpoint).toBe("https://risques.example.org/mcp");
+    expect(demo.endpoints.mcpDocumentation).toBe("https://risques.example.org/donnees/agents/#mcp");
     expect(readFileSync(`${site}/llms.txt`, "utf8")).toContain("Un serveur MCP");
   });
 });
