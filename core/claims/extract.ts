@@ -2,7 +2,8 @@
  * Claims and references of one French article.
  *
  * - A claim is one sentence of a paragraph or list item outside the bibliography and navigation
- *   sections (./markers.ts EXCLUDED_SECTIONS). A `<!-- claim-id: name -->` comment right before a
+ *   sections (./markers.ts EXCLUDED_SECTIONS). A footnote (`[^label]: …`) is never one; its call
+ *   leaves no text in the sentence, and its links are references of the sentence that calls it. A `<!-- claim-id: name -->` comment right before a
  *   block names the block's first sentence; inside a paragraph, the sentence after it. Marked
  *   claims come first (at most three, in document order).
  * - The other slots go to candidates: sentences of at least six words that are not questions, not
@@ -25,7 +26,7 @@ import {
   type DateMention,
   type Observation,
 } from "./dates.ts";
-import { claimMarkerIn, parseBlocks, parseInline, type Block, type InlineLink } from "./markdown.ts";
+import { claimMarkerIn, notesOf, parseBlocks, parseInline, type Block, type InlineLink } from "./markdown.ts";
 import { EXCLUDED_SECTIONS, MATERIAL_UNITS, NAVIGATION_PREFIXES } from "./markers.ts";
 import {
   absoluteUrl,
@@ -115,7 +116,8 @@ const _EXCLUDED = anyOf(EXCLUDED_SECTIONS);
 const _NAVIGATION = new RegExp(`^(?:${NAVIGATION_PREFIXES.map(wordSource).join("|")})`);
 const _NUMBER = new RegExp(`(?<![${WORD_CLASS}])\\d+(?: \\d{3})*(?:[,.]\\d+)?`, "g");
 const _UNIT_AFTER = new RegExp(`^\\s*(?:${MATERIAL_UNITS.map(wordSource).join("|")})`);
-const _PROSE: ReadonlySet<string> = new Set(["paragraph", "listItem", "quote", "table", "heading"]);
+// A footnote is read for its links, never for a claim: it is not a candidate block.
+const _PROSE: ReadonlySet<string> = new Set(["paragraph", "listItem", "quote", "table", "heading", "footnote"]);
 const _CANDIDATE_BLOCKS: ReadonlySet<string> = new Set(["paragraph", "listItem"]);
 
 /** The claims (at most three), references and counts of one French article. */
@@ -138,6 +140,7 @@ export function extractArticleEvidence(article: ArticleInput, options: ExtractOp
     );
   }
 
+  const footnotes = parsed.footnotes.size > 0 ? notesOf(parsed) : undefined;
   const sentences: _Sentence[] = [];
   let excludedDepth: number | null = null;
   for (const block of parsed.blocks) {
@@ -146,7 +149,7 @@ export function extractArticleEvidence(article: ArticleInput, options: ExtractOp
         warn("marker-unused", m.line, `claim-id "${m.name}" stands before a ${block.type} block, which holds no claim`);
       continue;
     }
-    const inline = parseInline(block.raw, parsed.definitions);
+    const inline = parseInline(block.raw, parsed.definitions, { footnotes });
     if (block.type === "heading") {
       if (excludedDepth !== null && block.depth <= excludedDepth) excludedDepth = null;
       if (excludedDepth === null && _isExcludedHeading(inline.text)) excludedDepth = block.depth;
@@ -241,7 +244,9 @@ function _resolve(
 }
 
 function _reference(link: InlineLink, info: _LinkInfo, s: _Sentence, observation: Observation, now: string): Reference {
-  const published = sourcePublicationOf(link.label, s.text, link.end - s.start);
+  const published = link.note
+    ? sourcePublicationOf(link.label, link.note.text, link.note.end)
+    : sourcePublicationOf(link.label, s.text, link.end - s.start);
   return {
     label: link.label === "" ? info.href : link.label,
     href: info.href,

@@ -6,10 +6,11 @@
  * Why not mdast-util-from-markdown: on this machine it parses a demo article in about 2.3 ms, so
  * 350 articles take 0.8 s, over the whole budget of the editorial assembly. This reader covers
  * what the corpus writes (CommonMark blocks, inline links, reference links, autolinks, emphasis,
- * code, entities, HTML comments) in a few hundredths of that.
+ * code, entities, HTML comments, footnotes as Goldmark and kramdown write them) in a few hundredths
+ * of that.
  */
 
-export type BlockType = "heading" | "paragraph" | "listItem" | "quote" | "table" | "code" | "html";
+export type BlockType = "heading" | "paragraph" | "listItem" | "quote" | "table" | "code" | "html" | "footnote";
 
 export interface Block {
   type: BlockType;
@@ -29,6 +30,11 @@ export interface InlineLink {
   /** Offsets of the label in the plain text. */
   start: number;
   end: number;
+  /**
+   * For a link of a footnote, given on the sentence that calls the note: the note's plain text and
+   * where the link ends in it (what follows the link there may date the source).
+   */
+  note?: { text: string; end: number };
 }
 
 export interface Inline {
@@ -42,6 +48,8 @@ export interface ParsedMarkdown {
   blocks: Block[];
   /** Reference definitions `[name]: url`, by lower-cased name. */
   definitions: Map<string, string>;
+  /** Footnote definitions `[^label]: text`, by lower-cased label (the first of a label wins). */
+  footnotes: Map<string, Block>;
   /** Malformed claim-id comments (bad name), with the name written and their line. */
   badMarkers: { name: string; line: number }[];
 }
@@ -54,6 +62,7 @@ const _LIST = /^([ \t]*)([-*+]|\d{1,9}[.)])(?:[ \t]+(.*))?$/;
 const _QUOTE = /^ {0,3}>[ ]?(.*)$/;
 const _TABLE = /^ {0,3}\|/;
 const _HTML_OPEN = /^ {0,3}<(?:[a-zA-Z][a-zA-Z0-9-]*|\/[a-zA-Z])[\s/>]/;
+const _FOOTNOTE = /^ {0,3}\[\^([^\][\s]+)\]:[ \t]*(.*)$/;
 const _DEFINITION = /^ {0,3}\[([^\]]+)\]:[ \t]*<?([^\s>]+)>?(?:[ \t]+(?:"[^"]*"|'[^']*'|\([^)]*\)))?[ \t]*$/;
 const _MARKER = /<!--\s*claim-id\s*:\s*(.*?)\s*-->/g;
 export const MARKER_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -71,6 +80,7 @@ export function parseBlocks(body: string): ParsedMarkdown {
   const lines = body.split(/\r?\n/);
   const blocks: Block[] = [];
   const definitions = new Map<string, string>();
+  const footnotes = new Map<string, Block>();
   const badMarkers: { name: string; line: number }[] = [];
   let pending: { name: string; line: number }[] = [];
   let open: Block | null = null;
@@ -143,6 +153,16 @@ export function parseBlocks(body: string): ParsedMarkdown {
       close();
       continue;
     }
+    // A footnote definition is a note, never prose of the article: it starts even inside a
+    // paragraph, and its text goes on over the lines that follow it and, after a blank line,
+    // over the lines indented under it.
+    const note = _FOOTNOTE.exec(line);
+    if (note) {
+      const label = note[1].toLowerCase();
+      open = push("footnote", note[2].trim(), i);
+      if (!footnotes.has(label)) footnotes.set(label, open);
+      continue;
+    }
     const def = _DEFINITION.exec(line);
     if (def && !(current && current.type === "paragraph")) {
       definitions.set(def[1].trim().toLowerCase(), def[2]);
@@ -165,7 +185,13 @@ export function parseBlocks(body: string): ParsedMarkdown {
       else open = push("table", line, i);
       continue;
     }
-    if (!current && /^(?: {4}|\t)/.test(line) && blocks.length > 0 && blocks[blocks.length - 1].type !== "listItem") {
+    const last = blocks[blocks.length - 1];
+    if (!current && last?.type === "footnote" && /^(?: {4}|\t)/.test(line)) {
+      last.raw += `\n${line.trim()}`;
+      open = last;
+      continue;
+    }
+    if (!current && /^(?: {4}|\t)/.test(line) && blocks.length > 0 && last.type !== "listItem") {
       const start = i;
       const body = [line];
       while (i + 1 < lines.length && (/^(?: {4}|\t)/.test(lines[i + 1]) || /^\s*$/.test(lines[i + 1])))
@@ -180,7 +206,23 @@ export function parseBlocks(body: string): ParsedMarkdown {
     if (current) current.raw += `\n${line}`;
     else open = push("paragraph", line.trim(), i);
   }
-  return { blocks, definitions, badMarkers };
+  return { blocks, definitions, footnotes, badMarkers };
+}
+
+/** What a footnote gives the sentence that calls it: its plain text and its links. */
+export interface Note {
+  text: string;
+  links: InlineLink[];
+}
+
+/** The notes of a parsed body, by lower-cased label, for `parseInline`'s `footnotes`. */
+export function notesOf(parsed: Pick<ParsedMarkdown, "footnotes" | "definitions">): Map<string, Note> {
+  const notes = new Map<string, Note>();
+  for (const [label, b] of parsed.footnotes) {
+    const { text, links } = parseInline(b.raw, parsed.definitions);
+    notes.set(label, { text, links });
+  }
+  return notes;
 }
 
 const _ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0" };
@@ -201,10 +243,18 @@ const _UNWELCOME = /^[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-
 const _PUNCT = /[!-/:-@[-`{-~]/;
 const _BARE_URL = /^https?:\/\/[^\s<>]*[^\s<>.,;:!?'")\]]/;
 
-/** Plain text of inline Markdown, with the links it holds and its claim-id markers. */
-export function parseInline(raw: string, definitions: ReadonlyMap<string, string>): Inline {
+/**
+ * Plain text of inline Markdown, with the links it holds and its claim-id markers. A footnote
+ * reference (`[^label]`) leaves no text; the links of its note (`footnotes`) are given to the
+ * character before it, so that they are references of the sentence that calls the note.
+ */
+export function parseInline(
+  raw: string,
+  definitions: ReadonlyMap<string, string>,
+  options: { footnotes?: ReadonlyMap<string, Note> } = {},
+): Inline {
   const out: Inline = { text: "", links: [], markers: [] };
-  _inline(raw, definitions, out, true);
+  _inline(raw, { definitions, footnotes: options.footnotes ?? _NO_NOTES }, out, true);
   // Trim, keeping offsets right.
   const lead = out.text.length - out.text.trimStart().length;
   out.text = out.text.trim();
@@ -345,7 +395,22 @@ function _destination(s: string, open: number, sp: Spans): { href: string; next:
   return { href, next: i + 1 };
 }
 
-function _inline(s: string, defs: ReadonlyMap<string, string>, out: Inline, allowLinks: boolean): void {
+const _NO_NOTES: ReadonlyMap<string, Note> = new Map();
+/**
+ * The links of a note given to each call of it: a note called from every paragraph would
+ * otherwise cost calls × links (quadratic in the body). The note's own block still gives all of them.
+ */
+export const NOTE_LINKS_PER_CALL = 8;
+// A label holds no bracket or space, so a call is found without reading past the next bracket.
+const _NOTE_CALL = /\[\^([^\][\s]+)\]/y;
+
+interface _Refs {
+  definitions: ReadonlyMap<string, string>;
+  footnotes: ReadonlyMap<string, Note>;
+}
+
+function _inline(s: string, refs: _Refs, out: Inline, allowLinks: boolean): void {
+  const defs = refs.definitions;
   // Looked up once per text: finding the cached table compares the texts, which costs their
   // length when an equal text comes again as another string (quadratic if done at every piece).
   const sp = spans(s);
@@ -412,6 +477,27 @@ function _inline(s: string, defs: ReadonlyMap<string, string>, out: Inline, allo
         continue;
       }
     }
+    if (c === "[" && s[i + 1] === "^") {
+      _NOTE_CALL.lastIndex = i;
+      const call = _NOTE_CALL.exec(s);
+      if (call && s[i + call[0].length] !== "(") {
+        const close = i + call[0].length - 1;
+        const note = refs.footnotes.get(call[1].toLowerCase());
+        if (note && allowLinks) {
+          const end = Math.max(out.text.length, 1);
+          for (const l of note.links.slice(0, NOTE_LINKS_PER_CALL))
+            out.links.push({
+              label: l.label,
+              href: l.href,
+              start: end - 1,
+              end,
+              note: { text: note.text, end: l.end },
+            });
+        }
+        i = close + 1;
+        continue;
+      }
+    }
     const image = c === "!" && s[i + 1] === "[";
     if (c === "[" || image) {
       const open = image ? i + 1 : i;
@@ -439,7 +525,7 @@ function _inline(s: string, defs: ReadonlyMap<string, string>, out: Inline, allo
           // flatten everything read before it (once per link: quadratic on a flood of links).
           const label: Inline = { text: "", links: [], markers: [] };
           _atSpace.set(label, _atSpace.get(out) ?? out.text.length === 0);
-          _inline(labelRaw, defs, label, false);
+          _inline(labelRaw, refs, label, false);
           out.text += label.text;
           _atSpace.set(out, _atSpace.get(label) ?? out.text.length === 0);
           for (const m of label.markers) out.markers.push({ ...m, offset: m.offset + start });

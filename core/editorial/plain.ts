@@ -16,6 +16,9 @@ export function markdownToPlain(markdown: string): string {
       .replace(/!\[([^\][]*)\]\([^()]*\)/g, "$1")
       .replace(/\[([^\][]*)\]\([^()]*\)/g, "$1")
       .replace(/\[([^\][]*)\]\[[^\][]*\]/g, "$1")
+      // A footnote's call leaves no word; its definition keeps its words, not its label.
+      .replace(/^ {0,3}\[\^[^\][\s]+\]:[ \t]*/gm, "")
+      .replace(/\[\^[^\][\s]+\](?!\()/g, " ")
       .replace(/^ {0,3}\[[^\][]+\]:\s+\S+.*$/gm, " ")
       .replace(/<[^<>\n]+>/g, " ")
       .replace(/^ {0,3}#{1,6}\s+/gm, "")

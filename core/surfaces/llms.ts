@@ -7,6 +7,7 @@ import { withoutComments } from "../render/text.ts";
 import { z } from "zod";
 import type { Doc, Publication } from "../inputs/publication.ts";
 import { editorialOf } from "../editorial/analysis.ts";
+import { footnotesAsText } from "../editorial/footnotes.ts";
 import { defineSurface, type BuildContext } from "./types.ts";
 import { byCodeUnits, docPath, sortDocs, type UrlOf } from "./common.ts";
 
@@ -141,10 +142,10 @@ export function llmsTxt(p: Publication, ctx: Pick<BuildContext, "registry" | "ur
   return `${head}${body}${optional}`;
 }
 
-/** A document's body as it goes into a corpus: claim markers dropped, headings nested under it. */
+/** A document's body as it goes into a corpus: claim markers dropped, footnotes in words, headings nested under it. */
 function corpusBody(doc: Doc): string {
   let fence = false;
-  return withoutComments(doc.body, "", true)
+  return footnotesAsText(withoutComments(doc.body, "", true), doc.lang)
     .split("\n")
     .map((line) => {
       if (/^ {0,3}(```|~~~)/.test(line)) fence = !fence;

@@ -303,6 +303,42 @@ describe("extractArticleEvidence() on written scenarios", () => {
     expect(long).toContain(c.claim.slice(-12, -1).replace(/\s+$/, ""));
   });
 
+  it("reads footnotes as notes: never a claim, no [^label] in a claim, their links references of the sentence that calls them", () => {
+    const body = [
+      FILLER,
+      "Note[^1].",
+      "Le solde du Trésor a reculé à 722 milliards de dollars à la fin du trimestre selon le relevé officiel[^bis].",
+      "[^1]: La note dit que le chiffre a été révisé le 3 avril 2026.",
+      "[^bis]: Voir https://fiscaldata.treasury.gov/datasets/daily-treasury-statement/ du 3 mars 2026,",
+      "    et sa note de méthode de 2025.",
+    ].join("\n\n");
+    const ev = extractArticleEvidence(article(body), OPTIONS);
+    expect(ev.claims.map((c) => c.claim)).toEqual([
+      "Le solde du Trésor a reculé à 722 milliards de dollars à la fin du trimestre selon le relevé officiel.",
+    ]);
+    expect(ev.claims[0]!.references).toEqual([
+      expect.objectContaining({
+        href: "https://fiscaldata.treasury.gov/datasets/daily-treasury-statement/",
+        kind: "primary-source",
+        // Dated by the words after the link in the note, not by the calling sentence.
+        sourcePublicationDate: "2026-03-03",
+      }),
+    ]);
+    expect(ev.references.map((r) => r.href)).toEqual([
+      "https://fiscaldata.treasury.gov/datasets/daily-treasury-statement/",
+    ]);
+    expect(ev.counts).toEqual({ externalLinks: 1, internalLinks: 0, primarySources: 1 });
+    // Alone, a footnote is still no claim, however dated and sourced it is.
+    const alone = extractArticleEvidence(
+      article(
+        "[^n]: La dette atteignait 39 284 milliards de dollars le 30 juin 2026 selon https://fiscaldata.treasury.gov/x.",
+      ),
+      OPTIONS,
+    );
+    expect(alone.claims).toEqual([]);
+    expect(alone.references.map((r) => r.href)).toEqual(["https://fiscaldata.treasury.gov/x"]);
+  });
+
   it("counts distinct links over the whole body, excluded sections included", () => {
     const body = [
       `${P1} Voir aussi [le guide](/guides/lire-les-spreads/) et [le même guide](/guides/lire-les-spreads/).`,

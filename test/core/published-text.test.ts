@@ -167,3 +167,56 @@ describe("llms.txt stays under 64 KB whatever one document holds", () => {
     expect(llms.toString()).toMatch(/Carry trade sur le yen[^\n]*: 2026-08-18\. (mot ){10}[^\n]*…\n/);
   });
 });
+
+describe("footnotes in an article", () => {
+  it("never reach a claim, llms-full.txt, the evidence graph or the search index as [^label] markup", () => {
+    const pub = join(tempDir("risk-text-"), "pub");
+    cpSync(join(ROOT, "demo"), pub, { recursive: true });
+    const notes = [
+      "",
+      "Note[^1].",
+      "",
+      "Le solde du compte du Trésor est tombé à 722 milliards de dollars le 30 septembre 2026[^bce].",
+      "",
+      "[^1]: La note dit que le chiffre a été révisé le 3 avril 2026.",
+      "[^bce]: Voir https://www.ecb.europa.eu/press/financial-stability-publications/fsr/html/index.fr.html du 3 mars 2026.",
+      "",
+    ].join("\n");
+    for (const [lang, slug] of [
+      ["fr", "carry-trade-yen-boj"],
+      ["en", "yen-carry-trade-boj"],
+    ]) {
+      const file = join(pub, `content/articles/${lang}/${slug}.md`);
+      writeFileSync(file, readFileSync(file, "utf8").replace("\n## ", `${notes}\n## `));
+    }
+    const r = assembleInto(pub, "2026-11-21T12:00:00Z");
+    expect(r.status, r.stderr).toBe(0);
+    const site = r.site;
+    const read = (path: string) => readFileSync(join(site, path), "utf8");
+    for (const path of [
+      "/api/v1/claims.json",
+      "/api/v1/claims.ndjson",
+      "/api/v1/evidence-graph.json",
+      "/llms-full.txt",
+      "/llms-full-en.txt",
+      "/api/v1/search-index.json",
+    ])
+      expect(read(path), path).not.toMatch(/\[\^|\^1\b|\^bce/);
+    const claims = JSON.parse(read("/api/v1/claims.json")).claims as {
+      articleSlug: string;
+      claim: string;
+      references: { href: string }[];
+    }[];
+    expect(claims.some((c) => /la note dit|^voir /i.test(c.claim))).toBe(false);
+    const called = claims.find((c) => c.claim.startsWith("Le solde du compte du Trésor"));
+    expect(called?.references.map((x) => x.href)).toContain(
+      "https://www.ecb.europa.eu/press/financial-stability-publications/fsr/html/index.fr.html",
+    );
+    const full = read("/llms-full.txt");
+    expect(full).toContain("Note (note 1).");
+    expect(full).toContain("le 30 septembre 2026 (note 2).");
+    expect(full).toContain("Note 1 : La note dit que le chiffre a été révisé le 3 avril 2026.");
+    expect(full).toContain("Note 2 : Voir https://www.ecb.europa.eu/");
+    expect(read("/llms-full-en.txt")).toContain("Note 1: La note dit");
+  });
+});
