@@ -39,7 +39,7 @@ export interface Detection {
     articles?: { fr: string[]; en: string[] };
     guides?: { fr: string[]; en: string[] };
     slug: "file" | "jekyll" | { key: string };
-    translations: "translationOf" | "same-slug";
+    translations: "translationOf" | "same-slug" | { key: string };
     timezone?: string;
     frontmatter: {
       map: Record<string, (typeof FRONTMATTER_KEYS)[number]>;
@@ -76,14 +76,13 @@ void _contentIsConfig;
 const SKIP = new Set(["node_modules", "dist", "public", "_site", "resources", "build", "out", "vendor"]);
 const DOC = /\.(md|mdx|markdown)$/;
 const DATED = /(^|\/)\d{4}-\d{1,2}-\d{1,2}-[^/]+$/;
-const TRANSLATION_KEYS = [
-  "translationOf",
-  "sourceArticle",
-  "original",
-  "translation_of",
-  "translationKey",
-  "sourceSlug",
-];
+/** Keys that only a translation holds: they name its original. */
+const TRANSLATION_KEYS = ["translationOf", "sourceArticle", "original", "translation_of", "sourceSlug"];
+/**
+ * Hugo's `translationKey`: every language version of a page holds it with one value, so it says
+ * which pages are one, not which is the translation (Hugo matches its keys in any case).
+ */
+const isPairKey = (key: string) => key.toLowerCase() === "translationkey";
 /** Frontmatter keys that give a page its whole address, by generator. */
 const ADDRESS_KEYS: Partial<Record<Generator, string>> = { hugo: "url", jekyll: "permalink", eleventy: "permalink" };
 /** Generators whose `slug` key names the page, the file name standing in when a file has none. */
@@ -516,12 +515,18 @@ export function detectSite(root: string): Detection {
     }
     const { fm } = read;
     const declared = String(fm.lang ?? fm.language ?? fm.locale ?? "").toLowerCase();
-    const lang: "fr" | "en" =
-      declared.startsWith("en") ||
-      (!declared && TRANSLATION_KEYS.some((k) => k in fm)) ||
-      (!declared && /(^|\/)en(\/|$)|\.en\.(md|mdx|markdown)$|(^|\/)[^/]*-en\//.test(rel))
+    // A declared language first, then the file's name or folder (x.fr.md is French whatever its
+    // keys say), then a key only translations hold.
+    const byPath = /(^|\/)en(\/|$)|\.en\.(md|mdx|markdown)$|(^|\/)[^/]*-en\//.test(rel)
+      ? "en"
+      : /(^|\/)fr(\/|$)|\.fr\.(md|mdx|markdown)$|(^|\/)[^/]*-fr\//.test(rel)
+        ? "fr"
+        : undefined;
+    const lang: "fr" | "en" = declared
+      ? declared.startsWith("en")
         ? "en"
-        : "fr";
+        : "fr"
+      : (byPath ?? (TRANSLATION_KEYS.some((k) => k in fm) ? "en" : "fr"));
     const kind = /guide/i.test(rel) ? "guide" : "article";
     found.push({ rel, kind, lang, fm, slug: fileSlug(rel, jekyll) });
   }
@@ -535,6 +540,7 @@ export function detectSite(root: string): Detection {
   let draft: string | undefined;
   let published: string | undefined;
   let slugKey: string | undefined;
+  let pairKey: string | undefined;
   const own = new Set<string>(FRONTMATTER_KEYS);
   const taken = new Set([...counts.keys()].filter((k) => own.has(k)));
   for (const key of [...counts.keys()].sort()) {
@@ -546,6 +552,10 @@ export function detectSite(root: string): Detection {
     // Jekyll's `published: false` leaves a post out: a flag, not a date.
     if (key === "published" && valuesOf(key).every((v) => typeof v === "boolean")) {
       published = key;
+      continue;
+    }
+    if (isPairKey(key) && !pairKey) {
+      pairKey = key;
       continue;
     }
     if (key === "slug" && SLUG_KEY_GENERATORS.has(generator)) {
@@ -567,19 +577,6 @@ export function detectSite(root: string): Detection {
   const fileSlugs = new Map(found.map((f) => [f, f.slug]));
   if (jekyll) for (const f of found) if (typeof f.fm.slug === "string") f.slug = f.fm.slug;
   if (slugKey) for (const f of found) if (typeof f.fm[slugKey] === "string") f.slug = f.fm[slugKey] as string;
-  // Without a key naming the original, a translation is paired with its original by slug. When
-  // the pages' own slugs break pairs that their file names make (Hugo's un.fr.md and un.en.md),
-  // the file names name the pages, and the slug key is declared as the publisher's.
-  const paired = (slugOf: (f: (typeof found)[number]) => string) => {
-    const fr = new Set(found.filter((f) => f.lang === "fr").map((f) => `${f.kind}:${slugOf(f)}`));
-    const en = found.filter((f) => f.lang === "en");
-    return en.length > 0 && en.every((f) => fr.has(`${f.kind}:${slugOf(f)}`));
-  };
-  if (slugKey && !taken.has("translationOf") && !paired((f) => f.slug) && paired((f) => fileSlugs.get(f)!)) {
-    for (const f of found) f.slug = fileSlugs.get(f)!;
-    ignore.push(slugKey);
-    slugKey = undefined;
-  }
   const addressKey = ADDRESS_KEYS[generator];
   if (addressKey && counts.has(addressKey)) {
     const own = found.filter((f) => addressKey in f.fm).map((f) => f.rel);
@@ -633,16 +630,42 @@ export function detectSite(root: string): Detection {
   if (!documents.some((d) => d.lang === "fr"))
     unmapped.push("no French original found: risk-cli publishes French originals and their English translations");
 
-  const frSlugs = new Set(found.filter((f) => f.lang === "fr").map((f) => `${f.kind}:${f.slug}`));
+  // Without a key naming the original, a translation is paired with its original as risk-cli's
+  // same-slug pairs it: the same file (un.en.md beside un.fr.md), else file name, else slug. A
+  // key every language version shares (Hugo's translationKey) pairs the pages that hold it.
+  const fr = found.filter((f) => f.lang === "fr");
   const en = found.filter((f) => f.lang === "en");
-  const translations: "translationOf" | "same-slug" = taken.has("translationOf")
-    ? "translationOf"
-    : en.length > 0 && en.every((f) => frSlugs.has(`${f.kind}:${f.slug}`))
-      ? "same-slug"
-      : "translationOf";
-  if (en.length > 0 && !taken.has("translationOf") && translations !== "same-slug")
+  const stem = (rel: string) =>
+    rel
+      .replace(/\.(fr|en)(\.[^./]+)$/, "$2")
+      .split("/")
+      .filter((p) => p !== "fr" && p !== "en")
+      .join("/");
+  const pairs = (f: Found) => {
+    const value = pairKey ? f.fm[pairKey] : undefined;
+    if (typeof value === "string") return fr.some((o) => o.kind === f.kind && o.fm[pairKey!] === value);
+    const others = fr.filter((o) => o.kind === f.kind && !(pairKey && pairKey in o.fm));
+    const name = fileSlugs.get(f);
+    return (
+      others.some((o) => stem(o.rel) === stem(f.rel)) ||
+      others.filter((o) => fileSlugs.get(o) === name).length === 1 ||
+      (!pairKey && others.some((o) => o.slug === f.slug))
+    );
+  };
+  const byKey = (f: Found) => TRANSLATION_KEYS.some((k) => k in f.fm);
+  const translations: Detection["content"]["translations"] = pairKey
+    ? { key: pairKey }
+    : taken.has("translationOf") && en.every(byKey)
+      ? "translationOf"
+      : en.length > 0 && en.every((f) => byKey(f) || pairs(f))
+        ? "same-slug"
+        : "translationOf";
+  const unpaired = en.filter(
+    (f) => !(taken.has("translationOf") && byKey(f)) && (translations === "translationOf" || !pairs(f)),
+  );
+  if (unpaired.length)
     unmapped.push(
-      "translations: no key names an English document's French original, and their slugs differ; add translationOf (or your key mapped to it) to each translation",
+      `translations: ${unpaired.length} English document(s) (${some(unpaired.map((f) => f.rel))}) name no French original${pairKey ? ` by ${pairKey}` : ""} and share no file name or slug with one; add translationOf (or your key mapped to it) to each${pairKey ? `, or give the original the same ${pairKey}` : ""}`,
     );
 
   const topicKey = Object.keys(map).find((k) => map[k] === "topics") ?? "topics";

@@ -20,6 +20,7 @@ export interface Finding {
     | "no-claim"
     | "dropped-markup"
     | "empty-glob"
+    | "no-articles"
     | "future-date"
     | "upstream-fallback"
     | ExtractWarningCode;
@@ -84,8 +85,12 @@ export function editorialFindings(p: Publication, now: string, url: UrlOf): Find
         code: "missing-source",
         file: rel(doc.file),
         field: "translationOf",
-        message: `no French ${doc.kind} "${doc.meta.translationOf}" exists; the translation is published with translationStatus missing-source. Restore the original or fix translationOf`,
+        message: doc.pairedBy
+          ? `no French ${doc.kind} has its ${doc.pairedBy}; the translation is published with translationStatus missing-source. Restore the original, ${doc.pairedBy.startsWith("file name") ? "name its file as this one (x.fr.md beside x.en.md)" : `give it the same ${doc.pairedBy.split(" ")[0]}`}, or name it by translationOf`
+          : `no French ${doc.kind} "${doc.meta.translationOf}" exists; the translation is published with translationStatus missing-source. Restore the original or fix translationOf`,
         needle: "translationOf:",
+        // Paired by its file name, the file itself names the original: its first line.
+        line: doc.lines?.original ?? (doc.pairedBy ? 1 : undefined),
       });
     } else if (t.translationStatus === "stale") {
       findings.push({
@@ -122,6 +127,20 @@ export function editorialFindings(p: Publication, now: string, url: UrlOf): Find
       }
     }
   }
+  // A config that reads no French article publishes nothing of the corpus: never a clean lint.
+  if (!p.articles.some((a) => a.lang === "fr")) {
+    const field = content?.articles ? "content.articles.fr" : "content.articles";
+    findings.push({
+      severity: "error",
+      code: "no-articles",
+      file: "risk.config.yaml",
+      field,
+      message: content?.articles
+        ? `its globs read no published French article, so nothing of the corpus would be published; make them take your French originals (${content.articles.fr.join(", ") || "none written"})`
+        : "no content.articles block, and content/articles/fr/ holds no published French article, so nothing of the corpus would be published; write content.articles: { fr: [...], en: [...] } with globs that take your French originals and their translations (risk-cli init --detect writes them)",
+      needle: content?.articles ? "articles:" : "",
+    });
+  }
   const today = now.slice(0, 10);
   for (const doc of [...p.articles, ...p.guides]) {
     if ((doc.publishedAt ?? doc.meta.date) > (doc.publishedAt ? now : today)) {
@@ -132,6 +151,8 @@ export function editorialFindings(p: Publication, now: string, url: UrlOf): Find
         field: "date",
         message: `dated ${doc.publishedAt ?? doc.meta.date}, after ${doc.publishedAt ? now : today}: risk-cli publishes it now; if your site holds it back until then, mark it as a draft until that day`,
         needle: "",
+        // A Jekyll post dated by its file name alone has no date line: the file's first.
+        line: doc.lines?.date ?? 1,
       });
     }
   }

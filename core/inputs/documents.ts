@@ -144,6 +144,8 @@ export interface ReadFrontmatter {
   publishedAt: string | null;
   /** The value of the slug key, when the config makes slugs from one. */
   slugValue: string | null;
+  /** The value of the key every language version shares, when the config pairs translations by one. */
+  pairValue: string | null;
   draft: boolean;
 }
 
@@ -255,6 +257,7 @@ export function readFrontmatter(
   // Jekyll names a post by its `slug` key when it has one (its :title and :slug), as by its file name.
   const slugKey =
     content && typeof content.slug === "object" ? content.slug.key : content?.slug === "jekyll" ? "slug" : null;
+  const pairKey = content && typeof content.translations === "object" ? content.translations.key : null;
   const draftKey = fm.draft;
   const publishedKey = fm.published;
   const draft =
@@ -263,7 +266,8 @@ export function readFrontmatter(
   const meta: Record<string, unknown> = {};
   const origin = new Map<string, string>();
   for (const [key, value] of Object.entries(raw)) {
-    if (key === draftKey || key === publishedKey || key === slugKey || fm.ignore.includes(key)) continue;
+    if (key === draftKey || key === publishedKey || key === slugKey || key === pairKey || fm.ignore.includes(key))
+      continue;
     const target = fm.map[key] ?? key;
     if (key === "" && fm.map[key] === undefined) {
       // YAML reads a key written `null:`, `~:` or `:` alone as the empty key.
@@ -344,10 +348,19 @@ export function readFrontmatter(
   const slugRaw = slugKey ? raw[slugKey] : undefined;
   if (slugRaw !== undefined && slugRaw !== null && typeof slugRaw !== "string")
     throw inputError(file, lineOfKey(head, slugKey!), slugKey!, "the slug is a text, as my-article");
+  const pairRaw = pairKey ? raw[pairKey] : undefined;
+  if (pairRaw !== undefined && pairRaw !== null && (typeof pairRaw !== "string" || !pairRaw.trim()))
+    throw inputError(
+      file,
+      lineOfKey(head, pairKey!),
+      pairKey!,
+      "the key every language version of a document shares is a text, the same in each (dette-americaine)",
+    );
   return {
     meta: result.data,
     publishedAt,
     slugValue: typeof slugRaw === "string" ? slugRaw : null,
+    pairValue: typeof pairRaw === "string" ? pairRaw : null,
     draft,
   };
 }

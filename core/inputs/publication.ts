@@ -5,6 +5,7 @@ import { INSTRUMENT_KEYS, type InstrumentKey } from "../schemas/primitives.ts";
 import { parseWithSchema } from "./locate.ts";
 import {
   docLocations,
+  fileSlug,
   globRoots,
   lineOfKey,
   locate,
@@ -47,6 +48,10 @@ export interface Doc {
   publishedAt: string | null;
   /** MDX components and HTML elements left out of the text, for lint to name. */
   dropped: DroppedMarkup[];
+  /** The frontmatter lines of its date and of the key that names its original, when written. */
+  lines?: { date: number | null; original: number | null };
+  /** What named a translation's original when no translationOf did (`translationKey "dette"`). */
+  pairedBy?: string;
 }
 
 export interface Methodology extends MethodologyFile {
@@ -299,52 +304,94 @@ export function parsePublication(input: InputFiles, options: { parsed?: ParsedFi
   return publication;
 }
 
+/** A document read, before slugs are made unique and translations paired. */
+interface Entry {
+  rel: string;
+  text: string;
+  kind: "article" | "guide";
+  lang: Lang;
+  read: ReturnType<typeof readDocument>;
+  /** The slug its address shows. */
+  slug: string;
+  /** Its identity in the publication: the slug, with the date its address shows when another has the slug. */
+  id: string;
+  /** When its address shows its date: the parts it shows (2026-02-01, or 2026-02 for a year and month). */
+  dated: string | null;
+}
+
+/** A document's frontmatter, readable body and the lines lint names, as one parse gives them. */
+function readDocument(file: string, text: string, content: ContentConfig | undefined) {
+  const { format, head, body, bodyLine } = splitDocument(file, text);
+  const fm = readFrontmatter(file, format, head, content);
+  const readable = readableBody(body, { mdx: file.endsWith(".mdx") });
+  const pairKey = typeof content?.translations === "object" ? content.translations.key : undefined;
+  return {
+    ...fm,
+    body: readable.text,
+    dropped: readable.dropped.map((d) => ({ ...d, line: d.line + bodyLine - 1 })),
+    bodyLine,
+    lines: {
+      date: fieldLine(head, "date", content) ?? null,
+      original: fieldLine(head, "translationOf", content) ?? (pairKey ? lineOfKey(head, pairKey) : undefined) ?? null,
+    },
+  };
+}
+
+/**
+ * A document's path with its language left out (`x.en.md` as `x.md`, `en/_posts/a.md` as
+ * `_posts/a.md`): a translation and its original share it where the site pairs them by file.
+ */
+const stemOf = (rel: string) =>
+  rel
+    .replace(/\.(fr|en)(\.[^./]+)$/, "$2")
+    .split("/")
+    .filter((p) => p !== "fr" && p !== "en")
+    .join("/");
+
 function parseDocs(input: InputFiles, config: Config, pages: Pages, parsed?: ParsedFiles): Doc[] {
   const content = config.content;
   const locations = docLocations(content);
   // What a document's parse depends on besides its text: the config's reading rules.
   const rules = JSON.stringify(content ?? null);
-  const docs: Doc[] = [];
-  const seen = new Map<string, string>();
-  // French drafts, by kind and slug: their translations wait with them.
-  const drafts = new Set<string>();
+  const entries: Entry[] = [];
+  const zone = pages.timezone ?? content?.timezone ?? "UTC";
+  const showsDate = (kind: Entry["kind"], lang: Lang) => /\{(year|month|day)\}/.test(pages[kind][lang]);
   for (const [rel, text] of input.files) {
     const where = locate(rel, locations);
     if (!where) continue;
     const { kind, lang } = where;
     // Messages name a file by its path inside the publication, never where it sits on this machine.
     const file = rel;
-    const read = remembered(parsed, rel, `${rules}\0${text}`, () => {
-      const { format, head, body, bodyLine } = splitDocument(file, text);
-      const fm = readFrontmatter(file, format, head, content);
-      const readable = readableBody(body, { mdx: rel.endsWith(".mdx") });
-      return {
-        ...fm,
-        body: readable.text,
-        dropped: readable.dropped.map((d) => ({ ...d, line: d.line + bodyLine - 1 })),
-        bodyLine,
-      };
-    });
-    if (read.draft) {
-      if (lang === "fr") drafts.add(`${kind}/${slugOf(rel, content, read.slugValue)}`);
-      continue;
-    }
+    const read = remembered(parsed, rel, `${rules}\0${text}`, () => readDocument(file, text, content));
     const slug = slugOf(rel, content, read.slugValue);
-    const problem = slugProblem(rel, content, read.slugValue);
-    if (problem) {
-      const key = typeof content?.slug === "object" ? content.slug.key : "slug";
-      // The field and line are the slug key's when the frontmatter gives it; a file name has neither.
-      throw read.slugValue !== null
-        ? inputError(file, frontmatterLine(file, text, key, content), key, problem)
-        : inputError(file, undefined, undefined, problem);
+    if (!read.draft) {
+      const problem = slugProblem(rel, content, read.slugValue);
+      if (problem) {
+        const key = typeof content?.slug === "object" ? content.slug.key : "slug";
+        // The field and line are the slug key's when the frontmatter gives it; a file name has neither.
+        throw read.slugValue !== null
+          ? inputError(file, frontmatterLine(file, text, key, content), key, problem)
+          : inputError(file, undefined, undefined, problem);
+      }
     }
-    const key = `${kind}/${lang}/${slug}`;
-    const other = seen.get(key);
-    if (other)
-      throw inputError(file, undefined, undefined, `${other} has the same slug "${slug}"; each ${kind} needs its own`);
-    seen.set(key, file);
+    const date = showsDate(kind, lang) ? pageDateOf(read.meta.date, read.publishedAt, zone) : null;
+    const shown = date
+      ? [
+          /\{year\}/.test(pages[kind][lang]) ? date.year : "",
+          /\{month\}/.test(pages[kind][lang]) ? date.month : "",
+          /\{day\}/.test(pages[kind][lang]) ? date.day : "",
+        ].filter(Boolean)
+      : [];
+    entries.push({ rel, text, kind, lang, read, slug, id: slug, dated: shown.length ? shown.join("-") : null });
+  }
+  uniqueIds(entries, content);
+  const frenchOf = pairing(entries, content);
+  const docs: Doc[] = [];
+  for (const e of entries) {
+    if (e.read.draft) continue;
+    const { rel: file, text, kind, lang, read } = e;
     const meta = { ...read.meta };
-    if (lang === "en" && !meta.translationOf && content?.translations === "same-slug") meta.translationOf = slug;
+    let pairedBy: string | undefined;
     if (lang === "fr" && (meta.translationOf || meta.translatedFrom)) {
       throw inputError(
         file,
@@ -354,12 +401,18 @@ function parseDocs(input: InputFiles, config: Config, pages: Pages, parsed?: Par
       );
     }
     if (lang === "en" && !meta.translationOf) {
-      throw inputError(
-        file,
-        undefined,
-        "translationOf",
-        "an English translation names its French original (translationOf, or a key mapped to it; or content.translations: same-slug in risk.config.yaml)",
-      );
+      const paired = frenchOf(e);
+      if (!paired)
+        throw inputError(
+          file,
+          1,
+          "translationOf",
+          "an English translation names its French original: add translationOf (the French original's slug) to its frontmatter, or a key mapped to it, or pair translations by file name or a shared key (content.translations in risk.config.yaml)",
+        );
+      // The translation of a draft waits with it, and names no draft.
+      if (paired.original?.read.draft) continue;
+      meta.translationOf = paired.original?.id ?? paired.missing;
+      pairedBy = paired.by;
     }
     if (meta.updated && meta.updated < meta.date) {
       throw inputError(
@@ -372,25 +425,131 @@ function parseDocs(input: InputFiles, config: Config, pages: Pages, parsed?: Par
     docs.push({
       kind,
       lang,
-      slug,
+      slug: e.id,
       file,
       meta,
       body: read.body,
       bodyLine: read.bodyLine,
       path: pageOf(
         pages[kind][lang],
-        slug,
+        e.slug,
         // Only an address that shows the date needs its parts (a time-zone lookup per page).
-        /\{(year|month|day)\}/.test(pages[kind][lang])
-          ? pageDateOf(meta.date, read.publishedAt, pages.timezone ?? content?.timezone ?? "UTC")
-          : undefined,
+        showsDate(kind, lang) ? pageDateOf(meta.date, read.publishedAt, zone) : undefined,
       ),
       publishedAt: read.publishedAt,
       dropped: read.dropped,
+      // A parse kept by an older version has no lines: lint then finds them itself.
+      lines: read.lines ?? { date: null, original: null },
+      ...(pairedBy ? { pairedBy } : {}),
     });
   }
-  // A translation of a draft is not published before its original (nor does it name the draft).
+  // A translation of a draft named by translationOf waits with it too.
+  const drafts = new Set(entries.filter((e) => e.read.draft && e.lang === "fr").map((e) => `${e.kind}/${e.id}`));
   return docs.filter((d) => !(d.lang === "en" && drafts.has(`${d.kind}/${d.meta.translationOf}`)));
+}
+
+/**
+ * Gives each published document of a kind and language its own identity. Two with one slug are
+ * one page, unless their address shows their dates (Jekyll's `/:year/:month/:day/:title`) and
+ * those differ: the earliest keeps the slug, the others are told apart by the date their address
+ * shows (`point-mensuel-2026-02-01`), and their addresses keep the slug. Otherwise refused.
+ */
+function uniqueIds(entries: Entry[], content: ContentConfig | undefined): void {
+  const groups = new Map<string, Entry[]>();
+  for (const e of entries) {
+    if (e.read.draft) continue;
+    const key = `${e.kind}/${e.lang}/${e.slug}`;
+    groups.set(key, [...(groups.get(key) ?? []), e]);
+  }
+  const clash = (e: Entry, other: Entry, dated: boolean) => {
+    const key = typeof content?.slug === "object" ? content.slug.key : "slug";
+    const line = e.read.slugValue !== null ? frontmatterLine(e.rel, e.text, key, content) : undefined;
+    return inputError(
+      e.rel,
+      line,
+      e.read.slugValue !== null ? key : undefined,
+      dated
+        ? `${other.rel} has the same slug "${e.slug}" and the same date in its address (${e.dated}): both would be one page; give one of them its own slug or date`
+        : `${other.rel} has the same slug "${e.slug}"; each ${e.kind} needs its own (its address shows no date to tell them apart)`,
+    );
+  };
+  const byId = new Map<string, Entry>();
+  for (const group of groups.values()) {
+    if (group.length > 1) {
+      if (group.some((e) => e.dated === null)) throw clash(group[1]!, group[0]!, false);
+      // The earliest keeps the plain slug: a later post never renames one already published.
+      const order = [...group].sort(
+        (a, b) =>
+          cmp(a.read.meta.date, b.read.meta.date) ||
+          cmp(a.read.publishedAt ?? "", b.read.publishedAt ?? "") ||
+          cmp(a.rel, b.rel),
+      );
+      for (const [i, e] of order.entries()) {
+        const same = order.slice(0, i).find((o) => o.dated === e.dated);
+        if (same) throw clash(e, same, true);
+        if (i > 0) e.id = `${e.slug}-${e.dated}`;
+      }
+    }
+    for (const e of group) {
+      const key = `${e.kind}/${e.lang}/${e.id}`;
+      const other = byId.get(key);
+      if (other) throw clash(e, other, false);
+      byId.set(key, e);
+    }
+  }
+}
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * How an English document without translationOf finds its French original, as
+ * `content.translations` says: the French document with the same file (`x.fr.md` beside
+ * `x.en.md`, `en/_posts/a.md` and `_posts/a.md`), else the same file name, else (`same-slug`)
+ * the same slug; or, with a key every language version shares, the French one with its value.
+ * Undefined when the config pairs by translationOf alone; `missing` when no original is there.
+ */
+function pairing(
+  entries: Entry[],
+  content: ContentConfig | undefined,
+): (e: Entry) => { original?: Entry; missing: string; by: string } | undefined {
+  const mode = content?.translations ?? "translationOf";
+  if (mode === "translationOf") return () => undefined;
+  const key = typeof mode === "object" ? mode.key : undefined;
+  const french = entries.filter((e) => e.lang === "fr");
+  const byValue = new Map<string, Entry>();
+  if (key)
+    for (const f of french) {
+      const value = f.read.pairValue;
+      if (value === null) continue;
+      const other = byValue.get(`${f.kind}/${value}`);
+      if (other)
+        throw inputError(
+          f.rel,
+          f.read.lines?.original ?? undefined,
+          key,
+          `${other.rel} has the same ${key} "${value}"; each language version of one document shares it, so two French documents cannot: give one its own`,
+        );
+      byValue.set(`${f.kind}/${value}`, f);
+    }
+  const jekyll = content?.slug === "jekyll";
+  return (e) => {
+    const value = e.read.pairValue;
+    if (key && value !== null)
+      return { original: byValue.get(`${e.kind}/${value}`), missing: value, by: `${key} "${value}"` };
+    // A page with the key is not paired by its file (as Hugo does).
+    const candidates = french.filter((f) => f.kind === e.kind && (!key || f.read.pairValue === null));
+    const name = fileSlug(e.rel, jekyll);
+    const named = candidates.filter((f) => fileSlug(f.rel, jekyll) === name);
+    const original =
+      candidates.find((f) => stemOf(f.rel) === stemOf(e.rel)) ??
+      (named.length === 1 ? named[0] : undefined) ??
+      (key ? undefined : candidates.find((f) => f.id === e.id));
+    return {
+      original,
+      missing: e.id,
+      by: `file name "${name}"${key || name === e.id ? "" : ` or slug "${e.id}"`}`,
+    };
+  };
 }
 
 function parseMethodologies(input: InputFiles, parsed?: ParsedFiles): Methodology[] {
@@ -422,7 +581,11 @@ function frontmatterLine(
   content: ContentConfig | undefined,
 ): number | undefined {
   if (text === undefined) return undefined;
-  const { head } = splitDocument(file, text);
+  return fieldLine(splitDocument(file, text).head, field, content);
+}
+
+/** The line of a frontmatter field in the frontmatter block: its own key or a key mapped to it. */
+function fieldLine(head: string, field: string, content: ContentConfig | undefined): number | undefined {
   const mapped = Object.entries(content?.frontmatter.map ?? {})
     .filter(([, to]) => to === field)
     .map(([from]) => from);

@@ -264,10 +264,14 @@ export const ContentConfig = z.strictObject({
    */
   slug: z.union([z.enum(["file", "jekyll"]), z.strictObject({ key: z.string().min(1) })]).default("file"),
   /**
-   * How a translation names its original: the frontmatter key translationOf (after mapping), or
-   * `same-slug` (an English document translates the French one with its slug).
+   * How a translation names its original: the frontmatter key translationOf (after mapping);
+   * `same-slug` (an English document translates the French one with its file name, else its
+   * slug); or a key every language version holds with one value (Hugo's `translationKey`), a
+   * document without it paired as `same-slug` pairs it.
    */
-  translations: z.enum(["translationOf", "same-slug"]).default("translationOf"),
+  translations: z
+    .union([z.enum(["translationOf", "same-slug"]), z.strictObject({ key: z.string().min(1) })])
+    .default("translationOf"),
   /**
    * The time zone (IANA name) in which the frontmatter writes date-times that carry none, as
    * Jekyll's `timezone` and Hugo's `timeZone` say; without it such a date-time is refused.

@@ -6,8 +6,10 @@ import { detectSite } from "../../app/detect.ts";
 import { runInitDetect } from "../../cli/commands/init.ts";
 import { runLint } from "../../cli/commands/lint.ts";
 import { report } from "../../cli/exit.ts";
+import { nodeFs } from "../../cli/runtime/node.ts";
 import { demoPublication } from "../../cli/paths.ts";
 import { docLocations, locate } from "../../core/inputs/documents.ts";
+import { loadPublication } from "../../core/inputs/publication.ts";
 import { ContentConfig } from "../../core/inputs/schemas.ts";
 import { ROOT } from "../helpers/cli.ts";
 import { siteFromDemo } from "../helpers/sites.ts";
@@ -281,6 +283,38 @@ describe("a Jekyll site", () => {
   });
 });
 
+describe("Jekyll posts sharing a title on different dates", () => {
+  const files = (permalink: string) => ({
+    "_config.yml": `permalink: ${permalink}\n`,
+    "_posts/2026-01-01-point-mensuel.md": md("title: Point de janvier\ndescription: Un point."),
+    "_posts/2026-02-01-point-mensuel.md": md("title: Point de février\ndescription: Un point."),
+    "en/_posts/2026-02-01-point-mensuel.md": md("title: February\ndescription: A review."),
+  });
+
+  it("are two pages when their address shows the date: the later one told apart by that date", async () => {
+    const root = site(files("date"));
+    await captured(() => runInitDetect({ dir: root, json: false }));
+    const p = await loadPublication(nodeFs, root);
+    expect(p.articles.map((a) => [a.lang, a.slug, a.path, a.meta.translationOf ?? null])).toEqual([
+      ["fr", "point-mensuel", "/2026/01/01/point-mensuel.html", null],
+      ["fr", "point-mensuel-2026-02-01", "/2026/02/01/point-mensuel.html", null],
+      ["en", "point-mensuel", "/en/2026/02/01/point-mensuel.html", "point-mensuel-2026-02-01"],
+    ]);
+    const lint = await runLint({ publication: root, json: true });
+    expect(lint.findings.filter((f) => f.severity === "error")).toEqual([]);
+  });
+
+  it("are one page when their address shows no date: refused, naming both files", async () => {
+    const root = site(files("/:title/"));
+    await captured(() => runInitDetect({ dir: root, json: false }));
+    const { error } = await captured(() => runLint({ publication: root, json: true }));
+    const { status, stderr } = exitOf(error);
+    expect(status).toBe(3);
+    expect(stderr).toContain("_posts/2026-02-01-point-mensuel.md");
+    expect(stderr).toContain('_posts/2026-01-01-point-mensuel.md has the same slug "point-mensuel"');
+  });
+});
+
 describe("the site's address", () => {
   it("is read from Hugo's baseURL, Jekyll's url and baseurl, Astro's site; the demo's stays, with a TODO, when there is none or it cannot be published", async () => {
     const cases: [Record<string, string>, string | undefined][] = [
@@ -541,20 +575,77 @@ describe("a Hugo site", () => {
     expect(lint.counts.articles).toBe(2);
   });
 
-  it("pairs translations by file name when the pages' own slugs would break the pairs", async () => {
+  it("pairs translations by file name while the pages' own slugs give their addresses", async () => {
     const root = site({
       "hugo.toml": "",
+      "content/posts/dette.fr.md": hugoPost("Dette", 'slug = "dette-us"'),
+      "content/posts/dette.en.md": hugoPost("Debt", 'slug = "us-debt"'),
       "content/posts/un.fr.md": hugoPost("Un", 'slug = "un-slug"'),
       "content/posts/un.en.md": hugoPost("One"),
     });
     const d = detectSite(root);
-    expect(d.content.slug).toBe("file");
+    expect(d.content.slug).toEqual({ key: "slug" });
     expect(d.content.translations).toBe("same-slug");
-    expect(d.content.frontmatter.ignore).toContain("slug");
+    expect(d.unmapped.join("\n")).not.toContain("translations:");
     await captured(() => runInitDetect({ dir: root, json: false }));
     const lint = await runLint({ publication: root, json: true });
     expect(lint.findings.filter((f) => f.severity === "error")).toEqual([]);
+    expect(lint.counts.articles).toBe(2);
+    const p = await loadPublication(nodeFs, root);
+    const en = p.articles.filter((a) => a.lang === "en").map((a) => [a.path, a.meta.translationOf]);
+    expect(en).toEqual([
+      ["/en/posts/us-debt/", "dette-us"],
+      ["/en/posts/un/", "un-slug"],
+    ]);
+    expect(p.articles.find((a) => a.slug === "dette-us")!.path).toBe("/posts/dette-us/");
+  });
+
+  it("pairs pages by the translationKey every language version shares, and keeps x.fr.md French", async () => {
+    const root = site({
+      "hugo.toml": 'baseURL = "https://r1.example.org/"\n',
+      "content/posts/dette.fr.md": hugoPost("Dette", 'translationKey = "dette"'),
+      "content/posts/us-debt.en.md": hugoPost("Debt", 'translationKey = "dette"'),
+      "content/posts/seul.en.md": hugoPost("Alone", 'translationKey = "nulle-part"'),
+    });
+    const d = detectSite(root);
+    expect(d.documents.map((x) => [x.lang, x.files])).toEqual([
+      ["fr", 1],
+      ["en", 2],
+    ]);
+    expect(d.content.translations).toEqual({ key: "translationKey" });
+    expect(d.content.frontmatter.map).toEqual({});
+    expect(d.unmapped.join("\n")).toContain("content/posts/seul.en.md");
+    await captured(() => runInitDetect({ dir: root, json: false }));
+    const lint = await runLint({ publication: root, json: true });
     expect(lint.counts.articles).toBe(1);
+    expect(lint.findings.filter((f) => f.severity === "error")).toEqual([
+      expect.objectContaining({
+        code: "missing-source",
+        file: "content/posts/seul.en.md",
+        line: 5,
+        message: expect.stringContaining('no French article has its translationKey "nulle-part"'),
+      }),
+    ]);
+    const p = await loadPublication(nodeFs, root);
+    expect(p.articles.find((a) => a.file.endsWith("us-debt.en.md"))!.meta.translationOf).toBe("dette");
+  });
+
+  it("never lints clean with a config that reads no French article, naming the config's field", async () => {
+    const root = site({ "hugo.toml": "", "content/posts/un.md": hugoPost("Un") });
+    await captured(() => runInitDetect({ dir: root, json: false }));
+    const file = join(root, "risk.config.yaml");
+    const text = readFileSync(file, "utf8");
+    writeFileSync(file, text.slice(0, text.indexOf("# Read where it lives")));
+    const lint = await runLint({ publication: root, json: true });
+    expect(lint.ok).toBe(false);
+    expect(lint.findings.filter((f) => f.severity === "error")).toEqual([
+      expect.objectContaining({ code: "no-articles", file: "risk.config.yaml", field: "content.articles" }),
+    ]);
+    writeFileSync(file, text.replace("content/posts/**/[^_]*.md", "content/billets/**/[^_]*.md"));
+    const typo = await runLint({ publication: root, json: true });
+    expect(typo.findings.filter((f) => f.severity === "error")).toEqual([
+      expect.objectContaining({ code: "no-articles", field: "content.articles.fr", line: expect.any(Number) }),
+    ]);
   });
 
   it("keeps French files without a suffix apart from English ones with it", () => {
