@@ -14,6 +14,7 @@ import { isTimeZone } from "../core/dates.ts";
 import { isRiskError } from "../core/errors.ts";
 import { type ContentConfig, FRONTMATTER_KEYS, SiteAddress } from "../core/inputs/schemas.ts";
 import { fileSlug, likelyKey, SLUG, slugProblem, splitDocument } from "../core/inputs/documents.ts";
+import { yamlProblem } from "../core/inputs/locate.ts";
 
 export type Generator = "astro" | "hugo" | "jekyll" | "eleventy" | "markdown";
 
@@ -396,7 +397,7 @@ function frontmatterOf(rel: string, text: string, warn: (message: string) => voi
     const counter = new LineCounter();
     const doc = parseDocument(head, { lineCounter: counter, prettyErrors: false, logLevel: "silent" });
     const error = doc.errors[0];
-    if (error) return broken(counter.linePos(error.pos[0]).line, `invalid YAML: ${error.message.split("\n")[0]}`);
+    if (error) return broken(counter.linePos(error.pos[0]).line, yamlProblem(error));
     for (const w of doc.warnings) warn(w.message.split("\n")[0]!);
     try {
       value = doc.toJS({ maxAliasCount: 100 });

@@ -11,6 +11,7 @@ import { nodeHasher, stderrLogger } from "../runtime/node.ts";
 import { runtimeFs } from "../runtime/select.ts";
 import { VERSION } from "../../core/version.ts";
 import { oneLine } from "../terminal.ts";
+import { RiskError } from "../../core/errors.ts";
 
 export interface LintReport {
   /** False when a finding is an error: the exit status is then 1. */
@@ -23,14 +24,16 @@ export interface LintReport {
 
 /**
  * Checks the whole publication without writing anything: every input file (exit 3 on the first
- * bad one), every surface built from the corpus against its schema (exit 4), then the editorial
+ * bad registry or config, or naming every article and guide that cannot be read), every surface built from the corpus against its schema (exit 4), then the editorial
  * findings: errors (exit 1), warnings and notes.
  */
 export async function runLint(opts: { publication?: string; json: boolean }): Promise<LintReport> {
   const log = stderrLogger(opts.json);
   const pubDir = resolve(opts.publication ?? defaultPublication("checking"));
   const files = await readPublicationFiles(runtimeFs().fs, pubDir);
-  const publication = parsePublication(files);
+  const bad: RiskError[] = [];
+  const publication = parsePublication(files, { badDocuments: bad });
+  if (bad.length) throw everyBadDocument(bad);
   const now = resolveNow(undefined, process.env, () => new Date());
   const url = (path: string) => `${publication.config.baseUrl}${path}`;
   // The corpus surfaces only: upstream readings are `risk-cli collect`'s concern.
@@ -81,4 +84,20 @@ export async function runLint(opts: { publication?: string; json: boolean }): Pr
     `${surfaces.length} corpus surfaces valid; ${report.counts.claims} claims in ${report.counts.articles} French articles (${report.counts.reviewedClaims} reviewed); ${report.counts.errors} error(s), ${report.counts.warnings} warning(s), ${report.counts.notes} note(s)`,
   );
   return report;
+}
+
+/**
+ * Every article or guide that cannot be read, named in one run: each after the first on its own
+ * line, then the first as the error (exit 3), saying how many more there are and carrying them
+ * all (`documents`).
+ */
+function everyBadDocument(bad: RiskError[]): RiskError {
+  const [first, ...more] = bad as [RiskError, ...RiskError[]];
+  if (!more.length) return first;
+  for (const e of more) process.stderr.write(`risk-cli: ${oneLine(e.message)} [${e.code}]\n`);
+  return new RiskError(
+    "E_INPUT",
+    `${first.message} (and ${more.length} more document(s) that cannot be read, named above)`,
+    { ...first.data, documents: bad.map((e) => ({ message: e.message, ...e.data })) },
+  );
 }

@@ -33,7 +33,7 @@ export function parseWithSchema<S extends z.ZodType>(
   const err = doc.errors[0];
   if (err) {
     const line = counter.linePos(err.pos[0]).line + lineOffset;
-    throw inputError(file, line, undefined, `invalid YAML: ${err.message.split("\n")[0]}`);
+    throw inputError(file, line, undefined, yamlProblem(err));
   }
   let value: unknown;
   try {
@@ -47,6 +47,16 @@ export function parseWithSchema<S extends z.ZodType>(
   const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return result.data;
   return fail(file, doc, counter, result.error, lineOffset);
+}
+
+/**
+ * What a YAML parse error says, for a publisher: the library's first line, except where it names
+ * its own limit (a stack exhausted by lists nested thousands deep), which is said as the input's.
+ */
+export function yamlProblem(error: { code: string; message: string }): string {
+  if (error.code === "RESOURCE_EXHAUSTION" || /call stack/i.test(error.message))
+    return "invalid YAML: its lists or mappings are nested too deeply to be read; write the value flat";
+  return `invalid YAML: ${error.message.split("\n")[0]}`;
 }
 
 function parse(text: string): { doc: Document; counter: LineCounter } {
@@ -111,8 +121,27 @@ export function explain(issue: z.core.$ZodIssue): string {
     case "invalid_format":
       return `${issue.message}; expected format ${issue.format}, got ${describe(issue.input)}`;
     default:
-      return issue.message;
+      return sizeProblem(issue) ?? issue.message;
   }
+}
+
+/**
+ * A size the schema gives no message of its own for, said as what to do: zod's own words
+ * ("Too small: expected string to have >=1 characters") name no action.
+ */
+function sizeProblem(issue: z.core.$ZodIssue): string | undefined {
+  if (issue.code !== "too_small" && issue.code !== "too_big") return undefined;
+  if (!/^Too (small|big):/.test(issue.message)) return undefined;
+  const what = issue.origin === "string" ? "characters" : issue.origin === "array" ? "items" : undefined;
+  if (!what) return undefined;
+  const size = Number(issue.code === "too_small" ? issue.minimum : issue.maximum);
+  if (issue.code === "too_small" && size === 1)
+    return issue.origin === "string"
+      ? "the field is empty; write its text"
+      : "the list is empty; give at least one item";
+  return issue.code === "too_small"
+    ? `at least ${size} ${what} expected; write more`
+    : `at most ${size} ${what}; shorten it`;
 }
 
 function describe(value: unknown): string {

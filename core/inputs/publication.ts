@@ -15,7 +15,7 @@ import {
   splitDocument,
 } from "./documents.ts";
 import { readableBody, type DroppedMarkup } from "../editorial/markup.ts";
-import { pageDateOf, pageOf, pagesOf, type Pages } from "./pages.ts";
+import { pageDateOf, pageOf, pagesOf, type PageDate, type Pages } from "./pages.ts";
 import {
   ChangelogFile,
   ClaimReviewsFile,
@@ -273,10 +273,17 @@ function remembered<T>(parsed: ParsedFiles | undefined, rel: string, text: strin
   return value;
 }
 
-/** Validates every input file, then the cross-references between them. */
-export function parsePublication(input: InputFiles, options: { parsed?: ParsedFiles } = {}): Publication {
+/**
+ * Validates every input file, then the cross-references between them. With `badDocuments`, an
+ * article or guide that cannot be read is recorded there and left out instead of stopping the
+ * parse, so that `lint` names every bad document in one run.
+ */
+export function parsePublication(
+  input: InputFiles,
+  options: { parsed?: ParsedFiles; badDocuments?: RiskError[] } = {},
+): Publication {
   const { root, files } = input;
-  const { parsed } = options;
+  const { parsed, badDocuments } = options;
   // A registry is YAML, or JSON when the publisher keeps it so.
   const yamlOf = <S extends z.ZodType>(base: string, schema: S): z.infer<S> => {
     const rel = files.has(`${base}.yaml`) || !files.has(`${base}.json`) ? `${base}.yaml` : `${base}.json`;
@@ -285,7 +292,7 @@ export function parsePublication(input: InputFiles, options: { parsed?: ParsedFi
   };
   const config = yamlOf("risk.config", Config);
   const pages = pagesOf(config.urls);
-  const docs = parseDocs(input, config, pages, parsed);
+  const docs = parseDocs(input, config, pages, { parsed, bad: badDocuments });
   const publication: Publication = {
     root,
     config,
@@ -300,7 +307,8 @@ export function parsePublication(input: InputFiles, options: { parsed?: ParsedFi
     changelog: yamlOf("content/editorial/changelog", ChangelogFile),
     claimReviews: yamlOf("content/claim-reviews", ClaimReviewsFile),
   };
-  checkReferences(publication, input);
+  // A document left out may be what a registry names: its references are checked once it reads.
+  if (!badDocuments?.length) checkReferences(publication, input);
   return publication;
 }
 
@@ -315,6 +323,8 @@ interface Entry {
   slug: string;
   /** Its identity in the publication: the slug, with the date its address shows when another has the slug. */
   id: string;
+  /** The date its address shows, when it shows one. */
+  date: PageDate | null;
   /** When its address shows its date: the parts it shows (2026-02-01, or 2026-02 for a year and month). */
   dated: string | null;
 }
@@ -348,7 +358,24 @@ const stemOf = (rel: string) =>
     .filter((p) => p !== "fr" && p !== "en")
     .join("/");
 
-function parseDocs(input: InputFiles, config: Config, pages: Pages, parsed?: ParsedFiles): Doc[] {
+function parseDocs(
+  input: InputFiles,
+  config: Config,
+  pages: Pages,
+  options: { parsed?: ParsedFiles; bad?: RiskError[] },
+): Doc[] {
+  const { parsed, bad } = options;
+  // Each document's refusal stops the parse, unless the caller lists them all.
+  const attempt = <T>(run: () => T, instead: T): T => {
+    if (!bad) return run();
+    try {
+      return run();
+    } catch (e) {
+      if (!(e instanceof RiskError) || e.code !== "E_INPUT") throw e;
+      bad.push(e);
+      return instead;
+    }
+  };
   const content = config.content;
   const locations = docLocations(content);
   // What a document's parse depends on besides its text: the config's reading rules.
@@ -362,17 +389,24 @@ function parseDocs(input: InputFiles, config: Config, pages: Pages, parsed?: Par
     const { kind, lang } = where;
     // Messages name a file by its path inside the publication, never where it sits on this machine.
     const file = rel;
-    const read = remembered(parsed, rel, `${rules}\0${text}`, () => readDocument(file, text, content));
+    const read = attempt(
+      () => remembered(parsed, rel, `${rules}\0${text}`, () => readDocument(file, text, content)),
+      null,
+    );
+    if (!read) continue;
     const slug = slugOf(rel, content, read.slugValue);
-    if (!read.draft) {
-      const problem = slugProblem(rel, content, read.slugValue);
-      if (problem) {
-        const key = typeof content?.slug === "object" ? content.slug.key : "slug";
-        // The field and line are the slug key's when the frontmatter gives it; a file name has neither.
-        throw read.slugValue !== null
+    const problem = read.draft ? undefined : slugProblem(rel, content, read.slugValue);
+    if (problem) {
+      const key = typeof content?.slug === "object" ? content.slug.key : "slug";
+      // The field and line are the slug key's when the frontmatter gives it; a file name has neither.
+      const refusal =
+        read.slugValue !== null
           ? inputError(file, frontmatterLine(file, text, key, content), key, problem)
           : inputError(file, undefined, undefined, problem);
-      }
+      attempt(() => {
+        throw refusal;
+      }, undefined);
+      continue;
     }
     const date = showsDate(kind, lang) ? pageDateOf(read.meta.date, read.publishedAt, zone) : null;
     const shown = date
@@ -382,70 +416,87 @@ function parseDocs(input: InputFiles, config: Config, pages: Pages, parsed?: Par
           /\{day\}/.test(pages[kind][lang]) ? date.day : "",
         ].filter(Boolean)
       : [];
-    entries.push({ rel, text, kind, lang, read, slug, id: slug, dated: shown.length ? shown.join("-") : null });
+    entries.push({ rel, text, kind, lang, read, slug, id: slug, date, dated: shown.length ? shown.join("-") : null });
   }
-  uniqueIds(entries, content);
-  const frenchOf = pairing(entries, content);
+  attempt(() => uniqueIds(entries, content), undefined);
+  const frenchOf = attempt(
+    () => pairing(entries, content),
+    () => undefined,
+  );
   const docs: Doc[] = [];
   for (const e of entries) {
     if (e.read.draft) continue;
-    const { rel: file, text, kind, lang, read } = e;
-    const meta = { ...read.meta };
-    let pairedBy: string | undefined;
-    if (lang === "fr" && (meta.translationOf || meta.translatedFrom)) {
-      throw inputError(
-        file,
-        frontmatterLine(file, text, "translationOf", content) ?? frontmatterLine(file, text, "translatedFrom", content),
-        "translationOf",
-        "a French original has no translationOf or translatedFrom; remove them",
-      );
-    }
-    if (lang === "en" && !meta.translationOf) {
-      const paired = frenchOf(e);
-      if (!paired)
-        throw inputError(
-          file,
-          1,
-          "translationOf",
-          "an English translation names its French original: add translationOf (the French original's slug) to its frontmatter, or a key mapped to it, or pair translations by file name or a shared key (content.translations in risk.config.yaml)",
-        );
-      // The translation of a draft waits with it, and names no draft.
-      if (paired.original?.read.draft) continue;
-      meta.translationOf = paired.original?.id ?? paired.missing;
-      pairedBy = paired.by;
-    }
-    if (meta.updated && meta.updated < meta.date) {
-      throw inputError(
-        file,
-        frontmatterLine(file, text, "updated", content),
-        "updated",
-        `updated (${meta.updated}) is before date (${meta.date})`,
-      );
-    }
-    docs.push({
-      kind,
-      lang,
-      slug: e.id,
-      file,
-      meta,
-      body: read.body,
-      bodyLine: read.bodyLine,
-      path: pageOf(
-        pages[kind][lang],
-        e.slug,
-        // Only an address that shows the date needs its parts (a time-zone lookup per page).
-        showsDate(kind, lang) ? pageDateOf(meta.date, read.publishedAt, zone) : undefined,
-      ),
-      publishedAt: read.publishedAt,
-      dropped: read.dropped,
-      // A parse kept by an older version has no lines: lint then finds them itself.
-      lines: read.lines ?? { date: null, original: null },
-      ...(pairedBy ? { pairedBy } : {}),
-    });
+    const doc = attempt(() => docOf(e, { content, pages, frenchOf }), null);
+    if (doc) docs.push(doc);
   }
   // A translation of a draft named by translationOf waits with it too.
   const drafts = new Set(entries.filter((e) => e.read.draft && e.lang === "fr").map((e) => `${e.kind}/${e.id}`));
   return docs.filter((d) => !(d.lang === "en" && drafts.has(`${d.kind}/${d.meta.translationOf}`)));
+}
+
+/** What places a document: the reading rules, the page patterns, and how translations are paired. */
+interface DocContext {
+  content: ContentConfig | undefined;
+  pages: Pages;
+  frenchOf: ReturnType<typeof pairing>;
+}
+
+/** A document as published, or null for the translation of a draft (it waits with it). */
+function docOf(e: Entry, ctx: DocContext): Doc | null {
+  const { content, pages, frenchOf } = ctx;
+  const { rel: file, text, kind, lang, read } = e;
+  const meta = { ...read.meta };
+  let pairedBy: string | undefined;
+  if (lang === "fr" && (meta.translationOf || meta.translatedFrom)) {
+    throw inputError(
+      file,
+      frontmatterLine(file, text, "translationOf", content) ?? frontmatterLine(file, text, "translatedFrom", content),
+      "translationOf",
+      "a French original has no translationOf or translatedFrom; remove them",
+    );
+  }
+  if (lang === "en" && !meta.translationOf) {
+    const paired = frenchOf(e);
+    if (!paired)
+      throw inputError(
+        file,
+        1,
+        "translationOf",
+        "an English translation names its French original: add translationOf (the French original's slug) to its frontmatter, or a key mapped to it, or pair translations by file name or a shared key (content.translations in risk.config.yaml)",
+      );
+    // The translation of a draft waits with it, and names no draft.
+    if (paired.original?.read.draft) return null;
+    meta.translationOf = paired.original?.id ?? paired.missing;
+    pairedBy = paired.by;
+  }
+  if (meta.updated && meta.updated < meta.date) {
+    throw inputError(
+      file,
+      frontmatterLine(file, text, "updated", content),
+      "updated",
+      `updated (${meta.updated}) is before date (${meta.date})`,
+    );
+  }
+  return {
+    kind,
+    lang,
+    slug: e.id,
+    file,
+    meta,
+    body: read.body,
+    bodyLine: read.bodyLine,
+    path: pageOf(
+      pages[kind][lang],
+      e.slug,
+      // Only an address that shows the date needs its parts (a time-zone lookup per page).
+      e.date ?? undefined,
+    ),
+    publishedAt: read.publishedAt,
+    dropped: read.dropped,
+    // A parse kept by an older version has no lines: lint then finds them itself.
+    lines: read.lines ?? { date: null, original: null },
+    ...(pairedBy ? { pairedBy } : {}),
+  };
 }
 
 /**

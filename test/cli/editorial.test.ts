@@ -89,6 +89,47 @@ describe("risk-cli lint", () => {
   });
 });
 
+describe("risk-cli lint and documents it cannot read", () => {
+  it("names every bad document in one run, each with what to do, then exits 3", () => {
+    const pub = demoCopy();
+    const fr = `${pub}/content/articles/fr`;
+    writeFileSync(`${fr}/vide.md`, "");
+    writeFileSync(`${fr}/clotures.md`, "---\n---\nTexte.\n");
+    writeFileSync(`${fr}/sans-description.md`, "---\ntitle: T\ndate: 2026-03-12\n---\nTexte.\n");
+    writeFileSync(`${fr}/description-vide.md`, '---\ntitle: T\ndescription: ""\ndate: 2026-03-12\n---\nTexte.\n');
+    writeFileSync(`${fr}/profond.md`, `---\ntitle: ${"[".repeat(5000)}\ndate: 2026-03-12\n---\nTexte.\n`);
+    const r = runCli(["lint", "--publication", pub]);
+    expect(r.status).toBe(EXIT.E_INPUT);
+    for (const file of ["vide.md:1", "clotures.md", "sans-description.md", "description-vide.md:3", "profond.md:2"])
+      expect(r.stderr).toContain(`Cannot read content/articles/fr/${file}`);
+    expect(r.stderr).toContain("description-vide.md:3 (field description): the field is empty; write its text");
+    expect(r.stderr).toContain("profond.md:2: invalid YAML: its lists or mappings are nested too deeply");
+    expect(r.stderr).not.toMatch(/Too small|call stack/);
+    expect(r.stderr).toContain("(and 4 more document(s) that cannot be read, named above) [E_INPUT]");
+    const json = JSON.parse(runCli(["lint", "--json", "--publication", pub]).stdout);
+    expect(json.documents).toHaveLength(5);
+  });
+
+  it("gives the line of a future date and of a translation naming no French original", () => {
+    const pub = demoCopy();
+    const en = `${pub}/content/articles/en/us-debt-ceiling-2026.md`;
+    editFile(en, (t) =>
+      t
+        .replace(/^date: .*$/m, "date: 2099-01-01")
+        .replace(/^updated: .*\n/m, "")
+        .replace(/^translationOf: .*$/m, ""),
+    );
+    let r = runCli(["lint", "--publication", pub]);
+    expect(r.status).toBe(EXIT.E_INPUT);
+    expect(r.stderr).toContain("Cannot read content/articles/en/us-debt-ceiling-2026.md:1 (field translationOf)");
+    editFile(en, (t) => t.replace("---\n", "---\ntranslationOf: dette-americaine-plafond-2026\n"));
+    r = runCli(["lint", "--json", "--publication", pub]);
+    const future = JSON.parse(r.stdout).findings.find((f: { code: string }) => f.code === "future-date");
+    const line = readFileSync(en, "utf8").split("\n").indexOf("date: 2099-01-01") + 1;
+    expect(future).toMatchObject({ file: "content/articles/en/us-debt-ceiling-2026.md", line });
+  });
+});
+
 describe("risk-cli assemble and orphan reviews", () => {
   it("warns at every assembly, the steady-state one included, without stopping", () => {
     const pub = orphanedReview();
