@@ -99,7 +99,11 @@ const ELEVENTY_CONFIGS = [
 function generatorOf(root: string): Generator {
   const has = (name: string) => fs.existsSync(join(root, name));
   if (["astro.config.mjs", "astro.config.ts", "astro.config.js", "astro.config.cjs"].some(has)) return "astro";
-  if (["hugo.toml", "hugo.yaml", "hugo.json", "config.toml"].some(has)) return "hugo";
+  // hugo.* and config.toml are Hugo's own; a config.yaml or .json is Hugo's beside its content folder.
+  const hugoFiles = HUGO_CONFIG_FILES.filter(
+    (f) => f.startsWith("hugo.") || f.startsWith("config/") || f === "config.toml",
+  );
+  if (hugoFiles.some(has) || (HUGO_CONFIG_FILES.some(has) && has("content"))) return "hugo";
   if (has("_config.yml") || has("_posts")) return "jekyll";
   if (ELEVENTY_CONFIGS.some(has)) return "eleventy";
   return "markdown";
@@ -146,26 +150,62 @@ function siteTimeZone(root: string, generator: Generator): string | undefined {
   return typeof zone === "string" && isTimeZone(zone) ? zone : undefined;
 }
 
-/** Where Hugo reads its config, in the order it looks. */
-const HUGO_CONFIG_FILES = [
-  "hugo.toml",
-  "hugo.yaml",
-  "hugo.yml",
-  "hugo.json",
-  "config.toml",
-  "config.yaml",
-  "config.yml",
-  "config.json",
-];
+/**
+ * Where Hugo reads its config, in the order it looks: the root's files, then the config folder's
+ * `_default` environment (whose other files, `params.toml`..., hold no key read here).
+ */
+const HUGO_CONFIG_FILES = ["hugo", "config", "config/_default/hugo", "config/_default/config"].flatMap((base) =>
+  ["toml", "yaml", "yml", "json"].map((ext) => `${base}.${ext}`),
+);
 
 /** A YAML file's top-level mapping; empty when the file is missing, broken or not a mapping. */
 function readYamlObject(file: string): Record<string, unknown> {
+  return readConfig(file, "yaml").config ?? {};
+}
+
+/**
+ * A generator's config file: its top-level mapping (null when the file is empty), or why it
+ * cannot be read (`broken`); neither when there is no such file.
+ */
+function readConfig(
+  file: string,
+  format: "toml" | "yaml" | "json",
+): { config?: Record<string, unknown> | null; broken?: string } {
+  let text: string;
   try {
-    const value: unknown = parseDocument(fs.readFileSync(file, "utf8"), { logLevel: "silent" }).toJS();
-    return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+    text = fs.readFileSync(file, "utf8");
   } catch {
     return {};
   }
+  try {
+    let value: unknown;
+    if (format === "toml") value = parseToml(text);
+    else if (format === "json") value = JSON.parse(text);
+    else {
+      const doc = parseDocument(text, { logLevel: "silent", prettyErrors: false });
+      if (doc.errors[0]) return { broken: yamlProblem(doc.errors[0]) };
+      value = doc.toJS({ maxAliasCount: 100 });
+    }
+    if (value == null) return { config: null };
+    return typeof value === "object" && !Array.isArray(value)
+      ? { config: value as Record<string, unknown> }
+      : { broken: "it is not a mapping of keys" };
+  } catch (e) {
+    const line = e instanceof TomlError ? ` (line ${e.line})` : "";
+    return { broken: `invalid ${format.toUpperCase()}${line}: ${String((e as Error).message).split("\n")[0]}` };
+  }
+}
+
+/** The first Hugo config file the site holds, by its path in the site, and what it gives. */
+function hugoConfigFile(
+  root: string,
+): { name: string; config?: Record<string, unknown> | null; broken?: string } | undefined {
+  for (const name of HUGO_CONFIG_FILES) {
+    const ext = name.split(".").pop()!;
+    const read = readConfig(join(root, name), ext === "yml" ? "yaml" : (ext as "toml" | "yaml" | "json"));
+    if ("config" in read || read.broken) return { name, ...read };
+  }
+  return undefined;
 }
 
 /**
@@ -173,26 +213,7 @@ function readYamlObject(file: string): Record<string, unknown> {
  * undefined when there is none or it does not parse as a mapping.
  */
 function hugoConfig(root: string): Record<string, unknown> | null | undefined {
-  for (const name of HUGO_CONFIG_FILES) {
-    let text: string;
-    try {
-      text = fs.readFileSync(join(root, name), "utf8");
-    } catch {
-      continue;
-    }
-    try {
-      const config: unknown = name.endsWith(".toml")
-        ? parseToml(text)
-        : name.endsWith(".json")
-          ? JSON.parse(text)
-          : parseDocument(text).toJS();
-      if (config == null) return null;
-      return typeof config === "object" ? (config as Record<string, unknown>) : undefined;
-    } catch {
-      return undefined;
-    }
-  }
-  return undefined;
+  return hugoConfigFile(root)?.config;
 }
 
 /** A top-level key of a Hugo config, which Hugo matches in any case (`baseURL`, `baseurl`). */
@@ -227,6 +248,9 @@ function siteAddress(root: string, generator: Generator): string | undefined {
         continue;
       }
       found = /\bsite\s*:\s*(['"`])(https?:\/\/[^'"`\s]+)\1/.exec(text)?.[2];
+      // Astro serves every page under its `base` path: the site's address includes it.
+      const base = /\bbase\s*:\s*(['"`])(\/[^'"`\s]*)\1/.exec(text)?.[2]?.replace(/\/+$/, "");
+      if (typeof found === "string" && base) found = `${found.replace(/\/+$/, "")}${base}`;
       break;
     }
   }
@@ -499,6 +523,17 @@ export function detectSite(root: string): Detection {
   const jekyll = generator === "jekyll" && rels.some((r) => DATED.test(r));
   const zone = siteTimeZone(root, generator);
   const unmapped: string[] = [];
+  // A generator config that does not parse gives none of what is read from it: said, not guessed.
+  const config =
+    generator === "hugo"
+      ? hugoConfigFile(root)
+      : generator === "jekyll"
+        ? { name: "_config.yml", ...readConfig(join(root, "_config.yml"), "yaml") }
+        : undefined;
+  if (config?.broken)
+    unmapped.push(
+      `${config.name}: ${config.broken}; nothing was read from it (the site's address, time zone and page addresses): fix it, then run init --detect again`,
+    );
   const found: Found[] = [];
   for (const rel of rels) {
     const read = frontmatterOf(rel, fs.readFileSync(join(root, rel), "utf8"), (w) =>
@@ -583,6 +618,33 @@ export function detectSite(root: string): Detection {
     const own = found.filter((f) => addressKey in f.fm).map((f) => f.rel);
     unmapped.push(
       `${addressKey}: ${own.length} page(s) give their own address (${some(own)}); risk-cli links every page by the urls: pattern of its kind, so check those pages' links, or give them the pattern's address`,
+    );
+  }
+  // Hugo leaves out a page before its publishDate and after its expiryDate; risk-cli reads
+  // neither, so such a page would be published at once, or kept: said, with the pages.
+  if (generator === "hugo") {
+    const now = new Date().toISOString().slice(0, 10);
+    const day = (v: unknown) =>
+      v instanceof Date ? v.toISOString().slice(0, 10) : typeof v === "string" ? v.slice(0, 10) : "";
+    const held = (key: string, when: (d: string) => boolean, what: string, todo: string) => {
+      const k = [...counts.keys()].find((c) => c.toLowerCase() === key.toLowerCase());
+      if (!k || map[k]) return;
+      const pages = found.filter((f) => day(f.fm[k]) && when(day(f.fm[k]))).map((f) => f.rel);
+      unmapped.push(
+        `${k}: Hugo ${what}; risk-cli does not read it (declared as yours)${pages.length ? `, and these page(s) are concerned today: ${some(pages)}` : ""}; ${todo}`,
+      );
+    };
+    held(
+      "publishDate",
+      (d) => d > now,
+      "holds a page back until its publishDate",
+      "risk-cli would publish such a page at once: mark it draft until that day",
+    );
+    held(
+      "expiryDate",
+      (d) => d <= now,
+      "removes a page once its expiryDate has passed",
+      "risk-cli would keep publishing it: mark it draft (or remove it) once it expires",
     );
   }
   if (counts.has("slug") && !slugKey && !jekyll) {
@@ -687,13 +749,18 @@ export function detectSite(root: string): Detection {
       : glob.startsWith("_posts/")
         ? ""
         : glob.split("/_posts/")[0]!.toLowerCase();
-  const urls = guessUrls(
-    generator,
+  // Hugo names a page by its slug key, by its file name, or (`:slug` without the key) by its title.
+  const slugsOf = (kind: "article" | "guide", lang: "fr" | "en"): HugoSlugs => {
+    if (!slugKey) return "file";
+    const group = found.filter((f) => f.kind === kind && f.lang === lang);
+    return group.every((f) => typeof f.fm[slugKey!] === "string") ? "key" : "mixed";
+  };
+  const urls = guessUrls(generator, documents, {
     input,
-    documents,
-    generator === "jekyll" ? { ...jekyllConfig(root), categoriesOf } : undefined,
+    jekyll: generator === "jekyll" ? { ...jekyllConfig(root), categoriesOf } : undefined,
+    hugo: generator === "hugo" ? { permalinks: hugoPermalinks(config?.config), slugsOf } : undefined,
     unmapped,
-  );
+  });
   unmapped.push(
     "urls: the page patterns are guesses from the folders; check each against a page of your site before publishing",
   );
@@ -727,6 +794,56 @@ export function detectSite(root: string): Detection {
   };
 }
 
+/** How a group of Hugo pages is named: by file name, all by their slug key, or some by their title. */
+type HugoSlugs = "file" | "key" | "mixed";
+
+/** Hugo's `[permalinks]`, by section (the newer `[permalinks.page]` table first), as written. */
+function hugoPermalinks(config: Record<string, unknown> | null | undefined): Record<string, string> {
+  const table = config ? hugoKey(config, "permalinks") : undefined;
+  if (!table || typeof table !== "object") return {};
+  const page = (table as Record<string, unknown>).page;
+  const source = (page && typeof page === "object" ? page : table) as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(source).filter((e): e is [string, string] => typeof e[1] === "string"));
+}
+
+/**
+ * A Hugo permalink as a risk-cli page pattern: :year, :month and :day as {year}, {month} and
+ * {day}; :section as the section; :slugorfilename as {slug}; :filename and :slug as {slug} when
+ * the pages are named so (Hugo gives a page without a slug key its title for :slug). Any other
+ * token (:title, :monthname, :sections...) cannot be written: the reason.
+ */
+function patternOfHugoPermalink(
+  template: string,
+  section: string,
+  slugs: HugoSlugs,
+): { pattern: string } | { reason: string } {
+  const left: string[] = [];
+  const path = template.replace(/:([a-z_]+)(\[[^\]]*\])?/gi, (whole, name: string, index?: string) => {
+    const token = name.toLowerCase();
+    const to: Record<string, string | undefined> = {
+      year: "{year}",
+      month: "{month}",
+      day: "{day}",
+      section,
+      slugorfilename: "{slug}",
+      slugorcontentbasename: "{slug}",
+      filename: slugs === "file" ? "{slug}" : undefined,
+      contentbasename: slugs === "file" ? "{slug}" : undefined,
+      slug: slugs === "key" ? "{slug}" : undefined,
+    };
+    const value = index ? undefined : to[token];
+    if (value !== undefined) return value;
+    left.push(whole);
+    return whole;
+  });
+  if (left.length)
+    return {
+      reason: `${[...new Set(left)].join(", ")} cannot be written in a urls: pattern${left.some((l) => /^:slug$/i.test(l)) ? " (pages without a slug key take their title there)" : ""}`,
+    };
+  const pattern = `/${path}`.replace(/\/{2,}/g, "/");
+  return pattern.includes("{slug}") ? { pattern } : { reason: "it names no :slug or :filename" };
+}
+
 /**
  * Page patterns guessed from where each group's files sit: the folder under the content root.
  * Jekyll's posts take the site-wide `permalink` (its `date` style when the config names none),
@@ -734,15 +851,17 @@ export function detectSite(root: string): Detection {
  */
 function guessUrls(
   generator: Generator,
-  input: string,
   documents: Detection["documents"],
-  jekyll:
-    | (JekyllConfig & {
-        categoriesOf: (kind: "article" | "guide", lang: "fr" | "en", glob: string) => string | undefined;
-      })
-    | undefined,
-  unmapped: string[],
+  options: {
+    input: string;
+    jekyll?: JekyllConfig & {
+      categoriesOf: (kind: "article" | "guide", lang: "fr" | "en", glob: string) => string | undefined;
+    };
+    hugo?: { permalinks: Record<string, string>; slugsOf: (kind: "article" | "guide", lang: "fr" | "en") => HugoSlugs };
+    unmapped: string[];
+  },
 ): Urls {
+  const { input, jekyll, hugo, unmapped } = options;
   // The folders a page's address does not show: the content root of each generator.
   const drop =
     generator === "astro"
@@ -771,9 +890,31 @@ function guessUrls(
     const base = section(glob);
     const prefix = d.lang === "en" && !base.startsWith("/en") && generator !== "eleventy" ? "/en" : "";
     let pattern = `${prefix}${base}/{slug}/`;
-    if (jekyll && /(^|\/)_posts\//.test(glob)) {
+    // Hugo's [permalinks] give a section's pages their addresses; the language prefix stays.
+    const hugoSection = base.split("/")[1] ?? "";
+    const permalink = hugo && hugoSection ? hugo.permalinks[hugoSection] : undefined;
+    if (hugo && permalink !== undefined) {
+      const read = patternOfHugoPermalink(permalink, hugoSection, hugo.slugsOf(d.kind, d.lang));
+      if ("pattern" in read) pattern = `${prefix}${read.pattern}`;
+      else
+        unmapped.push(
+          `urls.${d.kind}.${d.lang}: Hugo's permalink "${permalink}" for ${hugoSection} gives these pages' addresses, and ${read.reason}; write the pattern of their address by hand, with {slug}, {year}, {month} and {day}`,
+        );
+    } else if (jekyll && /(^|\/)_posts\//.test(glob)) {
       const template = JEKYLL_STYLES[jekyll.permalink] ?? jekyll.permalink;
       const read = patternOfPermalink(template, jekyll.categoriesOf(d.kind, d.lang, glob));
+      // One pattern per kind and language: posts whose folders give :categories another prefix
+      // (finance/_posts beside _posts) would be linked at the first folder's addresses.
+      const others = d.globs.filter(
+        (g) =>
+          /(^|\/)_posts\//.test(g) &&
+          g !== glob &&
+          jekyll.categoriesOf(d.kind, d.lang, g) !== jekyll.categoriesOf(d.kind, d.lang, glob),
+      );
+      if ("pattern" in read && template.includes(":categories") && others.length)
+        unmapped.push(
+          `urls.${d.kind}.${d.lang}: Jekyll's :categories puts the folders above _posts in the address, and these posts sit in folders that give other ones (${some([glob, ...others])}); the pattern written, ${read.pattern}, is right for ${glob} only, and risk-cli links every ${d.kind} of one language by one pattern: the others would be linked at wrong addresses; leave their globs out (or check those links by hand)`,
+        );
       // The address is the permalink's alone: Jekyll adds no language to it.
       if ("pattern" in read) pattern = read.pattern;
       else

@@ -283,6 +283,28 @@ describe("a Jekyll site", () => {
   });
 });
 
+describe("Jekyll's :categories", () => {
+  it("takes the folder above _posts, and says when posts in other folders would get another prefix", () => {
+    const permalink = "permalink: /:categories/:year/:month/:day/:title:output_ext\n";
+    const obligations = md("title: Obligations\ndescription: Un article.");
+    const alone = detectSite(
+      site({ "_config.yml": permalink, "finance/_posts/2026-03-03-obligations.md": obligations }),
+    );
+    expect(alone.urls.article).toEqual({ fr: "/finance/{year}/{month}/{day}/{slug}.html" });
+    expect(alone.unmapped.join("\n")).not.toContain(":categories");
+    const mixed = detectSite(
+      site({
+        "_config.yml": permalink,
+        "finance/_posts/2026-03-03-obligations.md": obligations,
+        "_posts/2026-03-04-autre.md": md("title: Autre\ndescription: Un article."),
+      }),
+    );
+    expect(mixed.unmapped.join("\n")).toContain(
+      "urls.article.fr: Jekyll's :categories puts the folders above _posts in the address, and these posts sit in folders that give other ones (_posts/**/*.md, finance/_posts/**/*.md)",
+    );
+  });
+});
+
 describe("Jekyll posts sharing a title on different dates", () => {
   const files = (permalink: string) => ({
     "_config.yml": `permalink: ${permalink}\n`,
@@ -338,6 +360,13 @@ describe("the site's address", () => {
           "src/content/blog/a.md": md("title: A\ndescription: D.\ndate: 2026-09-01"),
         },
         "https://astro.example.net",
+      ],
+      [
+        {
+          "astro.config.mjs": "export default defineConfig({ site: 'https://astro.example.net', base: '/fr/' });\n",
+          "src/content/blog/a.md": md("title: A\ndescription: D.\ndate: 2026-09-01"),
+        },
+        "https://astro.example.net/fr",
       ],
       // A password, or a quote, is never copied into a published address.
       [
@@ -659,6 +688,72 @@ describe("a Hugo site", () => {
     expect(locate("content/posts/un.md", locations)).toEqual({ kind: "article", lang: "fr" });
     expect(locate("content/posts/un.en.md", locations)).toEqual({ kind: "article", lang: "en" });
     expect(locate("content/posts/trois.md", locations)).toEqual({ kind: "article", lang: "fr" });
+  });
+});
+
+describe("a Hugo site's config", () => {
+  it("is read from config.yaml, config.json or config/_default/hugo.toml: the generator, timeZone and address", () => {
+    const page = hugoPost("Un", 'date = 2026-09-01T10:00:00\nslug = "un"').replace("date = 2026-09-01\n", "");
+    for (const [name, text] of [
+      ["config.yaml", "baseURL: https://h.example.org/\ntimeZone: Europe/Paris\n"],
+      ["config.yml", "baseURL: https://h.example.org/\ntimeZone: Europe/Paris\n"],
+      ["config.json", '{"baseURL": "https://h.example.org/", "timeZone": "Europe/Paris"}'],
+      ["config/_default/hugo.toml", 'baseURL = "https://h.example.org/"\ntimeZone = "Europe/Paris"\n'],
+    ]) {
+      const d = detectSite(site({ [name!]: text!, "content/posts/un.md": page }));
+      expect([d.generator, d.content.timezone, d.siteAddress], name).toEqual([
+        "hugo",
+        "Europe/Paris",
+        "https://h.example.org",
+      ]);
+    }
+  });
+
+  it("gives a section's addresses by its [permalinks], and says what it cannot write", () => {
+    const files = (permalinks: string) => ({
+      "hugo.toml": `baseURL = "https://h.example.org/"\n[permalinks]\n${permalinks}\n`,
+      "content/posts/un.fr.md": hugoPost("Un", 'slug = "un-slug"'),
+      "content/posts/un.en.md": hugoPost("One", 'slug = "one"'),
+    });
+    const d = detectSite(site(files('posts = "/:year/:month/:slug/"')));
+    expect(d.urls.article).toEqual({ fr: "/{year}/{month}/{slug}/", en: "/en/{year}/{month}/{slug}/" });
+    const page = detectSite(site(files('[permalinks.page]\nposts = "/:section/:day/:slugorfilename/"')));
+    expect(page.urls.article!.fr).toBe("/posts/{day}/{slug}/");
+    const title = detectSite(site(files('posts = "/:title/"')));
+    expect(title.unmapped.join("\n")).toContain(
+      "urls.article.fr: Hugo's permalink \"/:title/\" for posts gives these pages' addresses, and :title cannot be written",
+    );
+  });
+
+  it("has its pages' publishDate and expiryDate named under # TODO, with the pages they hold back or remove today", () => {
+    const d = detectSite(
+      site({
+        "hugo.toml": "",
+        "content/posts/futur.md": hugoPost("Futur", "publishDate = 2999-01-01"),
+        "content/posts/expire.md": hugoPost("Expiré", "expiryDate = 2000-01-01"),
+        "content/posts/courant.md": hugoPost("Courant", "expiryDate = 2999-01-01"),
+      }),
+    );
+    const todo = d.unmapped.join("\n");
+    expect(todo).toContain(
+      "publishDate: Hugo holds a page back until its publishDate; risk-cli does not read it (declared as yours), and these page(s) are concerned today: content/posts/futur.md; risk-cli would publish such a page at once",
+    );
+    expect(todo).toContain("expiryDate: Hugo removes a page once its expiryDate has passed");
+    expect(todo).toContain("concerned today: content/posts/expire.md;");
+  });
+
+  it("is named under # TODO when it does not parse, as Jekyll's _config.yml", () => {
+    const hugo = detectSite(
+      site({ "hugo.toml": 'baseURL = "https://h.example.org/\n', "content/posts/un.md": hugoPost("Un") }),
+    );
+    expect(hugo.unmapped.join("\n")).toMatch(/^hugo\.toml: invalid TOML \(line 1\)/m);
+    const jekyll = detectSite(
+      site({
+        "_config.yml": "url: [https://j.example.org\n",
+        "_posts/2026-09-01-a.md": md("title: A\ndescription: D."),
+      }),
+    );
+    expect(jekyll.unmapped.join("\n")).toMatch(/^_config\.yml: invalid YAML/m);
   });
 });
 
