@@ -659,6 +659,19 @@ describe("a Hugo site", () => {
     expect(p.articles.find((a) => a.file.endsWith("us-debt.en.md"))!.meta.translationOf).toBe("dette");
   });
 
+  it("refuses two pages with one slug key at the line of the second's key", async () => {
+    const root = site({
+      "hugo.toml": "",
+      "content/posts/a.md": hugoPost("A", 'slug = "meme"'),
+      "content/posts/b.md": hugoPost("B", 'slug = "meme"'),
+    });
+    await captured(() => runInitDetect({ dir: root, json: false }));
+    const { error } = await captured(() => runLint({ publication: root, json: true }));
+    expect(exitOf(error).stderr).toContain(
+      'Cannot read content/posts/b.md:5 (field slug): content/posts/a.md has the same slug "meme"',
+    );
+  });
+
   it("never lints clean with a config that reads no French article, naming the config's field", async () => {
     const root = site({ "hugo.toml": "", "content/posts/un.md": hugoPost("Un") });
     await captured(() => runInitDetect({ dir: root, json: false }));
