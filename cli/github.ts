@@ -72,21 +72,28 @@ export function writeSummary(env: Env, markdown: string): void {
   if (env.GITHUB_STEP_SUMMARY) appendFileSync(env.GITHUB_STEP_SUMMARY, markdown);
 }
 
-/** A table cell: no line breaks, no pipes that would end the cell. */
+/** Text inside a code span: no line breaks, no pipes that would end the table cell. */
+const code = (v: string) => v.replace(/[\r\n]+/g, " ").replace(/\|/g, "\\|");
+
+/**
+ * A table cell: one line, and every ASCII punctuation character backslash-escaped, as CommonMark
+ * allows for any of them, so that a reason quoting an upstream's keys is shown as written and never
+ * read as a link, an image, HTML or an autolink (the pipe's escape also keeps the cell whole).
+ */
 const cell = (v: unknown) =>
   String(v ?? "—")
     .replace(/[\r\n]+/g, " ")
-    .replace(/\|/g, "\\|");
+    .replace(/[!-/:-@[-`{-~]/g, "\\$&");
 
 /** The step summary of one assembly (and push): frame, signals, fallbacks, changes, bytes, times. */
 export function assemblySummaryMarkdown(s: AssemblySummary & { pushed?: { remote: string; branch: string } }): string {
   const lines: string[] = [];
   lines.push(`### risk-cli: frame ${s.frameId}`, "");
   lines.push(`- at ${s.at}, frame hash \`sha256:${s.frameHash}\`, commit \`${s.commit.slice(0, 12)}\``);
-  if (s.pushed) lines.push(`- pushed to ${s.pushed.remote} (branch \`${s.pushed.branch}\`)`);
+  if (s.pushed) lines.push(`- pushed to ${cell(s.pushed.remote)} (branch \`${code(s.pushed.branch)}\`)`);
   lines.push(`- ${s.surfaces} surfaces, ${s.bytes} bytes; ${s.blobsWritten} new blobs in the archive`);
   const changes = [...s.added.map((p) => `+${p}`), ...s.changed.map((p) => `~${p}`), ...s.removed.map((p) => `-${p}`)];
-  lines.push(`- changed: ${changes.length ? changes.map((c) => `\`${cell(c)}\``).join(" ") : "nothing"}`, "");
+  lines.push(`- changed: ${changes.length ? changes.map((c) => `\`${code(c)}\``).join(" ") : "nothing"}`, "");
   lines.push("| signal | value | level | source | quality | fallback | reason |", "|---|--:|---|---|---|---|---|");
   for (const sig of s.signals)
     lines.push(

@@ -10,7 +10,19 @@ import { INSTRUMENT_KEYS, type InstrumentKey } from "../schemas/primitives.ts";
 import { parseWithSchema } from "./locate.ts";
 import { instrumentsOf, readPublicationFile, type Publication } from "./publication.ts";
 import { ConfluenceFile } from "./schemas.ts";
-import { adaptDocument, UpstreamError, type UpstreamResult, type UpstreamState } from "./upstream.ts";
+import {
+  adaptDocument,
+  publishableExcerpt,
+  UpstreamError,
+  type UpstreamResult,
+  type UpstreamState,
+} from "./upstream.ts";
+
+/**
+ * The longest reason published: each part an upstream chose is already cut short, and this bound
+ * holds whatever a future message quotes.
+ */
+const REASON_MAX = 400;
 
 export interface CollectLimits {
   /** Milliseconds for one upstream, redirects and body included. Default 10 s. */
@@ -91,7 +103,13 @@ export async function collectOne(
   } catch (e) {
     const kept = document !== undefined ? { document } : {};
     if (e instanceof UpstreamError)
-      return { ok: false, source, status: e.status, error: `${label}: ${e.message}`, ...kept };
+      return {
+        ok: false,
+        source,
+        status: e.status,
+        error: publishableExcerpt(`${label}: ${e.message}`, REASON_MAX),
+        ...kept,
+      };
     return { ok: false, source, status: "unreachable", error: `${label}: the source could not be read`, ...kept };
   }
 }

@@ -95,19 +95,19 @@ function validate<S extends z.ZodType>(where: string, text: string, schema: S): 
     if (twice !== null)
       throw new UpstreamError(
         "invalid-document",
-        `field ${twice.key} at line ${twice.line}: a key given twice in one object (JSON keeps the last one silently), so the document says two values`,
+        `field ${quotedField(twice.key)} at line ${twice.line}: a key given twice in one object (JSON keeps the last one silently), so the document says two values`,
       );
     const bad = loneSurrogateAt(value, "");
     if (bad !== null)
       throw new UpstreamError(
         "invalid-document",
-        `field ${bad || "(document)"}: a string that is not valid Unicode (a lone surrogate)`,
+        `field ${quotedField(bad) || "(document)"}: a string that is not valid Unicode (a lone surrogate)`,
       );
     const unpublishable = unpublishableAt(value, "");
     if (unpublishable !== null)
       throw new UpstreamError(
         "invalid-document",
-        `field ${unpublishable.path || "(document)"}: ${unpublishable.why}, which is never published`,
+        `field ${quotedField(unpublishable.path) || "(document)"}: ${unpublishable.why}, which is never published`,
       );
     return value;
   } catch (e) {
@@ -116,8 +116,38 @@ function validate<S extends z.ZodType>(where: string, text: string, schema: S): 
     const { line, field, problem } = e.data as { line?: number; field?: string; problem?: string };
     const at = line !== undefined ? ` at line ${line}` : "";
     if (/invalid JSON/.test(e.message)) throw new UpstreamError("invalid-json", `not valid JSON${at}`);
-    throw new UpstreamError("invalid-document", `field ${field ?? "(document)"}${at}: ${problem ?? "invalid"}`);
+    throw new UpstreamError(
+      "invalid-document",
+      `field ${(field && quotedField(field)) || "(document)"}${at}: ${problem ?? "invalid"}`,
+    );
   }
+}
+
+/** How many characters of a field's dotted name a reason quotes: the name holds the upstream's own keys. */
+const FIELD_QUOTE_MAX = 60;
+
+/**
+ * A field's dotted name as a published reason quotes it: its keys are the upstream's text, which
+ * may be two megabytes long or hold a bidirectional override, and a reason is published in every
+ * frame while the fallback lasts.
+ */
+function quotedField(path: string): string {
+  return publishableExcerpt(path, FIELD_QUOTE_MAX);
+}
+
+/** Line breaks, which an excerpt keeps as a space between words. */
+const BREAKS = /[\t\n\r\u0085\u2028\u2029]/g;
+/** Every other character no reason publishes: controls, bidirectional overrides, isolates and marks. */
+const DROPPED = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Third-party text as a published reason may quote it: without control or bidirectional
+ * characters, and at most `max` characters (code points, so no surrogate pair is cut), the cut
+ * marked with an ellipsis.
+ */
+export function publishableExcerpt(text: string, max: number): string {
+  const chars = Array.from(text.replace(BREAKS, " ").replace(DROPPED, ""));
+  return chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : chars.join("");
 }
 
 /**

@@ -1,4 +1,5 @@
 import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -128,9 +129,54 @@ describe("what a third party wrote, in the terminal and the CI log", () => {
             expect(out, what).not.toMatch(/^\s*::(?!(?:warning|error|notice) (?:file|title)=)/m);
             expect(out, what).not.toMatch(/^error: content\/x\.md/m);
           }
-          // The reader still sees what was there, escaped.
-          expect(r.stderr + r.stdout, what).toMatch(/\\u001b\]0;pwned/);
+          // The reader still sees what was there, without its control characters.
+          expect(r.stderr + r.stdout, what).toMatch(/\]0;pwned/);
         }
+  }, 60_000);
+});
+
+describe("an upstream's key quoted in a reason", () => {
+  it("is cut short, without control or bidirectional characters, in stderr, the site, frame.json and the step summary", () => {
+    const dir = tempDir("risk-up-long-");
+    const pub = join(dir, "pub");
+    cpSync(join(ROOT, "demo"), pub, { recursive: true });
+    const paths = ["--publication", pub, "--archive", `${dir}/archive.git`, "--site", `${dir}/site`];
+    expect(runCli(["assemble", ...paths, "--now", at(0)]).status).toBe(0);
+    const summaryFile = join(dir, "summary.md");
+    const outputFile = join(dir, "output.txt");
+    const env = { GITHUB_ACTIONS: "true", GITHUB_STEP_SUMMARY: summaryFile, GITHUB_OUTPUT: outputFile };
+    const assemble = (minute: number, key: string) => {
+      writeFileSync(join(pub, "upstream/us.json"), JSON.stringify({ ...demoReading(), [key]: 1 }));
+      writeFileSync(summaryFile, "");
+      const r = runCli(["assemble", ...paths, "--now", at(minute)], { env });
+      expect(r.status, r.stderr).toBe(0);
+      return r;
+    };
+    const long = assemble(15, `NOTE ${"B".repeat(2_000_000)}\u202e`);
+    const current = readFileSync(`${dir}/site/api/v1/signals/current.json`, "utf8");
+    const frame = execFileSync("git", ["--git-dir", `${dir}/archive.git`, "show", "HEAD:frame.json"], {
+      encoding: "utf8",
+      maxBuffer: 1 << 26,
+    });
+    for (const [what, text] of [
+      ["stderr", long.stderr],
+      ["signals/current.json", current],
+      ["frame.json", frame],
+      ["step summary", readFileSync(summaryFile, "utf8")],
+      ["outputs", readFileSync(outputFile, "utf8")],
+    ] as const) {
+      expect(text, what).toMatch(/field NOTE B{20,}… at line 1\\?: an unknown key/);
+      expect(text, what).not.toMatch(/B{100}|\u202e|\\u202e/i);
+    }
+    expect(current.length).toBeLessThan(20_000);
+    const reason = JSON.parse(current).signals.find((s: { instrument: string }) => s.instrument === "us").reason;
+    expect(reason.length).toBeLessThanOrEqual(120);
+    // Markdown and HTML an upstream wrote are shown as text in the step summary, never rendered.
+    assemble(30, "[link](https://evil.example/x) <img src=x onerror=alert(1)>");
+    const summary = readFileSync(summaryFile, "utf8");
+    const row = summary.split("\n").find((l) => l.startsWith("| us |"))!;
+    expect(row).toContain("\\[link\\]\\(https\\:\\/\\/evil\\.example\\/x\\) \\<img src\\=x");
+    expect(row).not.toMatch(/(?<!\\)[<[]/);
   }, 60_000);
 });
 
