@@ -1,5 +1,6 @@
 import { dirname } from "node:path";
 import { isRiskError, type ErrorCode } from "../core/errors.ts";
+import { withoutSecret } from "../archive/api/secret-text.ts";
 import { jsonText, oneLine } from "./terminal.ts";
 
 /** The one place where typed errors become exit statuses and text. Documented in the README. */
@@ -22,28 +23,35 @@ export const EXIT: Record<ErrorCode | "OK" | "INTERNAL", number> = {
 };
 
 export function report(error: unknown, json: boolean): number {
+  const stdout = (text: string) => process.stdout.write(withoutTokens(text));
+  const stderr = (text: string) => process.stderr.write(withoutTokens(text));
   if (isRiskError(error)) {
-    if (json)
-      process.stdout.write(`${jsonText({ ok: false, code: error.code, message: error.message, ...error.data })}\n`);
-    process.stderr.write(`risk-cli: ${oneLine(error.message)} [${error.code}]\n`);
+    if (json) stdout(`${jsonText({ ok: false, code: error.code, message: error.message, ...error.data })}\n`);
+    stderr(`risk-cli: ${oneLine(error.message)} [${error.code}]\n`);
     return EXIT[error.code];
   }
   const io = fileSystemFailure(error);
   if (io) {
     if (json)
-      process.stdout.write(
-        `${jsonText({ ok: false, code: "E_IO", message: io, errno: (error as { code: string }).code })}\n`,
-      );
-    process.stderr.write(`risk-cli: ${oneLine(io)} [E_IO]\n`);
+      stdout(`${jsonText({ ok: false, code: "E_IO", message: io, errno: (error as { code: string }).code })}\n`);
+    stderr(`risk-cli: ${oneLine(io)} [E_IO]\n`);
     return EXIT.E_IO;
   }
   const e = error as Error;
   // The message on one line (it may quote an input), then the stack's frames as they are.
   const frames = (e?.stack ?? "").split("\n").filter((line) => /^\s+at /.test(line));
-  process.stderr.write(
+  stderr(
     `risk-cli: internal error: ${oneLine(e instanceof Error ? `${e.name}: ${e.message}` : String(error))}\n${frames.map((f) => `${oneLine(f)}\n`).join("")}`,
   );
   return EXIT.INTERNAL;
+}
+
+/**
+ * Text without a trace of the archive token (RISK_ARCHIVE_TOKEN, GITHUB_TOKEN): the last guard
+ * of every error message, whatever quoted it (a remote echoing the request back).
+ */
+export function withoutTokens(text: string, env: Record<string, string | undefined> = process.env): string {
+  return withoutSecret(withoutSecret(text, env.RISK_ARCHIVE_TOKEN), env.GITHUB_TOKEN);
 }
 
 /** What the system says of a file operation a user's machine can refuse, in words. */

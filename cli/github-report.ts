@@ -9,6 +9,7 @@ import type { LintReport } from "./commands/lint.ts";
 import { isRiskError } from "../core/errors.ts";
 import { annotation, reportAssembly, workspacePath } from "./github.ts";
 import { defaultPublication } from "./paths.ts";
+import { withoutTokens } from "./exit.ts";
 
 type Args = { command: string; publication?: string };
 
@@ -44,5 +45,7 @@ export async function reportErrorToJob(args: Args, error: unknown): Promise<void
       ? (workspacePath(process.env, publicationDir(args), data.file) ?? undefined)
       : undefined;
   const line = typeof data.line === "number" ? data.line : undefined;
-  process.stderr.write(`${annotation("error", error.message, { file, line, title: `risk-cli ${args.command}` })}\n`);
+  process.stderr.write(
+    `${annotation("error", withoutTokens(error.message), { file, line, title: `risk-cli ${args.command}` })}\n`,
+  );
 }

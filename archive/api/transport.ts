@@ -20,6 +20,7 @@ import { isLoopbackHost } from "../../core/inputs/addresses.ts";
 import { BRANCH, headCommit, initRepository, isRepository, updateBranch } from "../git/objects.ts";
 import { ATTESTATIONS_REF, attestationsHead, setAttestationsHead } from "./attestation-ref.ts";
 import { UNPUSHED_PREFIX } from "./unpushed.ts";
+import { TOKEN_USER, withoutSecret } from "./secret-text.ts";
 
 export interface Remote {
   /** An http(s) URL of a Git repository. */
@@ -107,7 +108,7 @@ async function loadGit() {
 
 function auth(remote: Remote) {
   return {
-    onAuth: () => (remote.token ? { username: "x-access-token", password: remote.token } : { cancel: true }),
+    onAuth: () => (remote.token ? { username: TOKEN_USER, password: remote.token } : { cancel: true }),
     // A refused token is reported once, not retried in a loop.
     onAuthFailure: () => ({ cancel: true }),
   };
@@ -151,11 +152,7 @@ function remoteError(e: unknown, remote: Remote, doing: string): RiskError {
       `Could not ${doing} with the archive remote ${where} (${sys}): check the address and the network; nothing local was changed.`,
       { remote: where, reason: sys },
     );
-  // isomorphic-git's messages carry no credentials (none are ever put in a URL), but may quote
-  // a URL: any is cut to its scheme, host and path.
-  const said = String(err.message ?? err.code ?? "unknown error")
-    .replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]+/gi, (u) => remoteName(u))
-    .slice(0, 160);
+  const said = remoteSaid(String(err.message ?? err.code ?? "unknown error"), remote);
   return new RiskError(
     "E_REMOTE",
     `Could not ${doing} with the archive remote ${where} (${said}): check the address and the network; nothing local was changed.`,
@@ -422,20 +419,42 @@ export async function pushArchive(gitdir: string, remote: Remote): Promise<PushR
   }
 }
 
+/** How much of what a remote sent back (a page, a refusal's reason) a message quotes. */
+const REMOTE_EXCERPT = 40;
+
+/**
+ * isomorphic-git's message, which may quote what the remote sent: an HTML page or a pkt-line ERR
+ * echoing the request, token included. That part is cut to a short excerpt; every trace of the
+ * token is removed, control characters are replaced, and any URL is cut to its scheme, host and
+ * path.
+ */
+function remoteSaid(message: string, remote: Remote): string {
+  const m = /^([\s\S]*?\breceived:?\s*)([\s\S]*)$/.exec(message);
+  return m
+    ? `${remoteExcerpt(m[1]!, remote, 160)}${remoteExcerpt(m[2]!, remote, REMOTE_EXCERPT)}`
+    : remoteExcerpt(message, remote, 160);
+}
+
+function remoteExcerpt(text: string, remote: Remote, max: number): string {
+  const clean = withoutSecret(text, remote.token)
+    .replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]+/gi, (u) => remoteName(u))
+    .replace(/[^\x20-\x7e]/g, "?");
+  return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
+}
+
 function movedOrRefused(remote: Remote, reason: string | undefined): RiskError {
   const where = remoteName(remote.url);
-  const text = String(reason ?? "");
+  const text = remoteExcerpt(String(reason ?? ""), remote, 120);
   if (/fast-forward|fetch first|stale|lock|failed to update|cannot lock/i.test(text) || text === "")
     return new RiskError(
       "E_REMOTE_MOVED",
       `The archive remote ${where} has frames this archive does not (branch ${remote.branch}): pull, assemble on top and push again. Nothing was forced.`,
       { remote: where, branch: remote.branch },
     );
-  return new RiskError(
-    "E_REMOTE",
-    `The archive remote ${where} refused the push to branch ${remote.branch}: ${text.slice(0, 120)}`,
-    { remote: where, branch: remote.branch },
-  );
+  return new RiskError("E_REMOTE", `The archive remote ${where} refused the push to branch ${remote.branch}: ${text}`, {
+    remote: where,
+    branch: remote.branch,
+  });
 }
 
 /** Bytes of pack files in the archive: how much a fetch brought is the difference. */

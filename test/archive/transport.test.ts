@@ -14,6 +14,7 @@ import { at, git } from "../helpers/archive.ts";
 import { runCli as runCliSync, CLI } from "../helpers/cli.ts";
 import { startGitServer, type GitServer } from "../../bench/git-server.ts";
 import { tempDir } from "../helpers/tmp.ts";
+import { withoutSecret } from "../../archive/api/secret-text.ts";
 
 const env = (server: GitServer, token = server.token) => ({
   RISK_ARCHIVE_REMOTE: server.url,
@@ -463,4 +464,68 @@ describe("incremental pull", () => {
       await server.close();
     }
   }, 120_000);
+});
+
+describe("a remote that echoes the request back", () => {
+  it("withoutSecret removes the token cut anywhere, and its base64 behind any prefix", () => {
+    const token = "rat_0123456789abcdefXYZ";
+    for (const prefix of ["", "a", "ab", "abc", "x-access-token:", "user:"]) {
+      const encoded = Buffer.from(`${prefix}${token}`).toString("base64");
+      const text = withoutSecret(`said ${encoded} and ${token.slice(0, 10)}, ${token.slice(5)}`, token);
+      expect(text, prefix).not.toMatch(/0123456|6789ab|abcdef/);
+      expect(text.replace(/\*\*\*/g, ""), prefix).not.toContain(encoded.slice(-16, -4));
+    }
+    expect(withoutSecret("nothing here", token)).toBe("nothing here");
+  });
+
+  it("never shows the token, its base64 form or a long prefix of either, and quotes only a short excerpt of its answer", async () => {
+    const token = "ghs_SECRETTOKEN12345abcdefghijklmnop";
+    const basic = Buffer.from(`x-access-token:${token}`).toString("base64");
+    // Asks for credentials, then answers with what it was sent: as an HTML page, or as a
+    // pkt-line ERR in a Git advertisement.
+    const echo = createServer((req, res) => {
+      const authorization = req.headers.authorization;
+      if (!authorization) return void res.writeHead(401, { "WWW-Authenticate": 'Basic realm="x"' }).end();
+      const decoded = Buffer.from(authorization.replace(/^Basic /, ""), "base64").toString();
+      const said = `${decoded} ${authorization} ${"<b>padding</b>".repeat(200)}`;
+      if (req.url?.startsWith("/html/"))
+        return void res.writeHead(200, { "content-type": "text/html" }).end(`<html>${said}</html>`);
+      const line = `ERR ${said}\n`;
+      res.writeHead(200, { "content-type": "application/x-git-upload-pack-advertisement" });
+      res.end(`${(line.length + 4).toString(16).padStart(4, "0")}${line}`);
+    });
+    const port = await new Promise<number>((ok) =>
+      echo.listen(0, "127.0.0.1", () => ok((echo.address() as AddressInfo).port)),
+    );
+    try {
+      const dir = tempDir();
+      await runAssemble({ site: `${dir}/site`, archive: `${dir}/archive.git`, now: at(0), json: true });
+      const traces = [
+        token,
+        basic,
+        token.slice(0, 12),
+        basic.slice(0, 30),
+        Buffer.from(token).toString("base64").slice(0, 12),
+      ];
+      for (const kind of ["html", "err"])
+        for (const args of [
+          ["archive", "pull", "--archive", `${dir}/pulled-${kind}.git`],
+          ["archive", "pull", "--archive", `${dir}/pulled-${kind}-json.git`, "--json"],
+          ["archive", "push", "--archive", `${dir}/archive.git`],
+        ]) {
+          const r = await runCli([...args, "--remote", `http://127.0.0.1:${port}/${kind}/r.git`], {
+            env: { RISK_ARCHIVE_TOKEN: token, GITHUB_TOKEN: "", GITHUB_ACTIONS: "true" },
+          });
+          const what = `${kind}: ${args.join(" ")}`;
+          expect(r.status, `${what}: ${r.stderr}`).toBe(9);
+          for (const trace of traces) expect(r.stderr + r.stdout, what).not.toContain(trace);
+          expect(r.stderr, what).toMatch(/^::error /m);
+          // A short excerpt of the answer, never the page.
+          expect(r.stderr, what).not.toContain("padding");
+          for (const line of r.stderr.split("\n")) expect(line.length, what).toBeLessThan(400);
+        }
+    } finally {
+      echo.close();
+    }
+  }, 60_000);
 });
