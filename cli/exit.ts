@@ -75,6 +75,11 @@ const SYSTEM_REFUSALS: Record<string, string> = {
   ETXTBSY: "the file is busy",
 };
 
+/** What the system says in words for a refusal code (ENOSPC: the disk is full), when it is one. */
+export function systemRefusal(code: string): string | undefined {
+  return Object.hasOwn(SYSTEM_REFUSALS, code) ? `${SYSTEM_REFUSALS[code]}, ${code}` : undefined;
+}
+
 /**
  * A file operation the machine refused (a read-only file system, a full disk, a forbidden
  * folder) that no command turned into its own error: an I/O error (exit 6) naming the path and

@@ -9,6 +9,7 @@ import { appendFileSync } from "node:fs";
 import { isAbsolute, relative } from "node:path";
 import type { AssemblySummary } from "../app/assembly.ts";
 import { inGitHubActions } from "./github-env.ts";
+import { systemRefusal } from "./exit.ts";
 import { controlsEscaped } from "./terminal.ts";
 
 export type Env = Record<string, string | undefined>;
@@ -58,18 +59,36 @@ export function workspacePath(env: Env, publicationDir: string, file: string): s
 
 /** Appends `name=value` outputs, each in the runner's delimited form so that any value is safe. */
 export function writeOutputs(env: Env, outputs: Record<string, string>): void {
-  if (!env.GITHUB_OUTPUT) return;
   let text = "";
   for (const [name, value] of Object.entries(outputs)) {
     let delimiter = "risk_cli_eof";
     while (value.includes(delimiter)) delimiter += "_";
     text += `${name}<<${delimiter}\n${value}\n${delimiter}\n`;
   }
-  appendFileSync(env.GITHUB_OUTPUT, text);
+  appendForJob(env, "GITHUB_OUTPUT", "the step outputs", text);
 }
 
 export function writeSummary(env: Env, markdown: string): void {
-  if (env.GITHUB_STEP_SUMMARY) appendFileSync(env.GITHUB_STEP_SUMMARY, markdown);
+  appendForJob(env, "GITHUB_STEP_SUMMARY", "the step summary", markdown);
+}
+
+/**
+ * Appends to the file a runner's variable names. These are written once the work is done (a
+ * frame committed and pushed): a failure to write them (a missing folder, a full disk) is a
+ * warning naming the variable, never the job's failure, and never the file's local path.
+ */
+function appendForJob(env: Env, variable: "GITHUB_OUTPUT" | "GITHUB_STEP_SUMMARY", what: string, text: string): void {
+  const file = env[variable];
+  if (!file) return;
+  try {
+    appendFileSync(file, text);
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    const why = typeof code === "string" && /^E[A-Z]+$/.test(code) ? ` (${systemRefusal(code) ?? code})` : "";
+    process.stderr.write(
+      `${annotation("warning", `Could not write ${what} to the file $${variable} names${why}; the assembly itself is complete.`, { title: "risk-cli" })}\n`,
+    );
+  }
 }
 
 /** Text inside a code span: no line breaks, no pipes that would end the table cell. */

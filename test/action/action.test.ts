@@ -212,3 +212,27 @@ describe("workflow files", () => {
     expect(results.length).toBeGreaterThan(0);
   });
 });
+
+describe("the files a GitHub Actions job gives for outputs and the step summary", () => {
+  it("when they cannot be written after a publish, a warning names their variable and the exit is the publication's", () => {
+    const dir = tempDir("risk-job-files-");
+    const r = runCli(
+      ["assemble", "--site", `${dir}/site`, "--archive", `${dir}/archive.git`, "--now", "2026-11-21T10:00:00Z"],
+      {
+        // A folder that does not exist, and a device whose every write finds the disk full (ENOSPC).
+        env: { GITHUB_ACTIONS: "true", GITHUB_STEP_SUMMARY: `${dir}/missing/summary.md`, GITHUB_OUTPUT: "/dev/full" },
+      },
+    );
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(
+      /^::warning title=risk-cli::Could not write the step summary to the file \$GITHUB_STEP_SUMMARY names \(ENOENT\)/m,
+    );
+    expect(r.stderr).toMatch(
+      /^::warning title=risk-cli::Could not write the step outputs to the file \$GITHUB_OUTPUT names \(the disk is full, ENOSPC\)/m,
+    );
+    for (const line of r.stderr.split("\n").filter((l) => l.startsWith("::")))
+      expect(line).not.toMatch(/\/missing|\/dev\/full/);
+    expect(r.stderr).not.toMatch(/internal error|\s+at /);
+    expect(git(`${dir}/archive.git`, "rev-list", "--count", "refs/heads/main")).toBe("1");
+  });
+});
