@@ -47,6 +47,7 @@ function site(dir: string) {
 
 const CASES: [string, Behaviour, string, RegExp][] = [
   ["an HTTP 500", "http-500", "http-error", /HTTP 500/],
+  ["an HTTP 304 Not Modified", "http-304", "http-error", /HTTP 304$/],
   ["no answer at all (timeout)", "no-answer", "timeout", /no complete answer within 500 ms/],
   ["a slow drip of bytes", "slow-drip", "timeout", /no complete answer within 500 ms/],
   ["an HTML page with status 200", "html-200", "unexpected-content", /HTML page with status 200/],

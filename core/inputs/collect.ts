@@ -214,7 +214,7 @@ async function fetchHttp(
       if (r.kind === "too-large") throw tooLarge(limits, "the body (after decompression)");
       throw new UpstreamError("unreachable", `the network failed${networkCode(r.message)}`);
     }
-    if (r.status >= 300 && r.status < 400) {
+    if (REDIRECT_STATUSES.has(r.status)) {
       const next = redirectTarget(url, r.status, r.headers.location);
       await checkRedirectHost(source, next, ports.http);
       if (seen.has(next)) throw new UpstreamError("redirect-error", "a redirect loop");
@@ -244,6 +244,13 @@ async function fetchHttp(
     return { text, where: url };
   }
 }
+
+/**
+ * The statuses that redirect (RFC 9110, 15.4). The other 3xx are no redirect: 304 Not Modified
+ * answers a conditional request this collector never makes, 300, 305 and 306 are not followed,
+ * so each is an HTTP error like any other final status outside 2xx.
+ */
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 function redirectTarget(from: string, status: number, location: string | undefined): string {
   if (!location) throw new UpstreamError("redirect-error", `HTTP ${status} without a Location header`);

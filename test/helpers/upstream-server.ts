@@ -6,6 +6,7 @@ import { gzipSync } from "node:zlib";
 export type Behaviour =
   | "good"
   | "http-500"
+  | "http-304"
   | "no-answer"
   | "slow-drip"
   | "html-200"
@@ -68,6 +69,10 @@ export async function upstreamServer(instrument = "us") {
       case "http-500":
         res.writeHead(500, { "content-type": "application/json" });
         return res.end('{"error":"internal"}');
+      case "http-304":
+        // Not Modified, though no conditional request was made: no Location, no body.
+        res.writeHead(304);
+        return res.end();
       case "no-answer":
         return; // the request stays open until the client gives up
       case "slow-drip": {
