@@ -2,7 +2,8 @@
  * Strict reading of dates and date-times given by people (flags, environment): a value that is
  * not a real calendar instant is refused, never rolled over (`2026-02-30` is not March 2nd).
  */
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?(Z|([+-])(\d{2}):(\d{2}))$/;
+// RFC 3339 (section 5.6) lets the T and the Z be written in lowercase.
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?([Zz]|([+-])(\d{2}):(\d{2}))$/;
 
 const isLeapYear = (year: number) => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
@@ -21,11 +22,14 @@ export function utcMs(year: number, monthIndex: number, day: number, hour = 0, m
 /**
  * A leap second (second 60, RFC 3339 and RFC 9110 allow it) is read as the last millisecond of
  * the minute it ends, which is 23:59 UTC: never as the next day, whose frames it must not reach.
- * Null when second 60 is given at any other minute.
+ * Leap seconds are inserted only at the end of June or of December (UTC), so null when second 60
+ * is given at any other minute or on any other day.
  */
 export function leapSecondMs(minuteStartMs: number): number | null {
   const d = new Date(minuteStartMs);
-  return d.getUTCHours() === 23 && d.getUTCMinutes() === 59 ? minuteStartMs + 59_999 : null;
+  const month = d.getUTCMonth();
+  const lastOfJuneOrDecember = (month === 5 && d.getUTCDate() === 30) || (month === 11 && d.getUTCDate() === 31);
+  return lastOfJuneOrDecember && d.getUTCHours() === 23 && d.getUTCMinutes() === 59 ? minuteStartMs + 59_999 : null;
 }
 
 /** The epoch milliseconds of a date-time with a zone (`Z` or `±hh:mm`), or null when it is not a real instant. */
@@ -37,7 +41,7 @@ export function parseDateTime(text: string): number | null {
   if (month! < 1 || month! > 12 || day! < 1 || day! > daysIn(year!, month!)) return null;
   if (hour! > 23 || minute! > 59 || second > 60) return null;
   let offset = 0;
-  if (m[8] !== "Z") {
+  if (m[8]!.toUpperCase() !== "Z") {
     const oh = Number(m[10]);
     const om = Number(m[11]);
     if (oh > 23 || om > 59) return null;

@@ -41,6 +41,25 @@ describe("dates and date-times given by people", () => {
     expect(parseHttpDate("Sat, 31 Dec 2016 12:59:60 GMT")).toBeNaN();
   });
 
+  it("takes second 60 only at 23:59 UTC on 30 June or 31 December, where leap seconds are inserted", () => {
+    expect(parseDateTime("2016-06-30T23:59:60Z")).toBe(Date.parse("2016-06-30T23:59:59.999Z"));
+    expect(parseDateTime("2016-07-01T01:59:60+02:00")).toBe(Date.parse("2016-06-30T23:59:59.999Z"));
+    for (const bad of ["2026-11-25T23:59:60Z", "2026-06-29T23:59:60Z", "2026-12-30T23:59:60Z", "2026-12-31T23:58:60Z"])
+      expect(parseDateTime(bad), bad).toBeNull();
+    expect(parseHttpDate("Wed, 25 Nov 2026 23:59:60 GMT")).toBeNaN();
+    expect(parseHttpDate("Thu, 30 Jun 2016 23:59:60 GMT")).toBe(Date.parse("2016-06-30T23:59:59.999Z"));
+  });
+
+  it("reads a lowercase t and z, as RFC 3339 allows, in --now and replay --date", async () => {
+    expect(parseDateTime("2026-11-21t10:00:00z")).toBe(Date.parse("2026-11-21T10:00:00Z"));
+    expect(parseDateTime("2026-11-21t11:00:00+01:00")).toBe(Date.parse("2026-11-21T10:00:00Z"));
+    expect(resolveNow("2026-11-21t10:00:00z", {}, SYSTEM)).toBe("2026-11-21T10:00:00Z");
+    const { archive } = await archiveWithFrames(1);
+    const r = runCli(["replay", "--archive", archive, "--date", "2026-11-21t10:05:00z", "--json"]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).frame.frameId).toBe("000001-20261121T100000Z");
+  });
+
   it("refuses a rolled-over date-time with exit 2 in assemble, replay and diff", async () => {
     const { archive, site } = await archiveWithFrames(1);
     for (const args of [
