@@ -564,6 +564,9 @@ export async function runParser(args: readonly string[], options: { onExit?: (co
     version: VERSION,
     completion: "both",
     errorExitCode: 2,
+    // A usage error is one line (`--size`: expected at least 1): the usage of every command
+    // above it would bury it. A bare `risk-cli` still gets the list of commands.
+    aboveError: args.length === 0 ? "usage" : "none",
     brief: message`Builds a public, machine-readable macro-financial risk publication and archives every assembly as a verifiable Git frame.`,
     footer: message`Exit codes: 0 ok, 1 verification failed or lint found errors, 2 usage, 3 bad input, 4 schema, 5 archive locked, 6 archive or I/O error, 7 no frame at that date, 8 clock went backwards, 9 the archive remote refused or could not be reached, 10 the archive remote kept moving (frame kept locally), 70 internal error.`,
   });

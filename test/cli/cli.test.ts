@@ -33,6 +33,14 @@ describe("the command line", () => {
     expect(r.stderr).toMatch(/--publicaton/);
   });
 
+  it("says a value out of range in one line, without the usage of every command: prove --size 0", () => {
+    const r = runCli(["prove", "--frame", "000001-20261121T100000Z", "--size", "0"]);
+    expect(r.status).toBe(EXIT.E_USAGE);
+    expect(r.stderr.trim().split("\n")).toEqual([expect.stringMatching(/--size.*greater than or equal to 1.*"0"/)]);
+    // A bare risk-cli still lists the commands.
+    expect(runCli([]).stderr).toContain("risk-cli prove --frame");
+  });
+
   it("refuses an unknown command", () => {
     expect(runCli(["publish"]).status).toBe(EXIT.E_USAGE);
   });
