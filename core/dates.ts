@@ -22,14 +22,13 @@ export function utcMs(year: number, monthIndex: number, day: number, hour = 0, m
 /**
  * A leap second (second 60, RFC 3339 and RFC 9110 allow it) is read as the last millisecond of
  * the minute it ends, which is 23:59 UTC: never as the next day, whose frames it must not reach.
- * Leap seconds are inserted only at the end of June or of December (UTC), so null when second 60
- * is given at any other minute or on any other day.
+ * RFC 3339 allows second 60 only in the last minute of a month (UTC), where a leap second may be
+ * inserted (so far always at the end of June or of December): null at any other minute.
  */
 export function leapSecondMs(minuteStartMs: number): number | null {
   const d = new Date(minuteStartMs);
-  const month = d.getUTCMonth();
-  const lastOfJuneOrDecember = (month === 5 && d.getUTCDate() === 30) || (month === 11 && d.getUTCDate() === 31);
-  return lastOfJuneOrDecember && d.getUTCHours() === 23 && d.getUTCMinutes() === 59 ? minuteStartMs + 59_999 : null;
+  const lastMinuteOfMonth = new Date(minuteStartMs + 60_000).getUTCDate() === 1;
+  return lastMinuteOfMonth && d.getUTCHours() === 23 && d.getUTCMinutes() === 59 ? minuteStartMs + 59_999 : null;
 }
 
 /** The epoch milliseconds of a date-time with a zone (`Z` or `±hh:mm`), or null when it is not a real instant. */

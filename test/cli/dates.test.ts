@@ -41,10 +41,19 @@ describe("dates and date-times given by people", () => {
     expect(parseHttpDate("Sat, 31 Dec 2016 12:59:60 GMT")).toBeNaN();
   });
 
-  it("takes second 60 only at 23:59 UTC on 30 June or 31 December, where leap seconds are inserted", () => {
+  it("takes second 60 only in the last minute of a month, UTC, where RFC 3339 allows a leap second", () => {
     expect(parseDateTime("2016-06-30T23:59:60Z")).toBe(Date.parse("2016-06-30T23:59:59.999Z"));
     expect(parseDateTime("2016-07-01T01:59:60+02:00")).toBe(Date.parse("2016-06-30T23:59:59.999Z"));
-    for (const bad of ["2026-11-25T23:59:60Z", "2026-06-29T23:59:60Z", "2026-12-30T23:59:60Z", "2026-12-31T23:58:60Z"])
+    expect(parseDateTime("2027-03-31T23:59:60Z")).toBe(Date.parse("2027-03-31T23:59:59.999Z"));
+    expect(parseDateTime("2028-02-29T23:59:60Z")).toBe(Date.parse("2028-02-29T23:59:59.999Z"));
+    for (const bad of [
+      "2026-11-25T23:59:60Z",
+      "2026-06-29T23:59:60Z",
+      "2026-12-30T23:59:60Z",
+      "2026-12-31T23:58:60Z",
+      "2027-02-28T23:59:60+01:00",
+      "2026-02-28T23:59:60-01:00",
+    ])
       expect(parseDateTime(bad), bad).toBeNull();
     expect(parseHttpDate("Wed, 25 Nov 2026 23:59:60 GMT")).toBeNaN();
     expect(parseHttpDate("Thu, 30 Jun 2016 23:59:60 GMT")).toBe(Date.parse("2016-06-30T23:59:59.999Z"));
