@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import { dirname } from "node:path";
 import type { BuiltFile } from "../core/assemble.ts";
+import { joinBytes } from "../core/bytes.ts";
 import { RiskError } from "../core/errors.ts";
 import type { Hasher } from "../core/ports.ts";
 import type { PreviousState } from "../core/surfaces/types.ts";
@@ -252,7 +253,7 @@ export function memorySite(files = new Map<string, Uint8Array>()): SiteWriter & 
             { path: f.path },
           );
         }
-        staged.set(f.path, before ? concat(before, f.served) : f.served);
+        staged.set(f.path, before ? joinBytes([before, f.served]) : f.served);
       }
     },
     async stageLog(log) {
@@ -274,13 +275,6 @@ export function memorySite(files = new Map<string, Uint8Array>()): SiteWriter & 
       staged = null;
     },
   };
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.byteLength + b.byteLength);
-  out.set(a, 0);
-  out.set(b, a.byteLength);
-  return out;
 }
 
 /**

@@ -7,6 +7,7 @@
 import type { BuiltFile } from "../../core/assemble.ts";
 import type { Frame } from "../../core/frame.ts";
 import type { Hasher } from "../../core/ports.ts";
+import { joinBytes } from "../../core/bytes.ts";
 import { JOURNAL_PATH } from "../../core/journal/paths.ts";
 import { FRAME_FILE, JOURNAL_PREFIX, journalShardPath } from "../layout.ts";
 import {
@@ -50,14 +51,7 @@ export async function servedJournal(gitdir: string, tree: string, cache?: TreeCa
   const dir = await oidAtPath(gitdir, tree, JOURNAL_PREFIX, cache);
   if (!dir) return new Uint8Array(0);
   const shards = [...(await flattenTree(gitdir, dir.oid, "", cache))].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const parts = await Promise.all(shards.map(([, oid]) => readBlob(gitdir, oid)));
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.byteLength;
-  }
-  return out;
+  return joinBytes(await Promise.all(shards.map(([, oid]) => readBlob(gitdir, oid))));
 }
 
 /**

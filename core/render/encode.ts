@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { canonicalJson, canonicalMembers } from "../canonical/jcs.ts";
+import { joinBytes } from "../bytes.ts";
 import { RiskError } from "../errors.ts";
 import type { Surface } from "../surfaces/types.ts";
 import { sortedTwin } from "./sorted-schema.ts";
@@ -77,16 +78,6 @@ const [OPEN, CLOSE, COMMA, NOTHING] = ["{", "}", ",", ""].map((c) => utf8.encode
   Uint8Array,
   Uint8Array,
 ];
-
-function joinBytes(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.byteLength;
-  }
-  return out;
-}
 
 function validate(surface: Surface, value: unknown, prefix: string): unknown {
   // Through the twin with sorted keys: the same checks, and an output canonical JSON need not copy.
