@@ -25,7 +25,7 @@ import { createHash } from "node:crypto";
 import { FRAME_FILE, LICENSE_FILE, README_FILE, SITE_PREFIX, UPSTREAM_PREFIX } from "../layout.ts";
 import { journalShard } from "./journal.ts";
 import { signalHistoryShards } from "./signal-history.ts";
-import { recordDigest } from "./digests.ts";
+import { recordDigest, wroteHead } from "./digests.ts";
 
 const sha = (d: Uint8Array) => new Uint8Array(createHash("sha256").update(d).digest());
 
@@ -55,6 +55,31 @@ async function tileEdits(
     hashes.reverse().map((h) => frameLeafHash(sha, h)),
     sha,
   );
+}
+
+/**
+ * The blobs a frame keeps from the head's tree hold the bytes the head frame records. A head this
+ * archive's own assembly wrote was checked as it was written; any other (pulled, restored, or a
+ * commit rewritten in place) has each kept blob hashed once, so that a rewritten blob is never
+ * carried into a new frame under the honest fingerprint.
+ */
+async function checkKept(
+  gitdir: string,
+  previous: PreviousState,
+  kept: readonly { path: string; oid: string; sha256: string }[],
+): Promise<void> {
+  if (wroteHead(gitdir, previous.commit)) return;
+  for (const { path, oid, sha256 } of kept) {
+    const got = createHash("sha256")
+      .update(await readBlob(gitdir, oid))
+      .digest("hex");
+    if (got !== sha256)
+      throw new RiskError(
+        "E_ARCHIVE",
+        `The archive's head frame ${previous.frame.frameId} (commit ${previous.commit}) stores ${SITE_PREFIX}${path} with bytes that hash to ${got}, not the ${sha256} its frame.json records: the head was rewritten or damaged. Nothing was assembled; run risk-cli verify and restore the archive from another copy (the published remote, a backup).`,
+        { frame: previous.frame.frameId, commit: previous.commit, path },
+      );
+  }
 }
 
 export interface CommitResult {
@@ -109,6 +134,7 @@ export async function commitFrame(
       if (was?.oid !== oid) blobsWritten++;
     }
   }
+  const keptBlobs: { path: string; oid: string; sha256: string }[] = [];
   // The object manifest changes only with the inputs; otherwise the base tree keeps the previous one.
   if (assembly.objects) await write(OBJECTS_FILE, assembly.objects.bytes);
   for (const f of assembly.files) {
@@ -121,6 +147,7 @@ export async function commitFrame(
     }
     const kept = oldSite.get(f.path.slice(1));
     if (kept && previous?.frame.surfaces[f.path]?.storedSha256 === f.storedSha256) {
+      keptBlobs.push({ path: f.path, oid: kept, sha256: f.storedSha256 });
       edits.set(`${SITE_PREFIX}${f.path}`, kept);
     } else if (f.stored) {
       await write(`${SITE_PREFIX}${f.path}`, f.stored);
@@ -132,6 +159,7 @@ export async function commitFrame(
       );
     }
   }
+  if (previous) await checkKept(gitdir, previous, keptBlobs);
   if (previous && base) {
     const shard = shardPath(previous.frame.at);
     const existing = await oidAtPath(gitdir, base, shard, cache);

@@ -42,6 +42,15 @@ function readHead(gitdir: string): string | null {
 }
 
 /**
+ * True when `commit` is the last frame this archive's own assemblies committed (the cache's
+ * `HEAD`): its tree is the one they wrote, each blob checked as it was written. A head pulled,
+ * restored or rewritten by anything else is not.
+ */
+export function wroteHead(gitdir: string, commit: string): boolean {
+  return readHead(gitdir) === commit;
+}
+
+/**
  * Records `frame`, just committed as `commit` on top of `parent` (null for the first frame).
  * Never fails the assembly: a cache that cannot be written is removed, and lookups read the
  * archive instead.

@@ -10,7 +10,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { archiveWithFrames, at, git } from "../helpers/archive.ts";
+import { archiveWithFrames, at, git, replaceInTree, showBlob } from "../helpers/archive.ts";
 import { runCli } from "../helpers/cli.ts";
 
 const looseFile = (gitdir: string, oid: string) => `${gitdir}/objects/${oid.slice(0, 2)}/${oid.slice(2)}`;
@@ -77,6 +77,30 @@ describe("a damaged archive is named, never a crash", () => {
     expect(a.status, a.stderr).toBe(6);
     expect(a.stderr).toContain(gone);
     expect(git(packed, "rev-parse", "refs/heads/main")).toBe(before);
+  });
+
+  it("a head commit whose tree was rewritten in place: assemble refuses to carry the rewritten blob into a new frame", async () => {
+    const { archive, site, summaries } = await archiveWithFrames(1);
+    const head = git(archive, "rev-parse", "refs/heads/main");
+    const llms = showBlob(archive, head, "site/llms.txt").toString("utf8");
+    const tree = replaceInTree(archive, git(archive, "rev-parse", `${head}^{tree}`), "site/llms.txt", `x${llms}`);
+    const raw = git(archive, "cat-file", "commit", head).replace(/^tree [0-9a-f]{40}/, `tree ${tree}`);
+    const forged = execFileSync("git", ["--git-dir", archive, "hash-object", "-t", "commit", "-w", "--stdin"], {
+      input: `${raw}\n`,
+      encoding: "utf8",
+    }).trim();
+    git(archive, "update-ref", "refs/heads/main", forged);
+    for (const extra of [[], ["--no-cache"]]) {
+      const a = runCli(["assemble", "--site", site, "--archive", archive, "--now", at(15), ...extra]);
+      expect(a.status, a.stderr).toBe(6);
+      expect(a.stderr).toContain(`head frame ${summaries[0]!.frameId}`);
+      expect(a.stderr).toContain("site/llms.txt");
+      expect(git(archive, "rev-parse", "refs/heads/main")).toBe(forged);
+    }
+    // The honest head, which this archive's assembly wrote, is appended to as before.
+    git(archive, "update-ref", "refs/heads/main", head);
+    const ok = runCli(["assemble", "--site", site, "--archive", archive, "--now", at(30)]);
+    expect(ok.status, ok.stderr).toBe(0);
   });
 
   it("a flipped bit in a commit, and a deleted blob: verify exits 1 naming the frame, replay too", async () => {
