@@ -22,3 +22,18 @@ export function levelOf(value: number, thresholds: InstrumentConfig["thresholds"
           : "calm";
   return { tone, level: LABELS[tone] };
 }
+
+/**
+ * The debt signal's value as debt-risk.json published it before it took the one-decimal value
+ * every surface publishes: the source's raw score on the published scale, rounded to an integer,
+ * half away from zero (52.47 gives 52, 52.5 gives 53); without provenance, the value rounded the
+ * same way. `verify` still reads older frames by it.
+ */
+export function publishedInteger(
+  value: number,
+  scale: number,
+  provenance: { scoreRaw: number; scale: number } | null | undefined,
+): number {
+  const raw = provenance ? (provenance.scoreRaw / provenance.scale) * scale : value;
+  return Math.sign(raw) * Math.floor(Math.abs(raw) + 0.5 + 1e-9);
+}

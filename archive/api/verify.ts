@@ -1,6 +1,6 @@
 import { stamp, stampParts, stampPlan, type StampPlan } from "../../core/canonical/stamp.ts";
 import { RiskError } from "../../core/errors.ts";
-import { frameHashOf, type Frame } from "../../core/frame.ts";
+import { frameHashOf, type Frame, type FrameSignal } from "../../core/frame.ts";
 import type { Hasher } from "../../core/ports.ts";
 import { IntegritySurface } from "../../core/surfaces/integrity.ts";
 import {
@@ -30,6 +30,9 @@ import {
 } from "../layout.ts";
 import { EMPTY_LOG, extendLog, frameLeaf, rawSha } from "../../core/log/frames.ts";
 import { toHex } from "../../core/log/merkle.ts";
+import { parseCheckpoint } from "../../core/log/checkpoint.ts";
+import { BLACK_BOX_PATH } from "../../core/log/site-log.ts";
+import { publishedInteger } from "../../core/levels.ts";
 import { readLeaves, tilePaths } from "./tiles.ts";
 import { OBJECTS_FILE } from "../layout.ts";
 import { JOURNAL_PATH, verifyJournalHead, verifyJournalStep } from "./journal.ts";
@@ -129,7 +132,12 @@ export async function verifyArchive(
   };
   let previous: { frame: Frame; commit: string; tree: string } | null = null;
   let surfacesChecked = 0;
-  const signalsSeen: SignalsSeen = { blob: null, published: new Map(), recorded: null };
+  const signalsSeen = new Map(
+    PUBLISHED_SIGNALS.map((view) => [
+      view,
+      { blob: null, doc: {}, published: new Map(), recorded: null } as SignalsSeen,
+    ]),
+  );
   // The frame log as the frames so far make it; each frame's recorded log must be exactly this.
   let log = EMPTY_LOG(hash);
   const leaves: Uint8Array[] = [];
@@ -285,9 +293,11 @@ export async function verifyArchive(
         if (servedBytes !== rec.bytes || servedSha !== rec.sha256)
           fail(where, oid, path, "the served bytes do not match the recorded fingerprint");
         if (path === INTEGRITY) checkIntegrity(frame, oid, JSON.parse(stamp(decoder.decode(bytes), frame.at)));
+        if (path === BLACK_BOX_PATH) checkBlackBox(frame, previous?.frame ?? null, bytes, failHere);
         surfacesChecked++;
       }
-      await checkSignals(gitdir, frame, stored.get(CURRENT_SIGNALS.slice(1)), signalsSeen, failHere);
+      for (const [view, seen] of signalsSeen)
+        await checkSignals(gitdir, frame, view, stored.get(view.path.slice(1)), seen, failHere);
       await checkObjects(gitdir, frame, oid, tree, hash, sha256OfBlob);
       // The upstream documents the frame records are the ones stored beside it.
       for (const [key, rec] of Object.entries(frame.upstream ?? {})) {
@@ -368,23 +378,78 @@ async function verifyHead(
 
 const CURRENT_SIGNALS = "/api/v1/signals/current.json";
 
-/** The last current-signals surface read, and the last frame signals found to agree with it. */
+type Json = Record<string, unknown>;
+const list = (x: unknown): Json[] =>
+  Array.isArray(x) ? x.filter((y): y is Json => typeof y === "object" && y !== null) : [];
+
+/**
+ * A surface that publishes the frame's signals: the instruments it covers, and its records by
+ * instrument (a published reading, or an instrument left without one, with its status and reason).
+ */
+interface SignalsView {
+  path: string;
+  covers(instrument: string): boolean;
+  records(doc: Json): [string, Json][];
+  /** A published value that is not the frame's value as is, checked apart; null when it agrees. */
+  value?(doc: Json, recorded: FrameSignal): string | null;
+}
+
+const PUBLISHED_SIGNALS: readonly SignalsView[] = [
+  {
+    path: CURRENT_SIGNALS,
+    covers: () => true,
+    records: (doc) => [...list(doc.signals), ...list(doc.missing)].map((x) => [String(x.instrument), x]),
+  },
+  {
+    path: "/api/v1/risk.json",
+    covers: () => true,
+    records: (doc) => [
+      ...Object.entries(typeof doc.indices === "object" && doc.indices !== null ? (doc.indices as Json) : {}).map(
+        ([k, v]) => [k, v as Json] as [string, Json],
+      ),
+      ...list(doc.missing).map((x) => [String(x.instrument), x] as [string, Json]),
+    ],
+  },
+  {
+    path: "/api/v1/debt-risk.json",
+    covers: (instrument) => instrument === "debt",
+    // The signal's value is checked by `value`; every other field as recorded.
+    records: (doc) => [
+      ...list([doc.signal]).map(({ value: _, ...rest }) => ["debt", rest] as [string, Json]),
+      ...list([doc.missing]).map((x) => ["debt", x] as [string, Json]),
+    ],
+    value(doc, recorded) {
+      const signal = doc.signal as Json | null | undefined;
+      if (!signal || typeof signal !== "object" || recorded.value === null) return null;
+      const provenance = doc.provenance as { scoreRaw: number; scale: number } | null | undefined;
+      const scale = recorded.scale ?? (signal.scale as number);
+      // The recorded value, or the integer that some versions of debt-risk.json published instead.
+      const allowed = [recorded.value, publishedInteger(recorded.value, scale, provenance)];
+      return allowed.includes(signal.value as number) ? null : JSON.stringify(signal.value);
+    },
+  },
+];
+
+/** The last copy of a signals surface read, and the last frame signals found to agree with it. */
 interface SignalsSeen {
   blob: string | null;
-  published: Map<string, Record<string, unknown>>;
+  doc: Json;
+  published: Map<string, Json>;
   recorded: string | null;
 }
 
 /**
- * The signals frame.json records are the ones the same frame published: every field both name
- * (value, level, raw value, statuses, times, reason) is equal. frame.json feeds replay, diff and
- * the next assembly's fallbacks, so a rewritten value there (its frameHash recomputed) must not
- * pass because the surfaces still say otherwise. A frame whose signals and surface are those of
- * the frame before is not checked again.
+ * The signals frame.json records are the ones the same frame published in current.json,
+ * risk.json and debt-risk.json: every field both name (value, level, raw value, statuses, times,
+ * reason) is equal. frame.json feeds replay, diff and the next assembly's fallbacks, and the
+ * surfaces are what readers cite, so a value rewritten on either side (every hash recomputed)
+ * must not pass because the other still says otherwise. A frame whose signals and surface are
+ * those of the frame before is not checked again.
  */
 async function checkSignals(
   gitdir: string,
   frame: Frame,
+  view: SignalsView,
   blob: string | undefined,
   seen: SignalsSeen,
   failHere: (path: string, problem: string) => never,
@@ -393,24 +458,23 @@ async function checkSignals(
   const recorded = JSON.stringify(frame.signals);
   if (blob === seen.blob && recorded === seen.recorded) return;
   if (blob !== seen.blob) {
-    let doc: { signals?: { instrument?: string }[]; missing?: { instrument?: string }[] };
     try {
-      doc = JSON.parse(decoder.decode(await readBlob(gitdir, blob)));
+      const doc: unknown = JSON.parse(decoder.decode(await readBlob(gitdir, blob)));
+      seen.doc = typeof doc === "object" && doc !== null ? (doc as Json) : {};
     } catch (e) {
-      failHere(CURRENT_SIGNALS, `the stored surface is not JSON (${(e as Error).message})`);
+      failHere(view.path, `the stored surface is not JSON (${(e as Error).message})`);
     }
-    // Published readings, and the instruments left without one (with their status and reason).
-    const listed = [doc.signals, doc.missing].flatMap((list) => (Array.isArray(list) ? list : []));
-    seen.published = new Map(listed.map((x) => [String(x.instrument), x as Record<string, unknown>]));
+    seen.published = new Map(view.records(seen.doc));
     seen.blob = blob;
   }
   for (const [instrument, rec] of Object.entries(frame.signals)) {
+    if (!view.covers(instrument)) continue;
     const published = seen.published.get(instrument);
     if (!published) {
       if (rec.value !== null)
         failHere(
           FRAME_FILE,
-          `signals.${instrument} has a value, but ${CURRENT_SIGNALS} of the same frame publishes none: the frame was rewritten`,
+          `signals.${instrument} has a value, but ${view.path} of the same frame publishes none: the frame was rewritten`,
         );
       continue;
     }
@@ -419,11 +483,63 @@ async function checkSignals(
       if (JSON.stringify(published[key]) !== JSON.stringify(value))
         failHere(
           FRAME_FILE,
-          `signals.${instrument}.${key} is ${JSON.stringify(value)}, but ${CURRENT_SIGNALS} of the same frame publishes ${JSON.stringify(published[key])}: the frame was rewritten`,
+          `signals.${instrument}.${key} is ${JSON.stringify(value)}, but ${view.path} of the same frame publishes ${JSON.stringify(published[key])}: the frame was rewritten`,
         );
     }
+    const other = view.value?.(seen.doc, rec);
+    if (other)
+      failHere(
+        FRAME_FILE,
+        `signals.${instrument}.value is ${JSON.stringify(rec.value)}, but ${view.path} of the same frame publishes ${other}: the frame was rewritten`,
+      );
   }
   seen.recorded = recorded;
+}
+
+/**
+ * black-box.json says which frame it is and publishes the log frame.json records: its size and
+ * root, and the checkpoint of them naming the frame before. A monitor saves that checkpoint, so
+ * one that contradicts the frame (its hashes recomputed) must not pass.
+ */
+function checkBlackBox(
+  frame: Frame,
+  previous: Frame | null,
+  stored: Uint8Array,
+  failHere: (path: string, problem: string) => never,
+): void {
+  let box: {
+    current?: Json;
+    log?: { origin?: unknown; size?: unknown; root?: unknown; checkpoint?: unknown };
+  };
+  try {
+    box = JSON.parse(decoder.decode(stored));
+  } catch (e) {
+    failHere(BLACK_BOX_PATH, `the stored surface is not JSON (${(e as Error).message})`);
+  }
+  const says = (field: string, published: unknown, recorded: unknown) => {
+    if (JSON.stringify(published) !== JSON.stringify(recorded))
+      failHere(
+        BLACK_BOX_PATH,
+        `${field} is ${JSON.stringify(published)}, but frame.json records ${JSON.stringify(recorded)}: the frame or its black box was rewritten`,
+      );
+  };
+  says("current.frameId", box.current?.frameId, frame.frameId);
+  says("current.seq", box.current?.seq, frame.seq);
+  says("current.previousFrameHash", box.current?.previousFrameHash, frame.previousFrameHash);
+  if (!frame.log) return;
+  says("log.size", box.log?.size, frame.log.size);
+  says("log.root", box.log?.root, frame.log.root);
+  let checkpoint: ReturnType<typeof parseCheckpoint>["checkpoint"];
+  try {
+    ({ checkpoint } = parseCheckpoint(String(box.log?.checkpoint)));
+  } catch (e) {
+    failHere(BLACK_BOX_PATH, `log.checkpoint is not a checkpoint (${(e as Error).message})`);
+  }
+  says("log.checkpoint's origin", checkpoint.origin, box.log?.origin);
+  says("log.checkpoint's size", checkpoint.size, frame.log.size);
+  says("log.checkpoint's root", toHex(checkpoint.root), frame.log.root);
+  const named = checkpoint.extensions.filter((line) => line.startsWith("frame "));
+  says("log.checkpoint's frame line", named, previous ? [`frame ${previous.frameId} ${previous.frameHash}`] : []);
 }
 
 /** Why a tree entry of a mode risk-cli never writes fails: a link or an executable would be checked out as such. */

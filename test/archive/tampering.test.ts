@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { frameMessage } from "../../archive/models/message.ts";
 import { nodeHasher } from "../../cli/runtime/node.ts";
 import { canonicalJson } from "../../core/canonical/jcs.ts";
+import { stamp } from "../../core/canonical/stamp.ts";
 import { frameHashOf } from "../../core/frame.ts";
 import { CLI, runCli } from "../helpers/cli.ts";
 import { tempDir } from "../helpers/tmp.ts";
@@ -233,6 +234,70 @@ describe("a tampered head tree or commit message", () => {
       expect(verify.status, field).toBe(1);
       expect(verify.stderr).toContain(`signals.${instrument}.${field}`);
       expect(verify.stderr).toContain(frame.frameId);
+    }
+  });
+
+  it("a head frame whose black-box.json log, risk.json index or debt-risk.json value contradicts frame.json, every hash recomputed: verify fails", () => {
+    const present = tempDir("risk-surfaced-");
+    for (const now of ["2026-11-22T10:00:00Z", "2026-11-22T10:15:00Z"])
+      expect(runCli(["assemble", "--now", now], { cwd: present }).status).toBe(0);
+    const edits: [string, string, (doc: Record<string, any>) => void][] = [
+      ["/api/v1/black-box.json", "log.root", (d) => (d.log.root = "0".repeat(64))],
+      [
+        "/api/v1/black-box.json",
+        "log.checkpoint's frame line",
+        (d) =>
+          (d.log.checkpoint = d.log.checkpoint.replace(/^frame (\S+) [0-9a-f]{64}$/m, `frame $1 ${"1".repeat(64)}`)),
+      ],
+      ["/api/v1/risk.json", "signals.us.value", (d) => (d.indices.us.value += 11.2)],
+      ["/api/v1/debt-risk.json", "signals.debt.value", (d) => (d.signal.value += 3)],
+    ];
+    for (const [path, named, edit] of edits) {
+      const copy = `${tempDir("risk-resurfaced-")}/a.git`;
+      cpSync(`${present}/archive.git`, copy, { recursive: true });
+      const env = { ...process.env, GIT_DIR: copy, GIT_INDEX_FILE: `${copy}.index` };
+      const git = (...args: string[]) => execFileSync("git", args, { env, encoding: "utf8" }).trim();
+      const frame = JSON.parse(git("show", "main:frame.json"));
+      git("read-tree", "main");
+      // The surface's stored and served bytes, its fingerprints in frame.json and integrity.json, all recomputed.
+      const restore = (p: string, change: (doc: Record<string, any>) => void) => {
+        const doc = JSON.parse(git("show", `main:site${p}`));
+        change(doc);
+        const stored = canonicalJson(doc);
+        const served = frame.surfaces[p].stamped ? stamp(stored, frame.at) : stored;
+        Object.assign(frame.surfaces[p], {
+          storedSha256: nodeHasher.sha256(new TextEncoder().encode(stored)),
+          sha256: nodeHasher.sha256(new TextEncoder().encode(served)),
+          bytes: Buffer.byteLength(served),
+        });
+        const blob = execFileSync("git", ["hash-object", "-w", "--stdin"], { env, input: stored, encoding: "utf8" });
+        git("update-index", "--cacheinfo", `100644,${blob.trim()},site${p}`);
+      };
+      restore(path, edit);
+      restore("/api/v1/integrity.json", (d) => {
+        for (const s of d.surfaces) if (s.path === path) s.sha256 = frame.surfaces[path].sha256;
+      });
+      const { frameHash: _old, ...body } = frame;
+      frame.frameHash = frameHashOf(body, nodeHasher);
+      const blob = execFileSync("git", ["hash-object", "-w", "--stdin"], {
+        env,
+        input: canonicalJson(frame),
+        encoding: "utf8",
+      }).trim();
+      git("update-index", "--cacheinfo", `100644,${blob},frame.json`);
+      const tree = git("write-tree");
+      const raw = execFileSync("git", ["cat-file", "commit", "main"], { env, encoding: "utf8" });
+      const headers = raw.slice(0, raw.indexOf("\n\n")).replace(/^tree [0-9a-f]{40}/, `tree ${tree}`);
+      const commit = execFileSync("git", ["hash-object", "-t", "commit", "-w", "--stdin"], {
+        env,
+        input: `${headers}\n\n${frameMessage(frame)}`,
+        encoding: "utf8",
+      }).trim();
+      git("update-ref", "refs/heads/main", commit);
+      const verify = run(copy, "verify");
+      expect(verify.status, `${path}: ${verify.stderr}`).toBe(1);
+      expect(verify.stderr).toContain(frame.frameId);
+      expect(verify.stderr).toContain(named);
     }
   });
 
