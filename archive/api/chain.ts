@@ -13,7 +13,7 @@
  */
 import fs from "node:fs";
 import { RiskError } from "../../core/errors.ts";
-import { firstMissing, readCommit } from "../git/objects.ts";
+import { firstMissing, notFetched, readCommit } from "../git/objects.ts";
 import { parseFrameMessage } from "../models/message.ts";
 
 const fileOf = (gitdir: string) => `${gitdir}/risk-cli-chain.txt`;
@@ -71,6 +71,7 @@ export async function checkChain(gitdir: string, head: string, trustList: boolea
       info = await readCommit(gitdir, oid);
       frameId = parseFrameMessage(info.message, oid).frameId;
     } catch (e) {
+      if (e instanceof RiskError && (e.data as { incomplete?: string }).incomplete) throw e;
       throw broken(`${where} cannot be read as a frame (${(e as Error).message})`, oid, above);
     }
     added.push({ oid, frameId });
@@ -84,6 +85,10 @@ export async function checkChain(gitdir: string, head: string, trustList: boolea
       gitdir,
       known.map((link) => link.oid),
     );
+    if (missing) {
+      const clone = notFetched(gitdir, missing);
+      if (clone) throw clone;
+    }
     const link = known.find((l) => l.oid === missing);
     if (link) throw broken(`the commit of frame ${link.frameId} (${link.oid}) is missing`, link.oid, link.frameId);
   }

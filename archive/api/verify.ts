@@ -161,6 +161,7 @@ export async function verifyArchive(
       try {
         ({ frame, tree } = await readFrame(gitdir, oid, { read: commit }));
       } catch (e) {
+        keepIncomplete(e);
         fail(trailers.frameId, oid, FRAME_FILE, (e as Error).message);
       }
       const where = frame.frameId;
@@ -277,6 +278,7 @@ export async function verifyArchive(
         try {
           bytes = recent.get(blob) ?? (await readBlob(gitdir, blob));
         } catch (e) {
+          keepIncomplete(e);
           fail(where, oid, path, `the stored object cannot be read (${(e as Error).message})`);
         }
         remember(blob, bytes);
@@ -462,6 +464,7 @@ async function checkSignals(
       const doc: unknown = JSON.parse(decoder.decode(await readBlob(gitdir, blob)));
       seen.doc = typeof doc === "object" && doc !== null ? (doc as Json) : {};
     } catch (e) {
+      keepIncomplete(e);
       failHere(view.path, `the stored surface is not JSON (${(e as Error).message})`);
     }
     seen.published = new Map(view.records(seen.doc));
@@ -666,6 +669,14 @@ function checkIntegrity(frame: Frame, commit: string, doc: unknown): void {
   for (const path of Object.keys(frame.surfaces)) {
     if (path !== INTEGRITY && !listed.has(path)) fail(frame.frameId, commit, INTEGRITY, `integrity.json omits ${path}`);
   }
+}
+
+/**
+ * An object a shallow or partial clone did not fetch is no failed verification: it passes as
+ * it is (exit 6, with the fetch that completes the clone).
+ */
+function keepIncomplete(e: unknown): void {
+  if (e instanceof RiskError && (e.data as { incomplete?: string }).incomplete) throw e;
 }
 
 /** An object of the archive missing or damaged (archive/git/objects.ts). */

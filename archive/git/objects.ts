@@ -29,16 +29,55 @@ export function damaged(oid: string, problem: string): RiskError {
   );
 }
 
+/**
+ * Why the archive lacks objects by design, or null: a shallow clone (`git clone --depth`, which
+ * leaves a `shallow` file) or a partial one (`--filter`, which marks its packs `.promisor` and its
+ * remote a promisor). Asked only once an object is found missing, since a partial clone completed
+ * later keeps its marks.
+ */
+export function incompleteClone(gitdir: string): "shallow" | "partial" | null {
+  if (fs.existsSync(`${gitdir}/shallow`)) return "shallow";
+  let config = "";
+  try {
+    config = fs.readFileSync(`${gitdir}/config`, "utf8");
+  } catch {
+    // No config: not a clone.
+  }
+  if (/^\s*(partialclone\s*=|promisor\s*=\s*true\b)/im.test(config)) return "partial";
+  try {
+    if (fs.readdirSync(`${gitdir}/objects/pack`).some((name) => name.endsWith(".promisor"))) return "partial";
+  } catch {
+    // No pack folder.
+  }
+  return null;
+}
+
+/**
+ * An object missing from an archive that is a shallow or partial clone: not damage, but a copy
+ * that lacks what risk-cli reads (exit 6), with the command that fetches it. Null for any other.
+ */
+export function notFetched(gitdir: string, oid: string): RiskError | null {
+  const kind = incompleteClone(gitdir);
+  if (!kind) return null;
+  const fix =
+    kind === "shallow"
+      ? "Fetch the frames below it with `git --git-dir <archive> fetch --unshallow`, or clone the archive again without --depth."
+      : "Fetch every object with `git --git-dir <archive> config --unset remote.origin.partialclonefilter` then `git --git-dir <archive> fetch --refetch origin` (Git 2.36 or later), or clone the archive again without --filter.";
+  return new RiskError(
+    "E_ARCHIVE",
+    `The archive is a ${kind} clone (cloned with ${kind === "shallow" ? "--depth" : "--filter"}): Git object ${oid} was not fetched, and risk-cli reads every frame's objects. Nothing was checked or written. ${fix}`,
+    { oid, incomplete: kind },
+  );
+}
+
 /** isomorphic-git's reading errors (a truncated pack, a missing object) as archive damage. */
-async function viaIsogit<T>(oid: string, read: () => Promise<T>): Promise<T> {
+async function viaIsogit<T>(gitdir: string, oid: string, read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (e) {
     const code = (e as { code?: string }).code;
-    throw damaged(
-      oid,
-      code === "NotFoundError" ? "is missing" : "cannot be read from its pack (the pack is damaged or truncated)",
-    );
+    if (code === "NotFoundError") throw notFetched(gitdir, oid) ?? damaged(oid, "is missing");
+    throw damaged(oid, "cannot be read from its pack (the pack is damaged or truncated)");
   }
 }
 
@@ -217,7 +256,10 @@ function readObject(gitdir: string, oid: string): GitObject | "fallback" {
   // A concurrent `git gc` may have moved it from loose to a new pack since the first look.
   const late = readLoose(gitdir, oid);
   if (late) return late;
-  throw damaged(oid, `is missing: it is not a loose object, and none of the archive's ${store.size} pack(s) holds it`);
+  throw (
+    notFetched(gitdir, oid) ??
+    damaged(oid, `is missing: it is not a loose object, and none of the archive's ${store.size} pack(s) holds it`)
+  );
 }
 
 /**
@@ -248,7 +290,7 @@ function readTyped(gitdir: string, oid: string, type: GitObject["type"]): Buffer
 export async function readBlob(gitdir: string, oid: string): Promise<Uint8Array> {
   const body = readTyped(gitdir, oid, "blob");
   if (body) return body;
-  const { blob } = await viaIsogit(oid, async () => (await isogit()).readBlob({ fs, gitdir, oid }));
+  const { blob } = await viaIsogit(gitdir, oid, async () => (await isogit()).readBlob({ fs, gitdir, oid }));
   return blob;
 }
 
@@ -278,7 +320,7 @@ export async function readTree(gitdir: string, oid: string, cache?: TreeCache): 
   const body = readTyped(gitdir, oid, "tree");
   const tree = body
     ? parseTree(body)
-    : ((await viaIsogit(oid, async () => (await isogit()).readTree({ fs, gitdir, oid }))).tree as TreeEntry[]);
+    : ((await viaIsogit(gitdir, oid, async () => (await isogit()).readTree({ fs, gitdir, oid }))).tree as TreeEntry[]);
   cache?.set(oid, tree);
   return tree;
 }
@@ -361,7 +403,7 @@ export async function readCommit(gitdir: string, oid: string): Promise<CommitInf
     throw damaged(oid, `is a ${obj.type} where a commit belongs`);
   const parsed = obj !== "fallback" && obj.type === "commit" ? parseCommit(oid, obj.body) : null;
   if (parsed) return parsed;
-  const { commit } = await viaIsogit(oid, async () => (await isogit()).readCommit({ fs, gitdir, oid }));
+  const { commit } = await viaIsogit(gitdir, oid, async () => (await isogit()).readCommit({ fs, gitdir, oid }));
   return {
     oid,
     tree: commit.tree,

@@ -103,6 +103,32 @@ describe("a damaged archive is named, never a crash", () => {
     expect(ok.status, ok.stderr).toBe(0);
   });
 
+  it("a shallow or partial clone is named as such with the fetch that completes it (exit 6), never as tampering or damage", async () => {
+    const { archive, dir } = await archiveWithFrames(3);
+    git(archive, "config", "uploadpack.allowFilter", "true");
+    const clones = [["--depth", "1"], ["--filter=blob:none"], ["--filter=tree:0"]];
+    for (const [i, flags] of clones.entries()) {
+      const clone = `${dir}/clone-${i}.git`;
+      execFileSync("git", ["clone", "-q", "--bare", ...flags, `file://${archive}`, clone]);
+      for (const args of [["verify"], ["replay", "--date", at(0), "--out", `${dir}/out-${i}`]]) {
+        const r = runCli([...args, "--archive", clone]);
+        expect(r.status, `${flags} ${args[0]}: ${r.stderr}`).toBe(6);
+        expect(r.stderr).toContain(flags[0] === "--depth" ? "a shallow clone" : "a partial clone");
+        expect(r.stderr).toContain(flags[0] === "--depth" ? "fetch --unshallow" : "fetch --refetch");
+        expect(r.stderr).not.toMatch(/chain is broken|damaged|Verification failed/);
+      }
+    }
+    // The fetch the message names completes the clone, which then verifies.
+    const shallow = `${dir}/clone-0.git`;
+    git(shallow, "fetch", "-q", "--unshallow");
+    expect(runCli(["verify", "--archive", shallow]).status).toBe(0);
+    const partial = `${dir}/clone-1.git`;
+    git(partial, "config", "--unset", "remote.origin.partialclonefilter");
+    git(partial, "fetch", "-q", "--refetch", "origin");
+    const v = runCli(["verify", "--archive", partial]);
+    expect(v.status, v.stderr).toBe(0);
+  });
+
   it("a flipped bit in a commit, and a deleted blob: verify exits 1 naming the frame, replay too", async () => {
     const { archive, summaries } = await archiveWithFrames(2);
     const first = git(archive, "rev-parse", "refs/heads/main~1");
