@@ -24,6 +24,7 @@ import { sitePath } from "../layout.ts";
 import { parseFrameMessage } from "../models/message.ts";
 import { readFrame } from "./frames.ts";
 import { readLeaves } from "./tiles.ts";
+import { lastIndexedAtOrBefore } from "./replay.ts";
 
 /**
  * SHA-256 to bytes with Node's crypto directly: a check over a year of frames hashes about 70,000
@@ -88,6 +89,30 @@ async function frameAtSeq(
   return { frameId: trailers.frameId, frameHash: trailers.frameHash };
 }
 
+/**
+ * The checkpoint's `frame <id> <hash>` line names the last frame its root holds: the hash must be
+ * that frame's leaf and the id the frame the archive holds at that place (the head, or its replay
+ * index entry). A line edited by hand would otherwise make every message repeat it.
+ */
+async function checkFrameLine(gitdir: string, state: LogState, m: number, frameId: string, frameHash: string) {
+  const seq = Number(frameId.slice(0, 6));
+  const at = /^\d{6}-(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)Z$/.exec(frameId);
+  let ours: { frameId: string; frameHash: string } | null = null;
+  if (toHex(frameLeaf(nativeSha, frameHash)) === toHex(state.leaves[m - 1]!) && seq === m && at) {
+    if (m === state.head.frame.seq) ours = state.head.frame;
+    else {
+      const instant = Date.parse(`${at[1]}-${at[2]}-${at[3]}T${at[4]}:${at[5]}:${at[6]}Z`);
+      ours = await lastIndexedAtOrBefore(gitdir, state.head.tree, instant);
+    }
+  }
+  if (ours?.frameId !== frameId || ours.frameHash !== frameHash)
+    throw new RiskError(
+      "E_INPUT",
+      `The checkpoint's line "frame ${frameId} ${frameHash}" does not name the frame ${m} its root vouches for in this log: the line was altered. Save black-box.json's log.checkpoint text exactly.`,
+      { checkpointSize: m, frame: frameId },
+    );
+}
+
 export interface CheckpointCheck {
   origin: string;
   /** Frames the checkpoint vouches for, and frames the archive holds now. */
@@ -104,6 +129,16 @@ export interface CheckpointCheck {
  * vouches for when it does not (a rollback removed it, or the frames up to it were rewritten or forked).
  */
 export async function checkCheckpoint(gitdir: string, hash: Hasher, checkpoint: Checkpoint): Promise<CheckpointCheck> {
+  const named = /^frame (\S+) ([0-9a-f]{64})$/.exec(checkpoint.extensions.find((e) => e.startsWith("frame ")) ?? "");
+  const theirs = named ? `frame ${named[1]} (sha256:${named[2]})` : `frame ${checkpoint.size}`;
+  requireArchive(gitdir);
+  // A branch removed altogether is the ultimate rollback: every frame the checkpoint vouches for is gone.
+  if (checkpoint.size > 0 && !(await headCommit(gitdir)))
+    throw new RiskError(
+      "E_VERIFY",
+      `The checkpoint vouches for ${checkpoint.size} frames, up to ${theirs}; the archive holds none (its branch is gone): every frame was removed (a rollback)`,
+      { checkpointSize: checkpoint.size, archiveSize: 0, frame: named?.[1] ?? null },
+    );
   const state = await logState(gitdir, hash);
   // A checkpoint names the log it belongs to: one of another publication proves nothing here.
   const origin = await originOf(gitdir, state.head.tree);
@@ -116,8 +151,6 @@ export async function checkCheckpoint(gitdir: string, hash: Hasher, checkpoint: 
   const sha = nativeSha;
   const m = checkpoint.size;
   const n = state.log.size;
-  const named = /^frame (\S+) ([0-9a-f]{64})$/.exec(checkpoint.extensions.find((e) => e.startsWith("frame ")) ?? "");
-  const theirs = named ? `frame ${named[1]} (sha256:${named[2]})` : `frame ${m}`;
   if (m > n)
     throw new RiskError(
       "E_VERIFY",
@@ -137,6 +170,7 @@ export async function checkCheckpoint(gitdir: string, hash: Hasher, checkpoint: 
       { checkpointSize: m, archiveSize: n, frame: named?.[1] ?? ours?.frameId ?? null },
     );
   }
+  if (named) await checkFrameLine(gitdir, state, m, named[1]!, named[2]!);
   const proof = consistencyProof(sha, m, state.leaves, state.memo);
   // The proof a stranger can check against the two roots (a self-check here).
   const newRoot = rootOf(sha, state.leaves, 0, n, state.memo);

@@ -78,6 +78,12 @@ export async function runVerifyCheckpoint(opts: { archive: string; checkpoint: s
       { file: opts.checkpoint },
     );
   }
+  if (parsed.checkpoint.size === 0)
+    throw new RiskError(
+      "E_INPUT",
+      `Cannot read the checkpoint ${opts.checkpoint}: its size is 0, a log of no frame, which vouches for nothing. Save log.checkpoint from a later black-box.json (the first frame's log is empty).`,
+      { file: opts.checkpoint },
+    );
   let signature: "valid" | "unsigned" | "not checked" = parsed.signatures.length ? "not checked" : "unsigned";
   if (opts.key !== undefined) {
     const { verifyNote } = await import("../../app/note-signer.ts");

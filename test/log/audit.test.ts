@@ -83,6 +83,35 @@ describe("the frame log: checkpoints a stranger saves, and proofs", () => {
     expect(r.stderr).toMatch(/vouches for 7 frames, up to frame 000007-\S+ .*holds 6.*rollback/);
   });
 
+  it("catches a branch removed altogether, naming the frame the checkpoint vouches for", async () => {
+    const { archive, checkpoints } = await framesWithCheckpoints(3);
+    const saved = save(checkpoints[2]!); // vouches for frames 1..2
+    git(archive, "update-ref", "-d", "refs/heads/main");
+    const r = runCli(["verify", "--archive", archive, "--checkpoint", saved]);
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/vouches for 2 frames, up to frame 000002-\S+ .*holds none.*rollback/);
+  });
+
+  it("refuses a checkpoint whose frame line was edited, and one of size 0, as malformed (exit 3)", async () => {
+    const { archive, checkpoints } = await framesWithCheckpoints(4);
+    const real = checkpoints[3]!; // vouches for frames 1..3
+    const [, id, hash] = /^frame (\S+) ([0-9a-f]{64})$/m.exec(real)!;
+    const otherId = checkpoints[2]!.match(/^frame (\S+) /m)![1]!;
+    for (const edited of [
+      real.replace(hash!, "0".repeat(64)),
+      real.replace(id!, otherId),
+      real.replace(id!, id!.replace(/T\d{6}Z$/, "T235959Z")),
+    ]) {
+      const r = runCli(["verify", "--archive", archive, "--checkpoint", save(edited)]);
+      expect(r.status, r.stderr).toBe(3);
+      expect(r.stderr).toContain("line was altered");
+    }
+    expect(runCli(["verify", "--archive", archive, "--checkpoint", save(real)]).status).toBe(0);
+    const empty = runCli(["verify", "--archive", archive, "--checkpoint", save(checkpoints[0]!)]);
+    expect(empty.status, empty.stderr).toBe(3);
+    expect(empty.stderr).toMatch(/size is 0/);
+  });
+
   it("catches a backdated re-forge after a rollback: frames recomputed with other data and earlier times", async () => {
     const { dir, archive, checkpoints } = await framesWithCheckpoints(8);
     const saved = save(checkpoints[7]!);
