@@ -66,6 +66,12 @@ export interface AssemblyRequest {
   signer?: NoteSigner;
   /** Readings to use instead of collecting them (benchmarks that replay synthetic upstreams). */
   upstream?: (publication: Publication) => UpstreamState | Promise<UpstreamState>;
+  /**
+   * Run once the frame is committed and before the site is swapped in (the push of
+   * `assemble --push`): when it throws, the site stays as it was, so that a deploy step never
+   * serves a frame the remote archive refused.
+   */
+  beforeSwap?: (frameId: string) => Promise<void>;
 }
 
 /** The effects an assembly uses, for the runtime it runs on. */
@@ -268,6 +274,7 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
     );
     const checkpoint = checkpointOf(assembly.files);
     if (checkpoint !== null) await site.stageLog({ checkpoint, tiles, read: (oid) => archive.blob(oid) });
+    if (request.beforeSwap) await request.beforeSwap(assembly.frame.frameId);
     steps.end("commit");
 
     site.swap(assembly.files);

@@ -49,12 +49,21 @@ export async function assembleAndPush(
         `The remote archive moved: its frame ${head.frame.frameId} is at or after ${now}, the instant this run assembles at. Nothing was pushed; the next run publishes on top of the remote.`,
         { frameId: head.frame.frameId, now },
       );
-    const summary = await runAssembly(
-      { ...request, now, siteAheadOfArchive: pulled.outcome === "replaced" || attempt > 1 },
-      ports,
-    );
+    // The push runs before the site is swapped in: a frame the remote refused is never served.
+    let pushed = "";
     try {
-      await archive.push(remote);
+      const summary = await runAssembly(
+        {
+          ...request,
+          now,
+          siteAheadOfArchive: pulled.outcome === "replaced" || attempt > 1,
+          beforeSwap: async (frameId) => {
+            pushed = frameId;
+            await archive.push(remote);
+          },
+        },
+        ports,
+      );
       return {
         ...summary,
         pushed: {
@@ -66,12 +75,12 @@ export async function assembleAndPush(
         },
       };
     } catch (e) {
-      if (!(e instanceof RiskError) || e.code !== "E_REMOTE_MOVED") throw e;
+      if (!(e instanceof RiskError) || e.code !== "E_REMOTE_MOVED" || !pushed) throw e;
       if (attempt >= attempts)
         throw new RiskError(
           "E_REMOTE_MOVED",
-          `${e.message} Gave up after ${attempts} attempts; frame ${summary.frameId} stays in the local archive and the next run publishes on top of the remote.`,
-          { ...e.data, frameId: summary.frameId, attempts },
+          `${e.message} Gave up after ${attempts} attempts; frame ${pushed} stays in the local archive, the site as it was, and the next run publishes on top of the remote.`,
+          { ...e.data, frameId: pushed, attempts },
         );
       ports.log.warn(`the remote archive moved while assembling (attempt ${attempt} of ${attempts}); pulling again`);
     }

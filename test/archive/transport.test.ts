@@ -345,6 +345,55 @@ describe("archive transport over Git's smart HTTP protocol (git http-backend)", 
     expect(next.status, next.stderr).toBe(0);
   }, 60_000);
 
+  it("a publisher whose push lost the race to a frame at its pinned instant exits 10 with its site as it was before the run", async () => {
+    await seed(1);
+    const mine = tempDir();
+    const rival = tempDir();
+    for (const d of [mine, rival])
+      expect((await runCli(["archive", "pull", "--archive", `${d}/archive.git`], { env: env(server) })).status).toBe(0);
+    const before = await runCli(
+      ["assemble", "--push", "--site", `${mine}/site`, "--archive", `${mine}/archive.git`, "--now", at(50), "--json"],
+      { env: env(server) },
+    );
+    expect(before.status, before.stderr).toBe(0);
+    const served = () => readFileSync(`${mine}/site/api/v1/integrity.json`, "utf8");
+    const published = served();
+    expect((await runCli(["archive", "pull", "--archive", `${rival}/archive.git`], { env: env(server) })).status).toBe(
+      0,
+    );
+    const remote = { url: server.url, branch: "risk-archive", token: server.token };
+    const ports = { fs: nodeFs, http: nodeHttp, hash: nodeHasher, log: { info: () => {}, warn: () => {} } };
+    let rivalFrames = 0;
+    const attempt = assembleAndPush(
+      {
+        publication: demoPublication(),
+        site: `${mine}/site`,
+        archive: `${mine}/archive.git`,
+        now: at(100),
+        // While my assembly runs, the rival pushes a frame at the same pinned instant.
+        upstream: async (p) => {
+          if (rivalFrames++ === 0) {
+            await runAssemble({ site: `${rival}/site`, archive: `${rival}/archive.git`, now: at(100), json: true });
+            await openArchive(`${rival}/archive.git`).push(remote);
+          }
+          return collectUpstream(p, { fs: nodeFs, http: nodeHttp }, { attemptedAt: at(100) });
+        },
+      },
+      ports,
+      remote,
+      { clock: () => at(100) },
+    );
+    await expect(attempt).rejects.toMatchObject({ code: "E_REMOTE_MOVED" });
+    // The site still serves the frame it served before the run, which the remote holds.
+    expect(served()).toBe(published);
+    expect(JSON.parse(published).frame.frameId).toBe(JSON.parse(before.stdout).frameId);
+    const next = await runCli(
+      ["assemble", "--push", "--site", `${mine}/site`, "--archive", `${mine}/archive.git`, "--now", at(130), "--json"],
+      { env: env(server) },
+    );
+    expect(next.status, next.stderr).toBe(0);
+  }, 60_000);
+
   it("refuses a remote that rewrote a frame it had published: pull and assemble --push exit 1, nothing local changes", async () => {
     await seed(2);
     const mine = tempDir();
@@ -420,6 +469,8 @@ describe("archive transport over Git's smart HTTP protocol (git http-backend)", 
     );
     await expect(attempt).rejects.toMatchObject({ code: "E_REMOTE_MOVED", data: { attempts: 3 } });
     expect(rivalFrames).toBe(3);
+    // No frame the remote refused is served.
+    expect(existsSync(`${mine}/site/api/v1/integrity.json`)).toBe(false);
     expect(remoteHead(server)).toBe(git(`${rival}/archive.git`, "rev-parse", "refs/heads/main"));
     // My last frame stays in my archive for the next run.
     expect(git(`${mine}/archive.git`, "rev-parse", "refs/heads/main")).not.toBe(remoteHead(server));
