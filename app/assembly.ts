@@ -30,7 +30,8 @@ import { SURFACES, surfacesFor } from "../core/surfaces/index.ts";
 import { HUMAN_TRAFFIC_PATH } from "../core/surfaces/human-traffic.ts";
 import type { PreviousState } from "../core/surfaces/types.ts";
 import { VERSION } from "../core/version.ts";
-import { openArchive, type Archive, type Lock, type TreeCache } from "../archive/index.ts";
+import { openArchive, type Archive, type ArchiveAbout, type Lock, type TreeCache } from "../archive/index.ts";
+import { archiveLicense, archiveReadme } from "../archive/models/readme.ts";
 import { allCaches, type Caches } from "./caches.ts";
 import { fileMemo } from "./memo.ts";
 import { liteCache, parsedFiles, saveConfigPart } from "./publication-cache.ts";
@@ -217,6 +218,18 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
     steps.end("collect");
 
     const memo = fileMemo(gitdir, hash, { read: caches.memo });
+    // The archive's README.md and LICENSE and the commit's author, which the frame fingerprints.
+    const identity = { name: base.config.name, email: `risk-cli@${new URL(base.config.baseUrl).hostname}` };
+    const about: ArchiveAbout = {
+      name: base.config.name,
+      baseUrl: base.config.baseUrl,
+      license: base.config.license,
+      licenseUrl: base.config.licenseUrl,
+      attribution: base.config.attribution,
+      remote: base.config.archive ?? null,
+      verifierKey: request.signer?.verifierKey ?? null,
+    };
+    const utf8 = (text: string) => new TextEncoder().encode(text);
     const start = {
       publication: base,
       upstream,
@@ -229,6 +242,11 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
       clock: request.clock ?? "system",
       ...(request.signer ? { signer: request.signer } : {}),
       ...(traffic ? { traffic: { days: traffic.state.days } } : {}),
+      about: {
+        readme: hash.sha256(utf8(archiveReadme(about))),
+        license: hash.sha256(utf8(archiveLicense(about))),
+        author: `${identity.name} <${identity.email}>`,
+      },
     };
     const plan = planAssembly(
       { ...start, previousServed: (path) => site.served(path), previousVerified: site.verified },
@@ -256,22 +274,7 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
     await site.stage(assembly.files, previous);
     steps.end("write");
 
-    const host = new URL(base.config.baseUrl).hostname;
-    const { commit, blobsWritten, tiles } = await archive.commit(
-      assembly,
-      previous,
-      { name: base.config.name, email: `risk-cli@${host}` },
-      trees,
-      {
-        name: base.config.name,
-        baseUrl: base.config.baseUrl,
-        license: base.config.license,
-        licenseUrl: base.config.licenseUrl,
-        attribution: base.config.attribution,
-        remote: base.config.archive ?? null,
-        verifierKey: request.signer?.verifierKey ?? null,
-      },
-    );
+    const { commit, blobsWritten, tiles } = await archive.commit(assembly, previous, identity, trees, about);
     const checkpoint = checkpointOf(assembly.files);
     if (checkpoint !== null) await site.stageLog({ checkpoint, tiles, read: (oid) => archive.blob(oid) });
     if (request.beforeSwap) await request.beforeSwap(assembly.frame.frameId);

@@ -56,6 +56,8 @@ export interface Assembly {
 export interface AssembleInput extends PlanInput {
   /** The whole publication when the plan needs the corpus; its configuration part at least. */
   publication: Publication;
+  /** The fingerprints of what the archive stores beside the frame (`Frame.about`). */
+  about?: Frame["about"];
 }
 
 const encoder = new TextEncoder();
@@ -384,6 +386,7 @@ function frameOf(
     log: ref.log,
     clock: ref.clock,
     ...(upstream && Object.keys(upstream).length > 0 ? { upstream } : {}),
+    ...(input.about ? { about: input.about } : {}),
   };
   return { ...body, frameHash: frameHashOf(body, hash) };
 }

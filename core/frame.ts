@@ -103,6 +103,12 @@ export const Frame = z.strictObject({
       ]),
     )
     .optional(),
+  /**
+   * What the archive stores beside the frame that no surface fingerprints: the SHA-256 of its
+   * README.md and LICENSE, and the commit's author and committer (`name <email>`). Absent in
+   * frames written before it existed.
+   */
+  about: z.strictObject({ readme: Sha256, license: Sha256, author: z.string() }).optional(),
   frameHash: Sha256,
 });
 export type Frame = z.infer<typeof Frame>;

@@ -45,6 +45,11 @@ export interface VerifyReport {
   log: { size: number; root: string };
   /** Frames whose time was pinned (--now, SOURCE_DATE_EPOCH), read from the system clock, or not recorded. */
   clock: { pinned: number; system: number; unrecorded: number };
+  /**
+   * Frames whose README.md, LICENSE and commit author were checked against the fingerprints
+   * frame.json records, and frames written before frames recorded them (not checked).
+   */
+  about: { checked: number; unrecorded: number };
   head: { frameId: string; frameHash: string; commit: string } | null;
 }
 
@@ -143,6 +148,7 @@ export async function verifyArchive(
   const leaves: Uint8Array[] = [];
   const sha = rawSha(hash);
   const clock = { pinned: 0, system: 0, unrecorded: 0 };
+  const about = { checked: 0, unrecorded: 0 };
   // What the head's replay index must hold: every frame before the head, as the chain has it.
   const indexed: IndexEntry[] = [];
   for (const [i, commit] of chain.entries()) {
@@ -301,6 +307,16 @@ export async function verifyArchive(
       for (const [view, seen] of signalsSeen)
         await checkSignals(gitdir, frame, view, stored.get(view.path.slice(1)), seen, failHere);
       await checkObjects(gitdir, frame, oid, tree, hash, sha256OfBlob);
+      if (await checkAbout(gitdir, frame, commit, tree, hash, sha256OfBlob, failHere)) about.checked++;
+      else if (previous?.frame.about)
+        // A tool that fingerprints them never stops: a frame without them after one with them was rewritten.
+        fail(
+          where,
+          oid,
+          FRAME_FILE,
+          "frame.json records no fingerprint of README.md, LICENSE and the commit author, though the frame before does: the frame was rewritten",
+        );
+      else about.unrecorded++;
       // The upstream documents the frame records are the ones stored beside it.
       for (const [key, rec] of Object.entries(frame.upstream ?? {})) {
         if (!rec || !("sha256" in rec)) continue;
@@ -333,6 +349,7 @@ export async function verifyArchive(
     surfacesChecked,
     log: { size: log.size, root: log.root },
     clock,
+    about,
     head: previous
       ? { frameId: previous.frame.frameId, frameHash: previous.frame.frameHash, commit: previous.commit }
       : null,
@@ -615,6 +632,47 @@ async function verifyReplayIndex(
   }
   if (k < expected.length)
     failHere(INDEX_PREFIX, `the replay index lacks frame ${expected[k]!.frameId}: an entry was removed`);
+}
+
+/**
+ * README.md and LICENSE hold the bytes frame.json fingerprints, and the commit names the author it
+ * records: none of them is a surface, so without this a rewritten README or licence, or another
+ * author, would pass. False for a frame written before frames recorded them.
+ */
+async function checkAbout(
+  gitdir: string,
+  frame: Frame,
+  commit: CommitInfo,
+  tree: string,
+  hash: Hasher,
+  seen: Map<string, { sha256: string; bytes: number }>,
+  failHere: (path: string, problem: string) => never,
+): Promise<boolean> {
+  if (!frame.about) return false;
+  for (const [path, recorded] of [
+    [README_FILE, frame.about.readme],
+    [LICENSE_FILE, frame.about.license],
+  ] as const) {
+    const entry = await oidAtPath(gitdir, tree, path);
+    if (!entry) failHere(path, "the file the frame fingerprints is missing from its tree");
+    let sha = seen.get(entry.oid)?.sha256;
+    if (!sha) {
+      const bytes = await readBlob(gitdir, entry.oid);
+      sha = hash.sha256(bytes);
+      seen.set(entry.oid, { sha256: sha, bytes: bytes.byteLength });
+    }
+    if (sha !== recorded) failHere(path, `the file hashes to ${sha}, not the ${recorded} frame.json records`);
+  }
+  for (const [role, who] of [
+    ["author", commit.author],
+    ["committer", commit.committer],
+  ] as const)
+    if (who !== frame.about.author)
+      failHere(
+        FRAME_FILE,
+        `the commit's ${role} is ${JSON.stringify(who)}, not ${JSON.stringify(frame.about.author)} as frame.json records: the commit was rewritten`,
+      );
+  return true;
 }
 
 /** objects.json (the per-object hashes of the changefeed) is stored exactly when the frame records it, with its hash. */

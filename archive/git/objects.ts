@@ -350,6 +350,9 @@ export interface CommitInfo {
   rawMessage: string;
   authorTime: number;
   committerTime: number;
+  /** `name <email>` of the author and of the committer. */
+  author: string;
+  committer: string;
 }
 
 /**
@@ -375,9 +378,11 @@ function parseCommit(oid: string, body: Uint8Array): CommitInfo | null {
   for (; i < lines.length && keyOf(lines[i]!) === "parent"; i++) parents.push(valueOf(lines[i]!));
   const headers = new Map<string, string>();
   for (; i < lines.length; i++) if (!headers.has(keyOf(lines[i]!))) headers.set(keyOf(lines[i]!), valueOf(lines[i]!));
-  const time = (who: string | undefined) => (who === undefined ? null : /^(.*) <(.*)> (.*) (.*)$/.exec(who)?.[3]);
-  const author = time(headers.get("author"));
-  const committer = time(headers.get("committer"));
+  const person = (who: string | undefined) => (who === undefined ? null : /^(.*) <(.*)> (.*) (.*)$/.exec(who));
+  const authorLine = person(headers.get("author"));
+  const committerLine = person(headers.get("committer"));
+  const author = authorLine?.[3];
+  const committer = committerLine?.[3];
   if (author == null || committer == null) return null;
   const message =
     text
@@ -393,6 +398,8 @@ function parseCommit(oid: string, body: Uint8Array): CommitInfo | null {
     rawMessage: text.slice(blank + 2),
     authorTime: Number(author),
     committerTime: Number(committer),
+    author: `${authorLine![1]} <${authorLine![2]}>`,
+    committer: `${committerLine![1]} <${committerLine![2]}>`,
   };
 }
 
@@ -412,6 +419,8 @@ export async function readCommit(gitdir: string, oid: string): Promise<CommitInf
     rawMessage: commit.message,
     authorTime: commit.author.timestamp,
     committerTime: commit.committer.timestamp,
+    author: `${commit.author.name} <${commit.author.email}>`,
+    committer: `${commit.committer.name} <${commit.committer.email}>`,
   };
 }
 

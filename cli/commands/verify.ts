@@ -46,6 +46,10 @@ export async function runVerify(opts: { archive: string; key?: string; json: boo
   log.info(
     `frame log: ${report.log.size} frames, root ${report.log.root}; frame times: ${report.clock.system} from the system clock, ${report.clock.pinned} pinned${report.clock.unrecorded ? `, ${report.clock.unrecorded} not recorded` : ""}`,
   );
+  if (report.about.unrecorded)
+    log.warn(
+      `${report.about.unrecorded} of ${report.frames} frames were written before frames fingerprinted README.md, LICENSE and the commit author: those of these frames are not checked`,
+    );
   return { ok: true as const, ...report, seconds: Math.round(seconds * 1000) / 1000 };
 }
 

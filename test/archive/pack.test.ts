@@ -234,6 +234,8 @@ describe("reading an archive's objects (archive/git/objects.ts)", () => {
         rawMessage: commit.message,
         authorTime: commit.author.timestamp,
         committerTime: commit.committer.timestamp,
+        author: `${commit.author.name} <${commit.author.email}>`,
+        committer: `${commit.committer.name} <${commit.committer.email}>`,
       });
     }
     for (const { oid, tree } of expected.trees) expect(await readTree(gitdir, oid)).toEqual(tree);

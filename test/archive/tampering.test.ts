@@ -81,6 +81,32 @@ function retold(edit: (message: string) => string) {
   return copy;
 }
 
+/** A copy of `source`'s archive whose head frame.json is edited, its frameHash and commit message made to match. */
+function reframed(source: string, edit: (frame: Record<string, any>) => void) {
+  const copy = `${tempDir("risk-resigned-")}/a.git`;
+  cpSync(`${source}/archive.git`, copy, { recursive: true });
+  const env = { ...process.env, GIT_DIR: copy, GIT_INDEX_FILE: `${copy}.index` };
+  const git = (...args: string[]) => execFileSync("git", args, { env, encoding: "utf8" }).trim();
+  const frame = JSON.parse(git("show", "main:frame.json"));
+  edit(frame);
+  const { frameHash: _old, ...body } = frame;
+  frame.frameHash = frameHashOf(body as never, nodeHasher);
+  const input = canonicalJson(frame);
+  const blob = execFileSync("git", ["hash-object", "-w", "--stdin"], { env, input, encoding: "utf8" }).trim();
+  git("read-tree", "main");
+  git("update-index", "--cacheinfo", `100644,${blob},frame.json`);
+  const tree = git("write-tree");
+  const raw = execFileSync("git", ["cat-file", "commit", "main"], { env, encoding: "utf8" });
+  const headers = raw.slice(0, raw.indexOf("\n\n")).replace(/^tree [0-9a-f]{40}/, `tree ${tree}`);
+  const commit = execFileSync("git", ["hash-object", "-t", "commit", "-w", "--stdin"], {
+    env,
+    input: `${headers}\n\n${frameMessage(frame as never)}`,
+    encoding: "utf8",
+  }).trim();
+  git("update-ref", "refs/heads/main", commit);
+  return { copy, frame };
+}
+
 const run = (archive: string, ...args: string[]) => runCli([...args, "--archive", archive]);
 
 describe("a tampered replay index", () => {
@@ -205,31 +231,14 @@ describe("a tampered head tree or commit message", () => {
       [present, "value"],
       [dir, "reason"],
     ] as const) {
-      const copy = `${tempDir("risk-resigned-")}/a.git`;
-      cpSync(`${source}/archive.git`, copy, { recursive: true });
-      const env = { ...process.env, GIT_DIR: copy, GIT_INDEX_FILE: `${copy}.index` };
-      const git = (...args: string[]) => execFileSync("git", args, { env, encoding: "utf8" }).trim();
-      const frame = JSON.parse(git("show", "main:frame.json"));
-      const [instrument] = Object.keys(frame.signals).filter(
-        (k) => (frame.signals[k].value !== null) === (field === "value"),
-      );
-      const signal = frame.signals[instrument!];
-      signal[field] = field === "value" ? Math.round((signal.value + 11.2) * 10) / 10 : "a reason nobody published";
-      const { frameHash: _old, ...body } = frame;
-      frame.frameHash = frameHashOf(body, nodeHasher);
-      const input = canonicalJson(frame);
-      const blob = execFileSync("git", ["hash-object", "-w", "--stdin"], { env, input, encoding: "utf8" }).trim();
-      git("read-tree", "main");
-      git("update-index", "--cacheinfo", `100644,${blob},frame.json`);
-      const tree = git("write-tree");
-      const raw = execFileSync("git", ["cat-file", "commit", "main"], { env, encoding: "utf8" });
-      const headers = raw.slice(0, raw.indexOf("\n\n")).replace(/^tree [0-9a-f]{40}/, `tree ${tree}`);
-      const commit = execFileSync("git", ["hash-object", "-t", "commit", "-w", "--stdin"], {
-        env,
-        input: `${headers}\n\n${frameMessage(frame)}`,
-        encoding: "utf8",
-      }).trim();
-      git("update-ref", "refs/heads/main", commit);
+      let instrument = "";
+      const { copy, frame } = reframed(source, (frame) => {
+        [instrument] = Object.keys(frame.signals).filter(
+          (k) => (frame.signals[k].value !== null) === (field === "value"),
+        ) as [string];
+        const signal = frame.signals[instrument];
+        signal[field] = field === "value" ? Math.round((signal.value + 11.2) * 10) / 10 : "a reason nobody published";
+      });
       const verify = run(copy, "verify");
       expect(verify.status, field).toBe(1);
       expect(verify.stderr).toContain(`signals.${instrument}.${field}`);
@@ -299,6 +308,55 @@ describe("a tampered head tree or commit message", () => {
       expect(verify.stderr).toContain(frame.frameId);
       expect(verify.stderr).toContain(named);
     }
+  });
+
+  it("the head's README.md or LICENSE edited or removed, or its commit's author changed: verify fails naming the frame", () => {
+    const head = JSON.parse(
+      execFileSync("git", ["--git-dir", `${dir}/archive.git`, "show", "main:frame.json"], { encoding: "utf8" }),
+    );
+    expect(head.about).toMatchObject({ author: expect.stringMatching(/ <risk-cli@/) });
+    for (const [what, copy] of [
+      ["README.md", tampered((_git, put) => put("README.md", "# Another archive\n"))],
+      ["LICENSE", tampered((_git, put) => put("LICENSE", "All rights reserved.\n"))],
+      ["README.md", tampered((git) => git("rm", "-q", "--cached", "README.md"))],
+      ["LICENSE", tampered((git) => git("rm", "-q", "--cached", "LICENSE"))],
+    ] as const) {
+      const r = run(copy, "verify");
+      expect(r.status, `${what}: ${r.stderr}`).toBe(1);
+      expect(r.stderr).toContain(head.frameId);
+      expect(r.stderr).toContain(what);
+    }
+    // Only the author changed: the same tree and message.
+    const copy = `${tempDir("risk-author-")}/a.git`;
+    cpSync(`${dir}/archive.git`, copy, { recursive: true });
+    const env = { ...process.env, GIT_DIR: copy };
+    const raw = execFileSync("git", ["cat-file", "commit", "main"], { env, encoding: "utf8" });
+    const commit = execFileSync("git", ["hash-object", "-t", "commit", "-w", "--stdin"], {
+      env,
+      input: raw.replace(/^author .* <[^>]*>/m, "author Someone Else <someone@example.org>"),
+      encoding: "utf8",
+    }).trim();
+    execFileSync("git", ["update-ref", "refs/heads/main", commit], { env });
+    const r = run(copy, "verify");
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stderr).toContain("the commit's author");
+  });
+
+  it("frames without README.md and LICENSE fingerprints are counted as unchecked, and a head that drops them fails", () => {
+    const one = tempDir("risk-older-");
+    expect(runCli(["assemble", "--now", "2026-11-22T10:00:00Z"], { cwd: one }).status).toBe(0);
+    // A frame as written before frames recorded them: verified, and reported as not covered.
+    const { copy: older } = reframed(one, (frame) => delete frame.about);
+    const r = run(older, "verify", "--json");
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).about).toEqual({ checked: 0, unrecorded: 1 });
+    expect(r.stderr).toContain("1 of 1 frames were written before frames fingerprinted README.md, LICENSE");
+    // The head of an archive whose frames record them cannot drop them.
+    const { copy: dropped, frame } = reframed(dir, (frame) => delete frame.about);
+    const v = run(dropped, "verify");
+    expect(v.status, v.stderr).toBe(1);
+    expect(v.stderr).toContain(frame.frameId);
+    expect(v.stderr).toContain("though the frame before does");
   });
 
   it("a merge commit forged at the head: verify fails naming its frame", () => {
