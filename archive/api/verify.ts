@@ -4,6 +4,7 @@ import { frameHashOf, type Frame, type FrameSignal } from "../../core/frame.ts";
 import type { Hasher } from "../../core/ports.ts";
 import { IntegritySurface } from "../../core/surfaces/integrity.ts";
 import {
+  gitSubstitutions,
   headCommit,
   oidAtPath,
   readBlob,
@@ -84,6 +85,14 @@ export async function verifyArchive(
   upTo?: string,
 ): Promise<VerifyReport> {
   requireArchive(gitdir);
+  // What docs/audit.md has a stranger run (git show | sha256sum) must read the objects checked here.
+  const substituted = gitSubstitutions(gitdir);
+  if (substituted.length > 0)
+    throw new RiskError(
+      "E_VERIFY",
+      `Verification failed: the archive holds ${substituted.slice(0, 3).join(", ")}${substituted.length > 3 ? ` and ${substituted.length - 3} more` : ""}, which make git show and git log read other objects than the frames hold (risk-cli reads the frames' own objects). Remove them (\`git --git-dir <archive> replace -d <oid>\`, or delete info/grafts), or audit with GIT_NO_REPLACE_OBJECTS=1; then verify again.`,
+      { substitutions: substituted },
+    );
   const head = upTo ?? (await headCommit(gitdir));
   if (!head) throw new RiskError("E_NO_FRAME", `The archive ${gitdir} has no frame to verify`, { archive: gitdir });
   const chain: CommitInfo[] = [];

@@ -115,6 +115,39 @@ export function requireArchive(gitdir: string): void {
 }
 
 /**
+ * What makes native Git read other objects than the ones their names give: replace refs
+ * (`refs/replace/<oid>`, loose or packed) and an `info/grafts` file. risk-cli reads objects by
+ * name and never follows them, so `git show` and `git log` would then disagree with it. Empty
+ * when there are none.
+ */
+export function gitSubstitutions(gitdir: string): string[] {
+  const found: string[] = [];
+  const walk = (dir: string, prefix: string) => {
+    let names: fs.Dirent[];
+    try {
+      names = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const d of names)
+      if (d.isDirectory()) walk(`${dir}/${d.name}`, `${prefix}${d.name}/`);
+      else found.push(`${prefix}${d.name}`);
+  };
+  walk(`${gitdir}/refs/replace`, "refs/replace/");
+  try {
+    for (const line of fs.readFileSync(`${gitdir}/packed-refs`, "utf8").split("\n")) {
+      const ref = /^[0-9a-f]{40} (refs\/replace\/\S+)$/.exec(line)?.[1];
+      if (ref && !found.includes(ref)) found.push(ref);
+    }
+  } catch {
+    // No packed refs.
+  }
+  const grafts = fs.statSync(`${gitdir}/info/grafts`, { throwIfNoEntry: false });
+  if (grafts && grafts.size > 0) found.push("info/grafts");
+  return found.sort();
+}
+
+/**
  * The branch's commit. The loose ref file that every assembly writes is read directly (one small
  * synchronous read); a packed ref (a fresh clone, after `git gc`) or anything unusual is left to
  * isomorphic-git. Without a main branch, HEAD's branch (a clone of the archive branch).

@@ -359,6 +359,28 @@ describe("a tampered head tree or commit message", () => {
     expect(v.stderr).toContain("though the frame before does");
   });
 
+  it("a Git replace ref on a surface's blob, or an info/grafts file: verify fails, since git show would read other bytes", () => {
+    const copy = `${tempDir("risk-replace-")}/a.git`;
+    cpSync(`${dir}/archive.git`, copy, { recursive: true });
+    const env = { ...process.env, GIT_DIR: copy };
+    const git = (...args: string[]) => execFileSync("git", args, { env, encoding: "utf8" }).trim();
+    const blob = git("rev-parse", "main:site/api/v1/risk.json");
+    const other = execFileSync("git", ["hash-object", "-w", "--stdin"], { env, input: "{}", encoding: "utf8" }).trim();
+    git("replace", blob, other);
+    expect(git("show", "main:site/api/v1/risk.json")).toBe("{}"); // what an auditor's sha256sum would read
+    const r = run(copy, "verify");
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stderr).toContain(`refs/replace/${blob}`);
+    git("pack-refs", "--all");
+    expect(run(copy, "verify").stderr).toContain(`refs/replace/${blob}`);
+    git("replace", "-d", blob);
+    expect(run(copy, "verify").status).toBe(0);
+    writeFileSync(`${copy}/info/grafts`, `${git("rev-parse", "main")}\n`);
+    const g = run(copy, "verify");
+    expect(g.status, g.stderr).toBe(1);
+    expect(g.stderr).toContain("info/grafts");
+  });
+
   it("a merge commit forged at the head: verify fails naming its frame", () => {
     const copy = `${tempDir("risk-merge-")}/a.git`;
     cpSync(`${dir}/archive.git`, copy, { recursive: true });
