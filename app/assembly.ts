@@ -274,7 +274,9 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
     await site.stage(assembly.files, previous);
     steps.end("write");
 
-    const { commit, blobsWritten, tiles } = await archive.commit(assembly, previous, identity, trees, about);
+    const { commit, blobsWritten, tiles } = await archive.commit(assembly, previous, identity, trees, about, {
+      trustWrittenHead: caches.trustedHead,
+    });
     const checkpoint = checkpointOf(assembly.files);
     if (checkpoint !== null) await site.stageLog({ checkpoint, tiles, read: (oid) => archive.blob(oid) });
     if (request.beforeSwap) await request.beforeSwap(assembly.frame.frameId);

@@ -48,7 +48,9 @@ export interface Caches {
   frameDigests: boolean;
   /**
    * Head-frame copies written by this very tool version are parsed without a second schema check
-   * when their bytes hash to the fingerprint the frame records (archive/api/state.ts).
+   * when their bytes hash to the fingerprint the frame records (archive/api/state.ts); and the
+   * blobs a frame keeps from a head this archive's own assembly wrote are not hashed again
+   * (archive/api/commit.ts).
    */
   trustedHead: boolean;
   /**

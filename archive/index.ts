@@ -66,6 +66,8 @@ export interface Archive {
     identity: { name: string; email: string },
     cache?: TreeCache,
     about?: ArchiveAbout,
+    /** `trustWrittenHead` false: the blobs kept from the head are hashed even when this archive wrote it. */
+    options?: { trustWrittenHead?: boolean },
   ): Promise<CommitResult>;
   /** The bytes of a blob of the archive. */
   blob(oid: string): Promise<Uint8Array>;
@@ -109,8 +111,8 @@ export function openArchive(dir: string): Archive {
     head: async (copies, options) => (await import("./api/state.ts")).previousState(gitdir, copies, options),
     load: async (previous, needs, options) =>
       (await import("./api/state.ts")).loadNeeds(gitdir, previous, needs, options),
-    commit: async (assembly, previous, identity, cache, about) =>
-      (await import("./api/commit.ts")).commitFrame(gitdir, assembly, previous, identity, cache, about),
+    commit: async (assembly, previous, identity, cache, about, options) =>
+      (await import("./api/commit.ts")).commitFrame(gitdir, assembly, previous, identity, cache, about, options),
     blob: async (oid) => (await import("./git/objects.ts")).readBlob(gitdir, oid),
     servedJournal: async (tree) => (await import("./api/journal.ts")).servedJournal(gitdir, tree),
     frameAt: async (instant) => (await import("./api/replay.ts")).findFrameAt(gitdir, instant),

@@ -58,17 +58,16 @@ async function tileEdits(
 }
 
 /**
- * The blobs a frame keeps from the head's tree hold the bytes the head frame records. A head this
- * archive's own assembly wrote was checked as it was written; any other (pulled, restored, or a
- * commit rewritten in place) has each kept blob hashed once, so that a rewritten blob is never
- * carried into a new frame under the honest fingerprint.
+ * The blobs a frame keeps from the head's tree hold the bytes the head frame records. The caller
+ * skips this for a head this archive's own assembly wrote (checked as it was written); any other
+ * (pulled, restored, or a commit rewritten in place) has each kept blob hashed once, so that a
+ * rewritten blob is never carried into a new frame under the honest fingerprint.
  */
 async function checkKept(
   gitdir: string,
   previous: PreviousState,
   kept: readonly { path: string; oid: string; sha256: string }[],
 ): Promise<void> {
-  if (wroteHead(gitdir, previous.commit)) return;
   for (const { path, oid, sha256 } of kept) {
     const got = createHash("sha256")
       .update(await readBlob(gitdir, oid))
@@ -103,6 +102,7 @@ export async function commitFrame(
   identity: { name: string; email: string },
   cache: TreeCache = new Map(),
   about?: ArchiveAbout,
+  options: { trustWrittenHead?: boolean } = {},
 ): Promise<CommitResult> {
   if (!isRepository(gitdir)) await initRepository(gitdir);
   const { frame } = assembly;
@@ -159,7 +159,8 @@ export async function commitFrame(
       );
     }
   }
-  if (previous) await checkKept(gitdir, previous, keptBlobs);
+  if (previous && !(options.trustWrittenHead !== false && wroteHead(gitdir, previous.commit)))
+    await checkKept(gitdir, previous, keptBlobs);
   if (previous && base) {
     const shard = shardPath(previous.frame.at);
     const existing = await oidAtPath(gitdir, base, shard, cache);

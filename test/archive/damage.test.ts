@@ -97,6 +97,10 @@ describe("a damaged archive is named, never a crash", () => {
       expect(a.stderr).toContain("site/llms.txt");
       expect(git(archive, "rev-parse", "refs/heads/main")).toBe(forged);
     }
+    // --no-cache trusts no record of what this archive wrote, even one naming the forged head.
+    writeFileSync(`${archive}/risk-cli-frames/HEAD`, `${forged}\n`);
+    const strict = runCli(["assemble", "--site", site, "--archive", archive, "--now", at(15), "--no-cache"]);
+    expect(strict.status, strict.stderr).toBe(6);
     // The honest head, which this archive's assembly wrote, is appended to as before.
     git(archive, "update-ref", "refs/heads/main", head);
     const ok = runCli(["assemble", "--site", site, "--archive", archive, "--now", at(30)]);
