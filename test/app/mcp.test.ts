@@ -440,9 +440,11 @@ describe("risk-cli mcp checks its arguments", () => {
       expect(r.isError, asOf).toBe(true);
       expect(r.text).toBe(JSON.parse(replay.stdout).message);
     }
-    // A leap second is the last instant of its day: the frame published that day, not the next.
-    const leap = JSON.parse((await server.tool("get_signals", { asOf: "2026-11-23T23:59:60Z" })).text);
-    expect(leap.frameId).toBe(frames[1]!.frameId);
+    // A leap second (allowed in a month's last minute) is read, as the last instant of its day.
+    const leap = JSON.parse((await server.tool("get_signals", { asOf: "2026-11-30T23:59:60Z" })).text);
+    expect(leap.frameId).toBe(frames[2]!.frameId);
+    const notLeap = await server.tool("get_signals", { asOf: "2026-11-23T23:59:60Z" });
+    expect(notLeap.isError).toBe(true);
     const prompt = await server.request("prompts/get", { name: "state_at", arguments: { date: "0050-01-01" } });
     expect(JSON.stringify(prompt.result)).toContain("0050-01-01");
     const series = await server.tool("get_series", { seriesId: "us-financial-stress", from: "0001-01-01" });
