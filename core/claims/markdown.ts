@@ -227,7 +227,7 @@ export function notesOf(parsed: Pick<ParsedMarkdown, "footnotes" | "definitions"
 
 const _ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0" };
 
-function _entity(name: string): string | null {
+export function _entity(name: string): string | null {
   if (name[0] === "#") {
     const code = name[1] === "x" || name[1] === "X" ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
     // A character reference may not bring in what the input files may not hold: control

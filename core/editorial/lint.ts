@@ -9,6 +9,8 @@ import type { ExtractWarningCode } from "../claims/extract.ts";
 import { claimMarkerIn } from "../claims/markdown.ts";
 import picomatch from "picomatch";
 import { editorialOf } from "./analysis.ts";
+import { withoutUnsafeLinks } from "./links.ts";
+import { withoutComments } from "../render/text.ts";
 
 export interface Finding {
   severity: "error" | "warning" | "note";
@@ -19,6 +21,7 @@ export interface Finding {
     | "stale-translation"
     | "no-claim"
     | "dropped-markup"
+    | "unsafe-link"
     | "empty-glob"
     | "no-articles"
     | "future-date"
@@ -156,8 +159,34 @@ export function editorialFindings(p: Publication, now: string, url: UrlOf): Find
       });
     }
   }
+  const unsafe = (scheme: string) =>
+    `a ${scheme} link is published as its text alone, never as a link: link to an http(s) address or write the text without a link`;
   for (const doc of [...p.articles, ...p.guides]) {
+    for (const field of ["title", "description"] as const) {
+      for (const f of withoutUnsafeLinks(withoutComments(doc.meta[field])).found) {
+        findings.push({
+          severity: "warning",
+          code: "unsafe-link",
+          file: rel(doc.file),
+          field,
+          message: unsafe(f.scheme),
+          needle: f.raw,
+        });
+      }
+    }
     for (const d of doc.dropped) {
+      if (d.scheme) {
+        findings.push({
+          severity: "warning",
+          code: "unsafe-link",
+          file: rel(doc.file),
+          field: "(body)",
+          message: unsafe(d.scheme),
+          needle: "",
+          line: d.line,
+        });
+        continue;
+      }
       findings.push({
         severity: "warning",
         code: "dropped-markup",

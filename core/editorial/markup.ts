@@ -20,12 +20,16 @@
  * flood of `<`, `{`, backticks, fences or `import` lines costs no more than plain text.
  */
 
+import { withoutUnsafeLinks } from "./links.ts";
+
 export interface DroppedMarkup {
   /** The line in the body (1-based; the caller adds the frontmatter's lines). */
   line: number;
   component: string;
   /** Why it was dropped when it is not a component without text: an element or expression never closed. */
   reason?: string;
+  /** Set when what was dropped is a link's address in this scheme (`javascript:`): the link keeps its text. */
+  scheme?: string;
 }
 
 /** Props whose value is text a reader sees: kept where the component stood. */
@@ -199,12 +203,13 @@ export function readableBody(body: string, options: { mdx: boolean }): { text: s
     else {
       const first = lineOf(part.start);
       const prose = options.mdx ? withoutModuleStatements(text) : text;
-      if (!(options.mdx ? /[<`\\{]/ : /[<`\\]/).test(prose)) {
-        out.push(prose);
-        continue;
-      }
-      const reduced = reduceMarkup(prose, options.mdx, (d) => dropped.push({ ...d, line: d.line + first - 1 }));
-      out.push(reduced.text);
+      const reduced = (options.mdx ? /[<`\\{]/ : /[<`\\]/).test(prose)
+        ? reduceMarkup(prose, options.mdx, (d) => dropped.push({ ...d, line: d.line + first - 1 }))
+        : { text: prose, swallowed: false };
+      // After the markup is gone, so that no element or comment left out can join a link back together.
+      const safe = withoutUnsafeLinks(reduced.text);
+      for (const f of safe.found) dropped.push({ line: f.line + first - 1, component: f.scheme, scheme: f.scheme });
+      out.push(safe.text);
       swallowed = reduced.swallowed;
     }
   }

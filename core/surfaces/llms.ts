@@ -8,6 +8,8 @@ import { z } from "zod";
 import type { Doc, Publication } from "../inputs/publication.ts";
 import { editorialOf } from "../editorial/analysis.ts";
 import { footnotesAsText } from "../editorial/footnotes.ts";
+import { withoutUnsafeLinks } from "../editorial/links.ts";
+import { readableBody } from "../editorial/markup.ts";
 import { defineSurface, type BuildContext } from "./types.ts";
 import { byCodeUnits, docPath, sortDocs, type UrlOf } from "./common.ts";
 
@@ -36,6 +38,13 @@ function link(label: string, href: string, note?: string): string {
   const shown = safe(label).replace(/[[\]]/g, (c) => (c === "[" ? "(" : ")"));
   return `- [${shown}](${href})${note ? `: ${safe(note)}` : ""}\n`;
 }
+
+/**
+ * A document's title or description as the text surfaces publish it: reduced as its body is (no
+ * element, comment or `javascript:` link left), on one line.
+ */
+export const publishedLine = (s: string) =>
+  readableBody(withoutComments(s), { mdx: false }).text.replace(/\s+/g, " ").trim();
 
 /** Sections whose lines are added until the budget is spent; what is left out is pointed to. */
 interface Section {
@@ -76,7 +85,9 @@ export function llmsTxt(p: Publication, ctx: Pick<BuildContext, "registry" | "ur
     },
     {
       title: "Articles",
-      lines: frArticles.map((d) => link(d.meta.title, url(docPath(d)), `${d.meta.date}. ${d.meta.description}`)),
+      lines: frArticles.map((d) =>
+        link(publishedLine(d.meta.title), url(docPath(d)), `${d.meta.date}. ${publishedLine(d.meta.description)}`),
+      ),
       overflow: (left) =>
         link(
           `${left} article(s) plus ancien(s)`,
@@ -86,13 +97,13 @@ export function llmsTxt(p: Publication, ctx: Pick<BuildContext, "registry" | "ur
     },
     {
       title: "Guides",
-      lines: frGuides.map((d) => link(d.meta.title, url(docPath(d)), d.meta.description)),
+      lines: frGuides.map((d) => link(publishedLine(d.meta.title), url(docPath(d)), publishedLine(d.meta.description))),
       overflow: (left) =>
         link(`${left} guide(s) de plus`, url("/api/v1/catalog.json"), "tous les guides sont listés dans le catalogue"),
     },
     {
       title: "English",
-      lines: en.map((d) => link(d.meta.title, url(docPath(d)), d.meta.description)),
+      lines: en.map((d) => link(publishedLine(d.meta.title), url(docPath(d)), publishedLine(d.meta.description))),
       overflow: (left) => link(`${left} more English item(s)`, url("/llms-full-en.txt"), "the whole English corpus"),
     },
   ];
@@ -145,8 +156,9 @@ export function llmsTxt(p: Publication, ctx: Pick<BuildContext, "registry" | "ur
 /** A document's body as it goes into a corpus: claim markers dropped, footnotes in words, headings nested under it. */
 function corpusBody(doc: Doc): string {
   let fence = false;
-  return footnotesAsText(withoutComments(doc.body, "", true), doc.lang)
-    .split("\n")
+  // Again once comments are gone: a comment inside a link's address would have hidden its scheme.
+  return withoutUnsafeLinks(footnotesAsText(withoutComments(doc.body, "", true), doc.lang))
+    .text.split("\n")
     .map((line) => {
       if (/^ {0,3}(```|~~~)/.test(line)) fence = !fence;
       return !fence && /^#{1,3} /.test(line) ? `###${line}` : line;
@@ -168,10 +180,10 @@ function docEntry(doc: Doc, url: UrlOf, extra: string[] = []): string {
     `${l.url}${url(docPath(doc))}`,
     `${l.date}${m.date}${m.updated ? ` (${l.updated} ${m.updated})` : ""}`,
     ...extra,
-    `${l.summary}${m.description.replace(/\s+/g, " ")}`,
+    `${l.summary}${publishedLine(m.description)}`,
     ...(m.topics?.length ? [`${l.topics}${m.topics.join(", ")}`] : []),
   ];
-  return `### ${m.title}\n\n${facts.join("\n")}\n\n${corpusBody(doc)}\n\n`;
+  return `### ${publishedLine(m.title)}\n\n${facts.join("\n")}\n\n${corpusBody(doc)}\n\n`;
 }
 
 export function llmsFullFr(p: Publication, { url, indexedAt }: Pick<BuildContext, "url" | "indexedAt">): string {
@@ -182,7 +194,9 @@ export function llmsFullFr(p: Publication, { url, indexedAt }: Pick<BuildContext
     return [
       `Profondeur de preuve : ${a.summary.depth.score}/5 (${a.summary.depth.label})`,
       ...a.claims.map(
-        (c) => `Affirmation ${c.id} [${c.kind}, ${c.reviewStatus === "reviewed" ? "revue" : "non revue"}] : ${c.claim}`,
+        // A claim's text is read with its comments gone, which may have joined a link to a javascript: address.
+        (c) =>
+          `Affirmation ${c.id} [${c.kind}, ${c.reviewStatus === "reviewed" ? "revue" : "non revue"}] : ${withoutUnsafeLinks(c.claim).text}`,
       ),
     ];
   };
