@@ -423,7 +423,12 @@ function reduceMarkup(
       out.push(text.slice(last, at));
       const words = [...tag.attrs]
         .filter(([name, value]) => value && (TEXT_PROPS.includes(name) || (lower === "img" && name === "alt")))
-        .map(([, value]) => value!.replace(/\s+/g, " ").trim())
+        // A prop's text is published as a body's is: markup in it (`<script>`) is reduced too.
+        .map(([, value]) =>
+          reduceMarkup(value!, false, () => {})
+            .text.replace(/\s+/g, " ")
+            .trim(),
+        )
         .filter(Boolean);
       if (component && words.length === 0 && tag.selfClosing) drop({ line: lineAt(at), component: tag.name });
       out.push(words.length ? ` ${words.join(" — ")} ` : " ");

@@ -68,6 +68,15 @@ describe("an Astro article's MDX", () => {
     expect(text).toContain("Les données de mai sont provisoires.");
     expect(dropped).toEqual([{ line: 5, component: "Chart" }]);
   });
+
+  it("reduces the markup of a text prop as the body's: no <script> or element of a title reaches the text", () => {
+    const body = 'Avant.\n\n<Chart title="Titre <script>alert(1)</script> <b>gras</b>" data={[1]} />\n\nAprès.';
+    const { text } = mdx(body);
+    sameLines(body, text);
+    expect(text).toContain("Titre");
+    expect(text).toContain("gras");
+    expect(text).not.toMatch(/<|>|script|alert/);
+  });
 });
 
 describe("MDX expressions", () => {
