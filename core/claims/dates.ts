@@ -98,10 +98,12 @@ interface _Pattern {
   /** Number of capture groups of `source`. */
   groups: number;
   build: _Builder;
+  /** A day: one that does not exist ("31 février 2026") is no date, and no part of it is read as one. */
+  day?: boolean;
 }
 
-function _p(source: string, build: _Builder): _Pattern {
-  return { source, groups: new RegExp(`${source}|`).exec("")!.length - 1, build };
+function _p(source: string, build: _Builder, day = false): _Pattern {
+  return { source, groups: new RegExp(`${source}|`).exec("")!.length - 1, build, day };
 }
 
 const _AMOUNT_AFTER = new RegExp(`^\\s*(?:${MATERIAL_UNITS.map(wordSource).join("|")})`);
@@ -135,10 +137,10 @@ const _PATTERNS: _Pattern[] = [
     (m) => _monthRange(m[1], m[2], m[3], m[4]),
   ),
   // Days.
-  _p(`(?<![\\d-])(\\d{4}-\\d{2}-\\d{2})(?!\\d)`, (m) => _day(_iso(m[1]))),
-  _p(`${_B}${_DFR}${_S}${_MFR}${_S}${_Y}`, (m) => _day(_ymd(m[3], m[2], m[1]))),
-  _p(`${_B}${_MEN}${_S}${_DEN},?${_S}${_Y}`, (m) => _day(_ymd(m[3], m[1], m[2]))),
-  _p(`${_B}${_DEN}${_S}${_MEN},?${_S}${_Y}`, (m) => _day(_ymd(m[3], m[2], m[1]))),
+  _p(`(?<![\\d-])(\\d{4}-\\d{2}-\\d{2})(?!\\d)`, (m) => _day(_iso(m[1])), true),
+  _p(`${_B}${_DFR}${_S}${_MFR}${_S}${_Y}`, (m) => _day(_ymd(m[3], m[2], m[1])), true),
+  _p(`${_B}${_MEN}${_S}${_DEN},?${_S}${_Y}`, (m) => _day(_ymd(m[3], m[1], m[2])), true),
+  _p(`${_B}${_DEN}${_S}${_MEN},?${_S}${_Y}`, (m) => _day(_ymd(m[3], m[2], m[1])), true),
   // Part of a month.
   _p(`${_B}(mi|fin|debut)(?:-|${_S})(?:(?:de|d')${_S}?)?${_MFR}${_S}${_Y}`, (m) => _partOfMonth(m[1], m[2], m[3])),
   _p(`${_B}(mid|end of|early|late|beginning of|start of)(?:-|${_S})${_MEN}${_S}${_Y}`, (m) =>
@@ -174,8 +176,18 @@ export function findDates(text: string): DateMention[] {
   return _YEAR_ANYWHERE.test(text) ? findDatesFolded(fold(text)) : [];
 }
 
-/** findDates() of text already folded by fold() (offsets are the same in both). */
-export function findDatesFolded(folded: string): DateMention[] {
+/** Where `text` writes a day that does not exist ("31 février 2026", "2026-02-30"), in text order. */
+export function impossibleDays(text: string): { index: number; length: number }[] {
+  const found: { index: number; length: number }[] = [];
+  if (_YEAR_ANYWHERE.test(text)) findDatesFolded(fold(text), (index, length) => found.push({ index, length }));
+  return found;
+}
+
+/**
+ * findDates() of text already folded by fold() (offsets are the same in both); `impossible` is
+ * told where a day that does not exist stands ("31 février 2026").
+ */
+export function findDatesFolded(folded: string, impossible?: (index: number, length: number) => void): DateMention[] {
   if (!_YEAR_ANYWHERE.test(folded)) return [];
   let work = folded;
   if (work.includes("http") || work.includes("www."))
@@ -202,8 +214,14 @@ export function findDatesFolded(folded: string): DateMention[] {
       const obs = pattern.build(m.slice(at, at + pattern.groups + 1));
       const after = m.index + m[0].length;
       const amount = obs !== null && obs.precision === "year" && _AMOUNT_AFTER.test(text.slice(after, after + 24));
+      if (obs === null && pattern.day) {
+        // A day that does not exist is a typo, not its month: none of it is read as a date.
+        impossible?.(from + m.index, m[0].length);
+        re.lastIndex = m.index + m[0].length;
+        continue;
+      }
       if (obs === null || obs.date === null || amount) {
-        // Not a date after all ("31 février 2026"): let a shorter reading start further on.
+        // Not a date after all (a range that ends before it starts): let a shorter reading start further on.
         re.lastIndex = m.index + 1;
         continue;
       }

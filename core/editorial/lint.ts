@@ -10,6 +10,7 @@ import { claimMarkerIn } from "../claims/markdown.ts";
 import picomatch from "picomatch";
 import { editorialOf } from "./analysis.ts";
 import { withoutUnsafeLinks } from "./links.ts";
+import { impossibleDays } from "../claims/dates.ts";
 import { withoutComments } from "../render/text.ts";
 
 export interface Finding {
@@ -22,6 +23,7 @@ export interface Finding {
     | "no-claim"
     | "dropped-markup"
     | "unsafe-link"
+    | "impossible-date"
     | "empty-glob"
     | "no-articles"
     | "future-date"
@@ -173,6 +175,18 @@ export function editorialFindings(p: Publication, now: string, url: UrlOf): Find
           needle: f.raw,
         });
       }
+    }
+    for (const d of impossibleDays(doc.body)) {
+      const written = doc.body.slice(d.index, d.index + d.length);
+      findings.push({
+        severity: "warning",
+        code: "impossible-date",
+        file: rel(doc.file),
+        field: "(body)",
+        message: `"${written.replace(/\s+/g, " ")}" is no day of the calendar, so no date is read from it (not even its month or year); write the day meant`,
+        needle: "",
+        line: doc.bodyLine + (doc.body.slice(0, d.index).match(/\n/g)?.length ?? 0),
+      });
     }
     for (const d of doc.dropped) {
       if (d.scheme) {

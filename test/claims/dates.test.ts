@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findDates, frenchDay, observationOf, type Precision } from "../../core/claims/dates.ts";
+import { findDates, frenchDay, impossibleDays, observationOf, type Precision } from "../../core/claims/dates.ts";
 
 type Row = [text: string, date: string | null, precision: Precision, label: string, start?: string, end?: string];
 
@@ -88,9 +88,31 @@ const TABLE: Row[] = [
     "date d’observation non précisée",
   ],
   ["Les réserves ont dépassé 2000 milliards de dollars.", null, "unknown", "date d’observation non précisée"],
-  // An impossible day falls back to its month.
-  ["Le 31 février 2026 n’existe pas.", "2026-02-01", "month", "février 2026"],
 ];
+
+describe("a day that does not exist", () => {
+  const none = "date d’observation non précisée";
+  it.each([
+    "Le 31 février 2026 n’existe pas.",
+    "Le 30 février 2026, rien.",
+    "Le 0 mars 2026, rien.",
+    "Le 32 mars 2026, rien.",
+    "Le 31 avril 2026, rien.",
+    "Le 29 février 2025, rien.",
+    "On February 30, 2026, nothing.",
+    "Le 2026-02-30, rien.",
+  ])("is read as no date, not as its month or year: %s", (text) => {
+    const o = observationOf(text);
+    expect(o.date).toBeNull();
+    expect(o.label).toBe(none);
+    expect(impossibleDays(text)).toHaveLength(1);
+  });
+  it("leaves the other dates of the sentence as they are, and a leap day is a day", () => {
+    expect(observationOf("Le 31 février 2026, après le 12 janvier 2026.").date).toBe("2026-01-12");
+    expect(observationOf("Le 29 février 2028, rien.").date).toBe("2028-02-29");
+    expect(impossibleDays("Le 29 février 2028 et le 31 mars 2026.")).toEqual([]);
+  });
+});
 
 describe("observationOf()", () => {
   it.each(TABLE)("%s -> %s (%s)", (text, date, precision, label, start, end) => {
@@ -123,5 +145,27 @@ describe("frenchDay()", () => {
   it("labels the first of a month 1er and the others by their number", () => {
     expect(frenchDay("2026-08-01")).toBe("1er août 2026");
     expect(frenchDay("2026-08-18")).toBe("18 août 2026");
+  });
+});
+
+describe("lint on a day that does not exist", () => {
+  it("warns with the file, the line and the day as written", async () => {
+    const { demoCopy, editFile } = await import("../helpers/publication.ts");
+    const { loadPublication } = await import("../../core/inputs/publication.ts");
+    const { editorialFindings } = await import("../../core/editorial/lint.ts");
+    const { nodeFs } = await import("../../cli/runtime/node.ts");
+    const pub = demoCopy();
+    const file = `${pub}/content/articles/fr/spread-btp-bund-2026.md`;
+    let line = 0;
+    editFile(file, (t) => {
+      line = t.split("\n").length + 1;
+      return `${t}\nLe 31 février 2026, l’écart a bondi.\n`;
+    });
+    const p = await loadPublication(nodeFs, pub);
+    const findings = editorialFindings(p, "2026-11-21T10:00:00Z", (path) => `https://x.example${path}`);
+    const found = findings.filter((f) => f.code === "impossible-date");
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ file: "content/articles/fr/spread-btp-bund-2026.md", field: "(body)", line });
+    expect(found[0]!.message).toMatch(/^"31 février 2026" is no day of the calendar/);
   });
 });
