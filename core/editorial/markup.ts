@@ -47,6 +47,12 @@ const CLAIM_MARKER_COMMENT = /^\{\s*\/\*\s*claim-id\s*:\s*([^*\n]*?)\s*\*\/\s*\}
  * is read (a claim, a figure, a command).
  */
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+/**
+ * Zero-width spaces, joiners and byte-order marks: invisible, they would split a number or a word
+ * into another claim text, claim id or search term than the one a reader sees. Dropped, never a
+ * space: a line keeps its breaks, so line numbers stay the file's.
+ */
+const ZERO_WIDTH = /[\u200b-\u200d\ufeff]/g;
 const NEVER_CLOSED = "is never closed: everything after it is read as its content and left out of every published text";
 
 interface Tag {
@@ -191,7 +197,8 @@ function lineCounter(text: string) {
 export function readableBody(body: string, options: { mdx: boolean }): { text: string; dropped: DroppedMarkup[] } {
   const dropped: DroppedMarkup[] = [];
   // Control characters become spaces: same length, so that offsets and line numbers stay the file's.
-  const clean = body.replace(CONTROL, " ");
+  // Zero-width characters go: line numbers stay, offsets in a line are the text's, not the file's.
+  const clean = body.replace(CONTROL, " ").replace(ZERO_WIDTH, "");
   const lineOf = lineCounter(clean);
   const out: string[] = [];
   let swallowed = false;

@@ -291,3 +291,28 @@ describe("claim markers in MDX", () => {
     expect(JSON.stringify(blocks)).toContain("jsx-marker");
   });
 });
+
+describe("zero-width characters in an article", () => {
+  it("are dropped before claims and search terms are read: the same claim ids and terms as without them", async () => {
+    const { demoCopy, editFile } = await import("../helpers/publication.ts");
+    const { loadPublication } = await import("../../core/inputs/publication.ts");
+    const { editorialOf } = await import("../../core/editorial/analysis.ts");
+    const { searchDocuments } = await import("../../core/surfaces/search-index.ts");
+    const { nodeFs } = await import("../../cli/runtime/node.ts");
+    const url = (path: string) => `https://x.example${path}`;
+    const read = async (sentence: string) => {
+      const pub = demoCopy();
+      editFile(`${pub}/content/articles/fr/spread-btp-bund-2026.md`, (t) => `${t}\n${sentence}\n`);
+      const p = await loadPublication(nodeFs, pub);
+      const claims = editorialOf(p, "2026-11-21T10:00:00Z", url).bySlug.get("spread-btp-bund-2026")!.claims;
+      const doc = searchDocuments(p, url).find((d) => d.id === "article:fr:spread-btp-bund-2026")!;
+      return { claims: claims.map((c) => [c.id, c.claim]), text: doc.text };
+    };
+    const hidden = await read(
+      "L’écart a atteint 57\u200b points de base le 3 mars 2026, se\u200d\u200clon la \ufeffBCE.",
+    );
+    const plain = await read("L’écart a atteint 57 points de base le 3 mars 2026, selon la BCE.");
+    expect(hidden).toEqual(plain);
+    expect(JSON.stringify(hidden)).not.toMatch(/[\u200b-\u200d\ufeff]/);
+  });
+});
