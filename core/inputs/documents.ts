@@ -17,9 +17,10 @@ export type DocKind = "article" | "guide";
 export type DocLang = "fr" | "en";
 
 /** Where each kind and language is read from when the config says nothing: the demo's layout. */
+// Markdown and MDX alike, as with globs: an .mdx file in the default folders is never silently left out.
 const DEFAULT_GLOBS: Record<DocKind, Record<DocLang, string[]>> = {
-  article: { fr: ["content/articles/fr/*.md"], en: ["content/articles/en/*.md"] },
-  guide: { fr: ["content/guides/fr/*.md"], en: ["content/guides/en/*.md"] },
+  article: { fr: ["content/articles/fr/*.{md,mdx}"], en: ["content/articles/en/*.{md,mdx}"] },
+  guide: { fr: ["content/guides/fr/*.{md,mdx}"], en: ["content/guides/en/*.{md,mdx}"] },
 };
 
 /** Markdown and MDX files; anything else a glob matches is not a document. */

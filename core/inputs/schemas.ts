@@ -255,7 +255,7 @@ export const FRONTMATTER_KEYS = [
 ] as const;
 
 export const ContentConfig = z.strictObject({
-  /** Where the articles and guides of each language are, as globs (default: content/<kind>/<lang>/*.md). */
+  /** Where the articles and guides of each language are, as globs (default: content/<kind>/<lang>/*.{md,mdx}). */
   articles: LangGlobs.optional(),
   guides: LangGlobs.optional(),
   /**

@@ -93,3 +93,22 @@ describe("loadPublication", () => {
     });
   });
 });
+
+describe("the default layout without content globs", () => {
+  it("reads .mdx articles and guides beside the .md ones, as the globs mode does", async () => {
+    const { writeFileSync: write } = await import("node:fs");
+    const pub = demoCopy();
+    const head = (title: string) =>
+      `---\ntitle: "${title}"\ndescription: "Un essai en MDX."\ndate: 2026-08-20\n---\n\n`;
+    write(
+      `${pub}/content/articles/fr/essai-mdx.mdx`,
+      `${head("Essai MDX")}import X from "./x"\n\nLe taux a atteint 3 % le 3 mars 2026.{/* note */}\n`,
+    );
+    write(`${pub}/content/guides/fr/guide-mdx.mdx`, `${head("Guide MDX")}Un guide.\n`);
+    const p = await loadPublication(nodeFs, pub);
+    const article = p.articles.find((d) => d.slug === "essai-mdx");
+    expect(article?.body).toContain("Le taux a atteint 3 % le 3 mars 2026.");
+    expect(article?.body).not.toMatch(/import|note/);
+    expect(p.guides.some((d) => d.slug === "guide-mdx")).toBe(true);
+  });
+});
