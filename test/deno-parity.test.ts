@@ -127,6 +127,19 @@ describe("assemble on Node (dist) and on Deno (sources)", () => {
   }, 120_000);
 });
 
+describe("deno.json's tasks", () => {
+  // Deno's task runner takes node_modules/.bin/deno, which npm links to Deno's own binary, for a
+  // JavaScript bin to run; a task that says plain `deno` ran that binary as a module and failed.
+  it("run the sources: deno task risk-cli --version prints what the Node bin prints", async () => {
+    const [task, node] = await Promise.all([
+      run(DENO, ["task", "risk-cli", "--version"], { cwd: ROOT, env: ENV }),
+      run(process.execPath, [DIST_MAIN, "--version"], { cwd: ROOT, env: ENV }),
+    ]);
+    expect(task.stdout).toBe(node.stdout);
+    expect(node.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+  }, 60_000);
+});
+
 describe("assemble is deterministic", () => {
   it("writes byte-identical sites and the same commit from two Node runs in different folders", async () => {
     const [a, b] = await Promise.all([
