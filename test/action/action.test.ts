@@ -8,6 +8,7 @@ import { git } from "../helpers/archive.ts";
 import { ROOT, runCli } from "../helpers/cli.ts";
 import { startGitServer, type GitServer } from "../../bench/git-server.ts";
 import { tempDir } from "../helpers/tmp.ts";
+import { generateNoteKey } from "../../app/note-signer.ts";
 // @ts-expect-error: a build script in plain JavaScript, without type declarations
 import { actionBundle } from "../../scripts/bundle-action.mjs";
 
@@ -148,6 +149,44 @@ describe("the GitHub Action", () => {
     const r = await runAction(jobEnv(workspace, { INPUT_PUSH: "yes" }), workspace);
     expect(r.status).toBe(2);
     expect(r.stdout).toContain("::error title=risk-cli::the push input");
+  });
+
+  it("signs the checkpoint with the RISK_CHECKPOINT_KEY the example workflow passes from its secret", async () => {
+    const workflow = parse(readFileSync(join(ROOT, "docs/examples/publish.yml"), "utf8"));
+    const step = workflow.jobs.publish.steps.find((s: { uses?: string }) => /\/risk-cli@/.test(s.uses ?? ""));
+    expect(step.env?.RISK_CHECKPOINT_KEY).toBe("${{ secrets.RISK_CHECKPOINT_KEY }}");
+    // The calling step's env reaches the composite action's steps unless a step of action.yml sets the
+    // same variable, which would win (empty, when the publisher keeps no key).
+    const action = parse(readFileSync(join(ROOT, "action.yml"), "utf8"));
+    for (const s of action.runs.steps) expect(s.env?.RISK_CHECKPOINT_KEY).toBeUndefined();
+
+    const workspace = workspaceWithPublication();
+    const key = generateNoteKey("risques.example.org/risk-cli/frames");
+    const env = jobEnv(workspace, {
+      INPUT_PUSH: "false",
+      INPUT_NOW: "2026-11-21T10:00:00Z",
+      RISK_CHECKPOINT_KEY: key.privateKey,
+    });
+    const r = await runAction(env, workspace);
+    expect(r.status, r.stderr).toBe(0);
+    const blackBox = JSON.parse(readFileSync(`${workspace}/site/api/v1/black-box.json`, "utf8"));
+    expect(blackBox.log.checkpoint).toContain(`\n\n— ${blackBox.log.origin} `);
+    const saved = join(tempDir("risk-cp-"), "checkpoint.txt");
+    writeFileSync(saved, blackBox.log.checkpoint);
+    const archive = `${workspace}/.risk-cli/archive.git`;
+    const v = runCli(["verify", "--archive", archive, "--checkpoint", saved, "--key", key.verifierKey, "--json"]);
+    expect(v.status, v.stderr).toBe(0);
+    expect(JSON.parse(v.stdout)).toMatchObject({ signature: "valid" });
+    const site = readdirSync(`${workspace}/site`, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => readFileSync(join(e.parentPath, e.name), "latin1"));
+    const logs = [
+      r.stdout,
+      r.stderr,
+      readFileSync(env.GITHUB_STEP_SUMMARY, "utf8"),
+      readFileSync(env.GITHUB_OUTPUT, "utf8"),
+    ];
+    for (const text of [...logs, ...site]) expect(text).not.toContain(key.privateKey.slice("PRIVATE+KEY+".length));
   });
 
   it("declares the inputs and outputs its step reads and writes", () => {
