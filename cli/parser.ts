@@ -156,7 +156,7 @@ const parser = or(
       footer: examples(
         "risk-cli assemble",
         "risk-cli assemble --publication ./my-publication --site ./public --archive ./archive.git",
-        "SOURCE_DATE_EPOCH=1795000000 risk-cli assemble --json",
+        "SOURCE_DATE_EPOCH=1795262400 risk-cli assemble --json",
       ),
     },
   ),

@@ -19,6 +19,22 @@ describe("the command line", () => {
     });
   }
 
+  it("assemble --help's SOURCE_DATE_EPOCH example publishes every demo instrument, none refused or a fallback", () => {
+    const help = runCli(["assemble", "--help"]).stdout;
+    const epoch = /SOURCE_DATE_EPOCH=(\d+) risk-cli assemble --json/.exec(help)?.[1];
+    expect(epoch, help).toBeDefined();
+    const dir = tempDir("risk-epoch-");
+    const r = runCli(["assemble", "--json"], { cwd: dir, env: { SOURCE_DATE_EPOCH: epoch! } });
+    expect(r.status, r.stderr).toBe(0);
+    const summary = JSON.parse(r.stdout) as {
+      signals: { sourceStatus: string; value: number | null }[];
+      fallbacks: [];
+    };
+    expect(summary.signals.length).toBeGreaterThan(0);
+    for (const s of summary.signals) expect(s).toMatchObject({ sourceStatus: "ok", value: expect.any(Number) });
+    expect(summary.fallbacks).toEqual([]);
+  });
+
   it("lists the commands and the exit codes on --help", () => {
     const r = runCli(["--help"]);
     expect(r.status).toBe(0);
