@@ -10,6 +10,12 @@ import { stderrLogger } from "../runtime/node.ts";
 
 /** Copies the demo publication into `dir` as a starting point; never overwrites anything. */
 export function runInit(opts: { dir: string; json: boolean }) {
+  // resolve("") is the current folder: an empty name (an unset shell variable) would initialise it.
+  if (opts.dir.trim() === "")
+    throw new RiskError(
+      "E_USAGE",
+      "init needs the folder for the new publication: give its path (a new or empty folder, . for this one)",
+    );
   const target = resolve(opts.dir);
   if (fs.existsSync(target) && fs.readdirSync(target).length > 0) {
     throw new RiskError("E_USAGE", `${target} is not empty; init only writes into a new or empty folder`, {

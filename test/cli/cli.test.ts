@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { VERSION } from "../../core/version.ts";
 import { EXIT } from "../../cli/exit.ts";
@@ -134,6 +134,21 @@ describe("the command line", () => {
     expect(r.status).toBe(EXIT.E_INPUT);
     // Named inside the publication: messages never give where files sit on this machine.
     expect(JSON.parse(r.stdout)).toMatchObject({ ok: false, code: "E_INPUT", file: "risk.config.yaml" });
+  });
+
+  it("refuses an empty folder name with init, as init --detect does, and writes nothing", () => {
+    for (const name of ["", "  "]) {
+      const cwd = tempDir("risk-init-empty-");
+      for (const args of [
+        ["init", name],
+        ["init", "--detect", name],
+      ]) {
+        const r = runCli(args, { cwd });
+        expect(r.status, `${JSON.stringify(args)}: ${r.stderr}`).toBe(EXIT.E_USAGE);
+        expect(r.stderr).toMatch(/needs the folder.*give its path \(.*\. for this/);
+      }
+      expect(readdirSync(cwd)).toEqual([]);
+    }
   });
 
   it("copies the demo with init, and refuses to overwrite a folder that is not empty", () => {
