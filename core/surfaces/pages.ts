@@ -95,6 +95,24 @@ const citationDay = (ctx: BuildContext) => ctx.now.slice(0, 10);
 
 const cssHash = (ctx: BuildContext) => ctx.hash.sha256(new TextEncoder().encode(PAGE_CSS));
 
+/** A citation's words in the language of the page that shows it. */
+const CITATION_WORDS = {
+  en: {
+    value: (value: string, date: string, frame: string, at: string) =>
+      `${value} on ${date}, measured by frame ${frame} at ${at}`,
+    none: "no closed day published yet",
+    data: (day: string, sha256: string) => `series CSV as published on ${day}: sha256 ${sha256}`,
+    replay: "Replay:",
+  },
+  fr: {
+    value: (value: string, date: string, frame: string, at: string) =>
+      `${value} le ${date}, mesurée par la frame ${frame} le ${at}`,
+    none: "aucun jour clos publié à ce jour",
+    data: (day: string, sha256: string) => `CSV de la série tel que publié le ${day} : sha256 ${sha256}`,
+    replay: "Rejeu :",
+  },
+};
+
 /**
  * The citation of a series' last closed day, in plain text, BibTeX and CSL-JSON: the value, the
  * frame that measured it and when, the SHA-256 of the series' CSV (checkable against
@@ -102,7 +120,7 @@ const cssHash = (ctx: BuildContext) => ctx.hash.sha256(new TextEncoder().encode(
  * closes, so every frame of one UTC day publishes the same one, and `replay --date <that day>`
  * (the day's last frame) gives it back; the citation changes with the day, not with every frame.
  */
-function citations(ctx: BuildContext, f: SeriesFacts) {
+function citations(ctx: BuildContext, f: SeriesFacts, lang: "fr" | "en") {
   const p = ctx.publication;
   const csv = ctx.produced.find((x) => x.path === seriesCsvPath(f.config.seriesId));
   const last = f.points.at(-1);
@@ -111,11 +129,10 @@ function citations(ctx: BuildContext, f: SeriesFacts) {
   const replay = p.config.archive
     ? `git clone --bare --branch ${shellWord(p.config.archive.branch)} ${shellWord(p.config.archive.url)} archive.git && risk-cli replay --archive archive.git --date ${day} --out ${f.config.seriesId}-${day}`
     : `risk-cli replay --archive <archive> --date ${day} --out ${f.config.seriesId}-${day}`;
-  const what = last
-    ? `${last.value} / ${f.config.scale} on ${last.date}, measured by frame ${last.frameId} at ${last.publishedAt}`
-    : "no closed day published yet";
-  const data = csv ? `series CSV as published on ${day}: sha256 ${csv.sha256}` : "";
-  const text = `${p.config.attribution}. « ${f.config.label.fr} » [${f.config.seriesId}], ${what}${data ? `, ${data}` : ""}. ${url}. Replay: ${replay}`;
+  const w = CITATION_WORDS[lang];
+  const what = last ? w.value(`${last.value} / ${f.config.scale}`, last.date, last.frameId, last.publishedAt) : w.none;
+  const data = csv ? w.data(day, csv.sha256) : "";
+  const text = `${p.config.attribution}. « ${f.config.label.fr} » [${f.config.seriesId}], ${what}${data ? `, ${data}` : ""}. ${url}. ${w.replay} ${replay}`;
   const issued = (last?.publishedAt ?? ctx.indexedAt).slice(0, 10).split("-").map(Number);
   const bibtex =
     `@misc{${f.config.seriesId.replace(/[^A-Za-z0-9]/g, "_")}_${(last?.date ?? "none").replace(/-/g, "")},\n` +
@@ -131,7 +148,7 @@ function citations(ctx: BuildContext, f: SeriesFacts) {
     issued: { "date-parts": [issued] },
     URL: url,
     version: last?.frameId ?? null,
-    note: `${what}${data ? `; ${data}` : ""}; replay: ${replay}`,
+    note: `${what}${data ? `; ${data}` : ""}; ${w.replay.toLowerCase()} ${replay}`,
     license: p.config.license,
   };
   return { text, bibtex, csl: JSON.stringify(csl, null, 2) };
@@ -251,7 +268,7 @@ export const seriesPages = defineSurface({ format: "text", schema: HtmlText })({
         reads: { signalHistory: true, corpus: true },
         build(ctx: BuildContext) {
           const f = seriesFacts(ctx).find((x) => x.config.seriesId === config.seriesId)!;
-          const c = citations(ctx, f);
+          const c = citations(ctx, f, "fr");
           const t = f.config.thresholds;
           const m = f.methodology;
           const body =
@@ -345,7 +362,7 @@ export const pressPage = defineSurface({ format: "text", schema: HtmlText })({
         const alt = `Chart of ${f.config.label.en} (${f.config.seriesId}) with its level bands`;
         // The code a journalist pastes into a page: every attribute escaped as in our own pages.
         const embed = `<a href="${esc(ctx.url(seriesPage(f.config.seriesId)))}"><img src="${esc(chart)}" width="600" height="315" alt="${esc(alt)}"></a>`;
-        const c = citations(ctx, f);
+        const c = citations(ctx, f, "en");
         return (
           `<section>\n<h2>${esc(f.config.label.en)} <small>(${esc(f.config.seriesId)})</small></h2>\n` +
           `<img src="${esc(seriesChartPath(f.config.seriesId))}" width="600" height="315" alt="${esc(alt)}">\n` +

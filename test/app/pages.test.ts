@@ -112,10 +112,10 @@ describe("the pages' content", () => {
     const csv = integrity.surfaces.find(
       (s: { path: string }) => s.path === "/api/v1/signals/us-financial-stress/history.csv",
     );
-    expect(html).toContain(`series CSV as published on 2026-11-23: sha256 ${csv.sha256}`);
+    expect(html).toContain(`CSV de la série tel que publié le 2026-11-23 : sha256 ${csv.sha256}`);
     // The last closed day (2026-11-22), with the frame that measured its value.
     expect(html).toMatch(
-      /\d+(\.\d)? \/ 100 on 2026-11-22, measured by frame 000002-20261122T090000Z at 2026-11-22T09:00:00Z/,
+      /\d+(\.\d)? \/ 100 le 2026-11-22, mesurée par la frame 000002-20261122T090000Z le 2026-11-22T09:00:00Z/,
     );
     const command = "risk-cli replay --archive archive.git --date 2026-11-23 --out us-financial-stress-2026-11-23";
     expect(html).toContain(command);
@@ -134,6 +134,27 @@ describe("the pages' content", () => {
     );
     const ld = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/s.exec(html)![1]!);
     expect(ld).toMatchObject({ "@type": "Dataset", identifier: "us-financial-stress" });
+  });
+
+  it("writes a citation in the language of its page: French on a series page, English on the press page", () => {
+    const fr = readFileSync(`${site}/series/us-financial-stress/index.html`, "utf8");
+    const citation = (html: string, heading: string) =>
+      new RegExp(`<h[23]>${heading}</h[23]>\n<pre>([^<]*)</pre>`).exec(html)?.[1] ?? "";
+    const french = citation(fr, "Citer cette valeur");
+    expect(french).toMatch(
+      / le 2026-11-22, mesurée par la frame 000002-\S+ le 2026-11-22T09:00:00Z, CSV de la série tel que publié le 2026-11-23 : sha256 [0-9a-f]{64}\. \S+\. Rejeu : /,
+    );
+    for (const english of ["measured by", "series CSV", "published on", "Replay:", " on 2026-"])
+      expect(french).not.toContain(english);
+    const csl = JSON.parse(
+      /<h3>CSL-JSON<\/h3>\n<pre>([^<]*)<\/pre>/.exec(fr)![1]!.replaceAll("&quot;", '"').replaceAll("&amp;", "&"),
+    );
+    expect(csl.note).toMatch(/mesurée par la frame .*; rejeu : git clone /);
+    expect(fr).toMatch(/note = \{[^}]*mesurée par la frame/);
+    const en = citation(readFileSync(`${site}/en/press-resources/index.html`, "utf8"), "Citation");
+    expect(en).toMatch(
+      / on 2026-11-22, measured by frame 000002-\S+ at 2026-11-22T09:00:00Z, series CSV as published on 2026-11-23: sha256 [0-9a-f]{64}\. \S+\. Replay: /,
+    );
   });
 
   it("draws each chart at 1200x630 with title, description, source, licence and level bands, without script", () => {
