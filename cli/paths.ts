@@ -17,14 +17,16 @@ export function demoPublication(): string {
 /**
  * The publication a command reads when no --publication is given: the current folder when it
  * holds a risk.config.yaml (a publisher's own site, set up with `init --detect .`), else the
- * built-in demo. With `verb`, it is said on stderr, so that no one publishes the demo believing
- * it is their own publication.
+ * built-in demo. With `verb`, it is said on stderr: the demo as a warning, in every mode, so that
+ * no one publishes the demo believing it is their own publication; this folder as a note, which
+ * `json` leaves out (stderr then carries only warnings and errors).
  */
-export function defaultPublication(verb?: string): string {
+export function defaultPublication(verb?: string, options: { json?: boolean } = {}): string {
   const here = existsSync("risk.config.yaml");
-  if (verb !== undefined)
-    process.stderr.write(
-      `risk-cli: no --publication given: ${verb} ${here ? "the publication in this folder (risk.config.yaml)" : "the built-in demo publication"}\n`,
-    );
+  if (verb !== undefined) {
+    const what = `no --publication given: ${verb} ${here ? "the publication in this folder (risk.config.yaml)" : "the built-in demo publication"}`;
+    if (!here) process.stderr.write(`warning: ${what}\n`);
+    else if (!options.json) process.stderr.write(`risk-cli: ${what}\n`);
+  }
   return here ? process.cwd() : demoPublication();
 }

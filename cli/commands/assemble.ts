@@ -32,7 +32,7 @@ export type AssembleSummary = AssemblySummary;
 export async function runAssemble(opts: AssembleOptions): Promise<AssembleSummary> {
   const clock = () => resolveNow(opts.now, process.env, () => new Date(), { allowFuture: opts.allowFuture });
   const request = {
-    publication: resolve(opts.publication ?? defaultPublication("assembling")),
+    publication: resolve(opts.publication ?? defaultPublication("assembling", { json: opts.json })),
     site: opts.site,
     archive: opts.archive,
     now: clock(),

@@ -47,7 +47,7 @@ export interface CollectReport {
  * nothing.
  */
 export async function runCollect(opts: CollectOptions): Promise<CollectReport> {
-  const pubDir = resolve(opts.publication ?? defaultPublication("collecting"));
+  const pubDir = resolve(opts.publication ?? defaultPublication("collecting", { json: opts.json }));
   const now = resolveNow(opts.now, process.env, () => new Date());
   // The archive is only read (for the fallback values), but a file given as one is refused
   // (exit 2), never passed over as if no archive were given.

@@ -29,7 +29,7 @@ export interface LintReport {
  */
 export async function runLint(opts: { publication?: string; json: boolean }): Promise<LintReport> {
   const log = stderrLogger(opts.json);
-  const pubDir = resolve(opts.publication ?? defaultPublication("checking"));
+  const pubDir = resolve(opts.publication ?? defaultPublication("checking", { json: opts.json }));
   const files = await readPublicationFiles(runtimeFs().fs, pubDir);
   const bad: RiskError[] = [];
   const publication = parsePublication(files, { badDocuments: bad });

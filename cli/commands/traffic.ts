@@ -19,7 +19,10 @@ export async function runTrafficIngest(opts: {
   refuseArchiveFile(opts.archive);
   const gitdir = gitdirOf(resolve(opts.archive));
   requireArchive(gitdir);
-  const p = await loadPublication(nodeFs, resolve(opts.publication ?? defaultPublication("reading")));
+  const p = await loadPublication(
+    nodeFs,
+    resolve(opts.publication ?? defaultPublication("reading", { json: opts.json })),
+  );
   const log = stderrLogger(opts.json);
   const lock = acquireLock(gitdir, new Date(), log.warn);
   try {

@@ -90,8 +90,8 @@ describe("the command line", () => {
   it("runs the README's first commands: assemble in an empty folder, then replay and verify", () => {
     const cwd = tempDir("risk-readme-");
     const first = runCli(["assemble", "--json"], { cwd, env: { SOURCE_DATE_EPOCH: "1795251300" } });
-    // Nothing on stderr but the notice that the built-in demo is assembled.
-    expect(first.stderr).toBe("risk-cli: no --publication given: assembling the built-in demo publication\n");
+    // Nothing on stderr but the warning that the built-in demo is assembled.
+    expect(first.stderr).toBe("warning: no --publication given: assembling the built-in demo publication\n");
     expect(first.status).toBe(0);
     const summary = JSON.parse(first.stdout);
     expect(summary).toMatchObject({ ok: true, surfaces: SURFACES.length, frameId: "000001-20261121T085500Z" });
@@ -149,6 +149,21 @@ describe("the command line", () => {
       }
       expect(readdirSync(cwd)).toEqual([]);
     }
+  });
+
+  it("with --json, leaves on stderr no note of the publication in this folder, only warnings", () => {
+    const cwd = `${tempDir("risk-json-note-")}/pub`;
+    expect(runCli(["init", cwd]).status).toBe(0);
+    const env = { SOURCE_DATE_EPOCH: "1795251300" };
+    const json = runCli(["assemble", "--json", "--site", "../site", "--archive", "../a.git"], { cwd, env });
+    expect(json.status, json.stderr).toBe(0);
+    expect(json.stderr).toBe("");
+    expect(JSON.parse(json.stdout)).toMatchObject({ ok: true });
+    const lint = runCli(["lint", "--json"], { cwd });
+    expect(lint.stderr).not.toContain("no --publication given");
+    // Without --json the note stays, for a person at a terminal.
+    const plain = runCli(["lint"], { cwd });
+    expect(plain.stderr).toContain("risk-cli: no --publication given: checking the publication in this folder");
   });
 
   it("copies the demo with init, and refuses to overwrite a folder that is not empty", () => {
