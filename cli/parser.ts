@@ -313,7 +313,12 @@ const parser = or(
       "ingest",
       object({
         command: constant("traffic-ingest"),
-        files: multiple(argument(string({ metavar: "FILE" })), { min: 1 }),
+        files: multiple(
+          argument(string({ metavar: "FILE" }), {
+            description: message`An access log, plain or gzip; give the rotated copies too (access.log.1, access.log.*.gz).`,
+          }),
+          { min: 1 },
+        ),
         publication,
         archive,
         json,
@@ -341,7 +346,9 @@ const parser = or(
         description: message`Words to look for; accents and case do not matter, prefixes match.`,
       }),
       lang: optional(
-        option("--lang", choice(["fr", "en"] as const), { description: message`Search one language only.` }),
+        option("--lang", choice(["fr", "en"] as const, { metavar: "fr|en" }), {
+          description: message`Search one language only: fr or en.`,
+        }),
       ),
       limit: withDefault(
         option("--limit", wholeNumber({ min: 1, max: 1000 }), { description: message`How many results to print.` }),

@@ -35,6 +35,24 @@ describe("the command line", () => {
     expect(summary.fallbacks).toEqual([]);
   });
 
+  it("describes every option and argument on --help, and names the values a choice takes", () => {
+    const verbs = ["assemble", "archive pull", "archive push", "archive attest", "collect", "lint", "search"]
+      .concat(["serve", "mcp", "traffic ingest", "init", "replay", "verify", "prove", "log keygen", "diff"])
+      .map((v) => v.split(" "));
+    for (const verb of verbs) {
+      const r = runCli([...verb, "--help"]);
+      expect(r.status, verb.join(" ")).toBe(0);
+      // An option or argument without a description leaves its line ending in the padding.
+      expect(
+        r.stdout.split("\n").filter((line) => / {2}$/.test(line)),
+        verb.join(" "),
+      ).toEqual([]);
+      expect(r.stdout, verb.join(" ")).not.toContain(" TYPE");
+    }
+    expect(runCli(["search", "--help"]).stdout).toMatch(/^ {2}--lang fr\|en +\S/m);
+    expect(runCli(["traffic", "ingest", "--help"]).stdout).toMatch(/^ {2}FILE +An access log/m);
+  });
+
   it("lists the commands and the exit codes on --help", () => {
     const r = runCli(["--help"]);
     expect(r.status).toBe(0);
