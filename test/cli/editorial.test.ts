@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { EXIT } from "../../cli/exit.ts";
-import { runCli } from "../helpers/cli.ts";
+import { join } from "node:path";
+import { ROOT, runCli } from "../helpers/cli.ts";
 import { demoCopy, editFile } from "../helpers/publication.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
@@ -108,6 +109,22 @@ describe("risk-cli lint and documents it cannot read", () => {
     expect(r.stderr).toContain("(and 4 more document(s) that cannot be read, named above) [E_INPUT]");
     const json = JSON.parse(runCli(["lint", "--json", "--publication", pub]).stdout);
     expect(json.documents).toHaveLength(5);
+  });
+
+  it("is described as it behaves, in lint --help, the README and the exit codes: every bad document named in one run", () => {
+    const help = runCli(["lint", "--help"]).stdout.replace(/\s+/g, " ");
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const row = readme.split("\n").find((l) => l.startsWith("| `risk-cli lint "))!;
+    for (const [where, text] of [
+      ["lint --help", help],
+      ["README", row],
+    ] as const) {
+      expect(text, where).not.toContain("on the first bad one");
+      expect(text, where).toContain("every article and guide that cannot be read is named in one run");
+    }
+    // The exit code lint gives for its errors is in the README's table, as in --help.
+    expect(runCli(["--help"]).stdout).toContain("1 verification failed or lint found errors");
+    expect(readme).toMatch(/^\| 1 \| `lint` found errors, /m);
   });
 
   it("gives the line of a future date and of a translation naming no French original", () => {
