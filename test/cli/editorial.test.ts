@@ -127,6 +127,18 @@ describe("risk-cli lint and documents it cannot read", () => {
     expect(readme).toMatch(/^\| 1 \| `lint` found errors, /m);
   });
 
+  it("warns on a document dated after today and exits 0, as docs/inputs.md and the README say", () => {
+    const pub = demoCopy();
+    editFile(`${pub}/content/articles/fr/carry-trade-yen-boj.md`, (t) => t.replace(/^date: .*$/m, "date: 2099-01-01"));
+    const r = runCli(["lint", "--json", "--publication", pub]);
+    expect(r.status, r.stderr).toBe(0);
+    const future = JSON.parse(r.stdout).findings.filter((f: { code: string }) => f.code === "future-date");
+    expect(future).toMatchObject([{ severity: "warning", file: "content/articles/fr/carry-trade-yen-boj.md" }]);
+    const doc = readFileSync(join(ROOT, "docs/inputs.md"), "utf8").replace(/\s+/g, " ");
+    expect(doc).toContain("dated after today (`future-date`, a warning: `lint` still exits 0)");
+    expect(doc).not.toMatch(/fails when[^.]*dated after today/);
+  });
+
   it("gives the line of a future date and of a translation naming no French original", () => {
     const pub = demoCopy();
     const en = `${pub}/content/articles/en/us-debt-ceiling-2026.md`;
