@@ -212,6 +212,25 @@ describe("the GitHub Action", () => {
   });
 });
 
+describe("the Actions guide", () => {
+  it("lists every input action.yml declares in its inputs table, with its default", () => {
+    const action = parse(readFileSync(join(ROOT, "action.yml"), "utf8"));
+    const doc = readFileSync(join(ROOT, "docs/github-actions.md"), "utf8");
+    const start = doc.indexOf("| input | default | what it is |");
+    const guide = doc.slice(start, doc.indexOf("\n\n", start));
+    const rows = new Map(
+      [...guide.matchAll(/^\| `([\w-]+)` \| ([^|]+) \|/gm)].map((m) => [m[1]!, m[2]!.trim()] as const),
+    );
+    for (const [name, input] of Object.entries(action.inputs as Record<string, { default: string }>)) {
+      expect(rows.has(name), `docs/github-actions.md has no row for the input ${name}`).toBe(true);
+      // A literal default is written as it is; an expression (the job's token, repository) in words.
+      if (input.default !== "" && !input.default.includes("${{"))
+        expect(rows.get(name), name).toBe(`\`${input.default}\``);
+    }
+    expect(guide).toMatch(/^\| `attest` \| `false` \|.*`id-token: write`.*`attestations: write`/m);
+  });
+});
+
 describe("the committed action bundle", () => {
   it("is the bundle the sources build (run `npm run action:bundle` after changing them)", async () => {
     const built: Uint8Array = await actionBundle();
