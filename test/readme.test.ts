@@ -31,6 +31,21 @@ describe("the README and the docs", () => {
     });
   }
 
+  it("names in backticks only files of the repository that exist", () => {
+    for (const file of [
+      "README.md",
+      "docs/architecture.md",
+      "docs/audit.md",
+      "docs/github-actions.md",
+      "docs/inputs.md",
+    ]) {
+      const text = readFileSync(join(ROOT, file), "utf8");
+      const named = text.matchAll(/`((?:core|app|cli|archive|bench|scripts|action|test|docs|demo|types)\/[^`\s*]+)`/g);
+      for (const [, path] of named)
+        expect(existsSync(join(ROOT, path!.split("#")[0]!)), `${file} names ${path}, which does not exist`).toBe(true);
+    }
+  });
+
   it("ships docs/ in the npm package, where error messages point", () => {
     const out = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
       cwd: ROOT,
