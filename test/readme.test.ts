@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, normalize } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "./helpers/cli.ts";
+import { archiveWithFrames } from "./helpers/archive.ts";
 
 /** Every Markdown link target of a file: [text](target). */
 const links = (text: string) => [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!);
@@ -71,5 +72,21 @@ describe("the README's table of what outside testing tried", () => {
       const text = readFileSync(join(ROOT, file!), "utf8");
       expect(text.includes(name!.trim()), `${file} has no test "${name}"`).toBe(true);
     }
+  });
+});
+
+describe("the README's counts", () => {
+  it("are what the demo assembles: its documents, and the blobs and objects of a steady frame", async () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8").replace(/\s+/g, " ");
+    const { archive, summaries } = await archiveWithFrames(2);
+    const [first, steady] = summaries as [(typeof summaries)[0], (typeof summaries)[0]];
+    expect(readme).toContain(`publication: ${first.surfaces} static documents with the demo's five instruments`);
+    expect(readme).toContain(`it now publishes ${first.surfaces} at both scales`);
+    // A steady frame: its blobs as assemble --json counts them, and every object its commit added.
+    expect(readme).toContain(`(${steady.blobsWritten} blobs, the \`blobsWritten\` of \`assemble --json\``);
+    const added = execFileSync("git", ["-C", archive, "rev-list", "--objects", "HEAD", "^HEAD~1"], {
+      encoding: "utf8",
+    });
+    expect(readme).toContain(`third frames: ${added.trim().split("\n").length} new objects`);
   });
 });

@@ -194,7 +194,11 @@ export async function commitFrame(
     if (!sent.has(key)) edits.set(`${UPSTREAM_PREFIX}/${key}`, null);
   // The frame log's tiles gain the previous frame's leaf (this frame's log holds the frames before it).
   if (previous && frame.log)
-    for (const [path, oid] of await tileEdits(gitdir, base, previous, frame.log.size, cache)) edits.set(path, oid);
+    for (const [path, oid] of await tileEdits(gitdir, base, previous, frame.log.size, cache)) {
+      edits.set(path, oid);
+      // A new partial tile (tile/0/000.p/N) is a blob of its own at every frame.
+      if (oid !== null) blobsWritten++;
+    }
   const tree = await editTree(gitdir, base, edits, cache);
   const commit = await writeCommit(gitdir, {
     tree: tree!,

@@ -59,10 +59,11 @@ describe("the archive", () => {
   });
 
   it("adds no new surface blob when nothing but the clock changed", async () => {
-    const { summaries } = await archiveWithFrames(2);
-    // The frame itself, the replay index, the journal's day shard, and the five surfaces that
-    // must move: the three signal surfaces (attempt times), the black box and integrity. The
-    // journal changes (one record more) but is stored as its day shard, not under site/.
+    const { archive, summaries } = await archiveWithFrames(2);
+    // The frame itself, the replay index, the journal's day shard, the frame log's new partial
+    // tile, and the five surfaces that must move: the three signal surfaces (attempt times), the
+    // black box and integrity. The journal changes (one record more) but is stored as its day
+    // shard, not under site/.
     expect(summaries[1]!.changed).toEqual([
       "/api/v1/black-box.json",
       "/api/v1/debt-risk.json",
@@ -71,7 +72,29 @@ describe("the archive", () => {
       "/api/v1/risk.json",
       "/api/v1/signals/current.json",
     ]);
-    expect(summaries[1]!.blobsWritten).toBe(8);
+    expect(summaries[1]!.blobsWritten).toBe(9);
+    // Every blob the frame's commit brought into the archive is counted, no more and no fewer.
+    const tree = (commit: string) =>
+      new Map(
+        git(archive, "ls-tree", "-r", commit)
+          .trim()
+          .split("\n")
+          .map((l) => [l.split("\t")[1]!, l.split(" ")[2]!.split("\t")[0]!]),
+      );
+    const [before, after] = [tree("HEAD~1"), tree("HEAD")];
+    const earlier = new Set(before.values());
+    const added = [...after].filter(([, oid]) => !earlier.has(oid)).map(([path]) => path);
+    expect(added.sort()).toEqual([
+      "frame.json",
+      expect.stringMatching(/^index\/2026\/11\/21\.json$/),
+      expect.stringMatching(/^journal\/2026\/11\/21\.ndjson$/),
+      "site/api/v1/black-box.json",
+      "site/api/v1/debt-risk.json",
+      "site/api/v1/integrity.json",
+      "site/api/v1/risk.json",
+      "site/api/v1/signals/current.json",
+      "tile/0/000.p/1",
+    ]);
   });
 
   it("refuses an assembly whose clock is not after the last frame", async () => {
