@@ -167,7 +167,10 @@ describe("the GitHub Action", () => {
       INPUT_NOW: "2026-11-21T10:00:00Z",
       RISK_CHECKPOINT_KEY: key.privateKey,
     });
-    const r = await runAction(env, workspace);
+    const first = await runAction(env, workspace);
+    expect(first.status, first.stderr).toBe(0);
+    // The first frame's checkpoint vouches for no frame: the second's vouches for the first.
+    const r = await runAction({ ...env, INPUT_NOW: "2026-11-21T10:15:00Z" }, workspace);
     expect(r.status, r.stderr).toBe(0);
     const blackBox = JSON.parse(readFileSync(`${workspace}/site/api/v1/black-box.json`, "utf8"));
     expect(blackBox.log.checkpoint).toContain(`\n\n— ${blackBox.log.origin} `);
@@ -181,6 +184,8 @@ describe("the GitHub Action", () => {
       .filter((e) => e.isFile())
       .map((e) => readFileSync(join(e.parentPath, e.name), "latin1"));
     const logs = [
+      first.stdout,
+      first.stderr,
       r.stdout,
       r.stderr,
       readFileSync(env.GITHUB_STEP_SUMMARY, "utf8"),
