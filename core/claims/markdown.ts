@@ -298,6 +298,8 @@ interface Spans {
   codeEnd: Int32Array;
   /** For the index of a `(`: the index of the `)` that closes it, or -1 (a destination cannot end there). */
   parenClose: Int32Array;
+  /** For the index of a `[`: 1 when no other bracket stands before its `]` (it may name a reference). */
+  simple: Uint8Array;
 }
 
 let spansOf: { text: string; spans: Spans } | null = null;
@@ -333,7 +335,9 @@ function spans(s: string): Spans {
     else if (c === "(") parens.push(i);
     else if (c === ")" && parens.length > 0) parenClose[parens.pop()!] = i;
   }
+  const simple = new Uint8Array(s.length);
   const stack: number[] = [];
+  let lastBracket = -1;
   for (let i = 0; i < s.length; i++) {
     const c = s[i];
     if (c === "\\") i++;
@@ -341,10 +345,19 @@ function spans(s: string): Spans {
       let j = i;
       while (s[j] === "`") j++;
       i = (codeEnd[i]! > 0 ? codeEnd[i]! : j) - 1;
-    } else if (c === "[") stack.push(i);
-    else if (c === "]" && stack.length > 0) close[stack.pop()!] = i;
+    } else if (c === "[") {
+      stack.push(i);
+      lastBracket = i;
+    } else if (c === "]") {
+      if (stack.length > 0) {
+        const opening = stack.pop()!;
+        close[opening] = i;
+        if (lastBracket === opening) simple[opening] = 1;
+      }
+      lastBracket = i;
+    }
   }
-  const result = { close, codeEnd, parenClose };
+  const result = { close, codeEnd, parenClose, simple };
   spansOf = { text: s, spans: result };
   return result;
 }
@@ -353,14 +366,14 @@ function spans(s: string): Spans {
 const MAX_DESTINATION = 4096;
 
 /** `(dest "title")` starting at `open`: the destination and the index after `)`, or null. */
-function _destination(s: string, open: number, sp: Spans): { href: string; next: number } | null {
+function _destination(s: string, open: number, sp: Spans, end: number): { href: string; next: number } | null {
   if (s[open] !== "(") return null;
   let i = open + 1;
   while (s[i] === " " || s[i] === "\n") i++;
   let href = "";
   // Without a `)` that closes this `(`, there is no destination: said at once, not after a scan.
   const closing = sp.parenClose[open]!;
-  if (closing < 0) return null;
+  if (closing < 0 || closing >= end) return null;
   const limit = Math.min(s.length, open + MAX_DESTINATION, closing + 1);
   if (s[i] === "<") {
     const end = s.indexOf(">", i);
@@ -409,30 +422,88 @@ interface _Refs {
   footnotes: ReadonlyMap<string, Note>;
 }
 
-function _inline(s: string, refs: _Refs, out: Inline, allowLinks: boolean): void {
+/**
+ * A link's label being read: its text goes to `text` (appended to the text around it when the
+ * label closes), and it ends at `close`.
+ */
+interface _Label {
+  text: Inline;
+  /** Index of the first character of the label and of its closing `]`. */
+  begin: number;
+  close: number;
+  /** Where reading goes on after the link, its destination and whether it is an image. */
+  next: number;
+  href: string;
+  image: boolean;
+  /** Offset in the whole text where the label's text starts. */
+  base: number;
+}
+
+/**
+ * Reads `s` into `out`. Labels of links are read in place with a stack of the labels open, not by
+ * reading each label again as a text of its own: that recursed once per nested bracket (2,000
+ * nested labels overflowed the stack) and built a table per label (quadratic in the depth).
+ */
+function _inline(s: string, refs: _Refs, root: Inline, allowLinksAtTop: boolean): void {
   const defs = refs.definitions;
   // Looked up once per text: finding the cached table compares the texts, which costs their
   // length when an equal text comes again as another string (quadratic if done at every piece).
   const sp = spans(s);
+  const labels: _Label[] = [];
+  let out = root;
+  let base = 0;
+  let begin = 0;
+  let limit = s.length;
+  let allowLinks = allowLinksAtTop;
   let nextHttp = -1;
+  // The next "-->" at or after `commentFrom` (-1 for none), kept so that many unclosed comments do
+  // not each search to the end of the text.
+  let commentFrom = -1;
+  let commentEnd = -1;
+  const open = (label: _Label) => {
+    labels.push(label);
+    out = label.text;
+    base = label.base;
+    begin = label.begin;
+    limit = label.close;
+    allowLinks = false;
+  };
   let i = 0;
-  while (i < s.length) {
+  for (;;) {
+    if (i >= limit) {
+      const label = labels.pop();
+      if (!label) break;
+      const parent = labels.length > 0 ? labels[labels.length - 1]!.text : root;
+      const start = parent.text.length;
+      parent.text += label.text.text;
+      _atSpace.set(parent, _atSpace.get(label.text) ?? parent.text.length === 0);
+      out = parent;
+      const outer = labels[labels.length - 1];
+      base = outer ? outer.base : 0;
+      begin = outer ? outer.begin : 0;
+      limit = outer ? outer.close : s.length;
+      allowLinks = outer ? false : allowLinksAtTop;
+      if (allowLinks && !label.image)
+        root.links.push({ label: label.text.text.trim(), href: label.href, start, end: root.text.length });
+      i = label.next;
+      continue;
+    }
     const c = s[i];
-    if (c === "\\" && i + 1 < s.length && _PUNCT.test(s[i + 1])) {
+    if (c === "\\" && i + 1 < limit && _PUNCT.test(s[i + 1])) {
       _append(out, s[i + 1]);
       i += 2;
       continue;
     }
-    if (c === "\\" && s[i + 1] === "\n") {
+    if (c === "\\" && i + 1 < limit && s[i + 1] === "\n") {
       i += 1;
       continue;
     }
     if (c === "`") {
       let j = i;
-      while (s[j] === "`") j++;
+      while (j < limit && s[j] === "`") j++;
       const run = s.slice(i, j);
       const after = sp.codeEnd[i]!;
-      if (after > 0) {
+      if (after > 0 && after <= limit) {
         const end = after - run.length;
         let code = s.slice(i + run.length, end).replace(/\n/g, " ");
         if (code.length > 2 && code.startsWith(" ") && code.endsWith(" ")) code = code.slice(1, -1);
@@ -445,15 +516,20 @@ function _inline(s: string, refs: _Refs, out: Inline, allowLinks: boolean): void
       continue;
     }
     if (c === "<") {
-      if (s.startsWith("<!--", i)) {
-        const end = s.indexOf("-->", i + 4);
-        const stop = end < 0 ? s.length : end + 3;
+      if (s.startsWith("<!--", i) && i + 4 <= limit) {
+        if (commentFrom < 0 || i + 4 < commentFrom || (commentEnd >= 0 && commentEnd < i + 4)) {
+          commentFrom = i + 4;
+          commentEnd = s.indexOf("-->", i + 4);
+        }
+        const end = commentEnd;
+        const stop = end < 0 || end + 3 > limit ? limit : end + 3;
         const m = /^<!--\s*claim-id\s*:\s*(.*?)\s*-->$/.exec(s.slice(i, stop));
-        if (m && MARKER_NAME.test(m[1])) out.markers.push({ name: m[1], offset: out.text.length });
+        if (m && MARKER_NAME.test(m[1])) root.markers.push({ name: m[1], offset: base + out.text.length });
         i = stop;
         continue;
       }
-      const auto = /^<((?:https?|mailto):[^\s<>]+)>/i.exec(s.slice(i));
+      const rest = s.slice(i, limit);
+      const auto = /^<((?:https?|mailto):[^\s<>]+)>/i.exec(rest);
       if (auto) {
         const start = out.text.length;
         _append(out, auto[1]);
@@ -461,7 +537,7 @@ function _inline(s: string, refs: _Refs, out: Inline, allowLinks: boolean): void
         i += auto[0].length;
         continue;
       }
-      const tag = /^<\/?[a-zA-Z][a-zA-Z0-9-]*(?:\s[^<>]*)?\/?>/.exec(s.slice(i));
+      const tag = /^<\/?[a-zA-Z][a-zA-Z0-9-]*(?:\s[^<>]*)?\/?>/.exec(rest);
       if (tag) {
         if (/^<br\s*\/?>$/i.test(tag[0])) _append(out, " ");
         i += tag[0].length;
@@ -469,7 +545,7 @@ function _inline(s: string, refs: _Refs, out: Inline, allowLinks: boolean): void
       }
     }
     if (c === "&") {
-      const m = /^&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z]{2,8});/.exec(s.slice(i));
+      const m = /^&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z]{2,8});/.exec(s.slice(i, limit));
       const decoded = m ? _entity(m[1]) : null;
       if (m && decoded !== null) {
         _append(out, decoded);
@@ -480,7 +556,7 @@ function _inline(s: string, refs: _Refs, out: Inline, allowLinks: boolean): void
     if (c === "[" && s[i + 1] === "^") {
       _NOTE_CALL.lastIndex = i;
       const call = _NOTE_CALL.exec(s);
-      if (call && s[i + call[0].length] !== "(") {
+      if (call && i + call[0].length <= limit && s[i + call[0].length] !== "(") {
         const close = i + call[0].length - 1;
         const note = refs.footnotes.get(call[1].toLowerCase());
         if (note && allowLinks) {
@@ -500,47 +576,45 @@ function _inline(s: string, refs: _Refs, out: Inline, allowLinks: boolean): void
     }
     const image = c === "!" && s[i + 1] === "[";
     if (c === "[" || image) {
-      const open = image ? i + 1 : i;
-      const close = sp.close[open]!;
-      if (close > 0) {
-        const labelRaw = s.slice(open + 1, close);
+      const opening = image ? i + 1 : i;
+      const close = sp.close[opening]!;
+      if (close > 0 && close < limit) {
         let href: string | null = null;
         let next = close + 1;
-        const dest = _destination(s, close + 1, sp);
+        const dest = _destination(s, close + 1, sp, limit);
         if (dest) {
           href = dest.href;
           next = dest.next;
         } else {
-          const ref = /^\[([^\]]*)\]/.exec(s.slice(close + 1));
-          const key = (ref && ref[1].trim() !== "" ? ref[1] : labelRaw).trim().toLowerCase().replace(/\s+/g, " ");
-          const found = defs.get(key);
+          // A reference label holds no bracket (CommonMark) and is at most 999 characters long:
+          // normalising every label of nested brackets instead cost their depth times their length.
+          const after = s[close + 1] === "[" ? sp.close[close + 1]! : -1;
+          const ref = after > 0 && after < limit && sp.simple[close + 1] ? s.slice(close + 2, after) : null;
+          const name =
+            ref !== null && ref.trim() !== "" ? ref : sp.simple[opening] ? s.slice(opening + 1, close) : null;
+          const found = name !== null && name.length <= 999 && defs.size > 0 ? defs.get(_refKey(name)) : undefined;
           if (found !== undefined) {
             href = found;
-            next = ref ? close + 1 + ref[0].length : close + 1;
+            next = ref !== null ? after + 1 : close + 1;
           }
         }
         if (href !== null) {
-          const start = out.text.length;
-          // The label is read on its own and then appended, so that taking its text does not
-          // flatten everything read before it (once per link: quadratic on a flood of links).
-          const label: Inline = { text: "", links: [], markers: [] };
-          _atSpace.set(label, _atSpace.get(out) ?? out.text.length === 0);
-          _inline(labelRaw, refs, label, false);
-          out.text += label.text;
-          _atSpace.set(out, _atSpace.get(label) ?? out.text.length === 0);
-          for (const m of label.markers) out.markers.push({ ...m, offset: m.offset + start });
-          if (allowLinks && !image) out.links.push({ label: label.text.trim(), href, start, end: out.text.length });
-          i = next;
+          // The label is read into a text of its own and then appended, so that taking its text
+          // does not flatten everything read before it (once per link: quadratic on a flood of links).
+          const text: Inline = { text: "", links: [], markers: [] };
+          _atSpace.set(text, _atSpace.get(out) ?? out.text.length === 0);
+          open({ text, begin: opening + 1, close, next, href, image, base: base + out.text.length });
+          i = opening + 1;
           continue;
         }
       }
     }
     if (c === "*" || c === "~" || c === "_") {
       let end = i + 1;
-      while (s[end] === c) end++;
+      while (end < limit && s[end] === c) end++;
       const run = s.slice(i, end);
-      const before = i > 0 ? s[i - 1] : " ";
-      const after = s[i + run.length] ?? " ";
+      const before = i > begin ? s[i - 1] : " ";
+      const after = end < limit ? s[end] : " ";
       const word = /[\p{L}\p{N}]/u;
       // Intraword underscores (snake_case) and lone spaced asterisks ("2 * 3") are text.
       const literal = c === "_" ? word.test(before) && word.test(after) : /\s/.test(before) && /\s/.test(after);
@@ -565,8 +639,9 @@ function _inline(s: string, refs: _Refs, out: Inline, allowLinks: boolean): void
       nextHttp = s.indexOf("http", i + 1);
       if (nextHttp < 0) nextHttp = s.length;
     }
+    const stop = allowLinks ? Math.min(limit, nextHttp) : limit;
     _PLAIN.lastIndex = i;
-    const plain = _PLAIN.exec(allowLinks && nextHttp < s.length ? s.slice(0, nextHttp) : s);
+    const plain = _PLAIN.exec(stop < s.length ? s.slice(0, stop) : s);
     let chunk = plain ? plain[0] : c;
     const url = allowLinks ? _bareUrlAt(chunk) : -1;
     if (url > 0) chunk = chunk.slice(0, url);
@@ -574,6 +649,11 @@ function _inline(s: string, refs: _Refs, out: Inline, allowLinks: boolean): void
     _append(out, chunk);
     i += chunk.length;
   }
+}
+
+/** A reference's name as definitions are keyed. */
+function _refKey(name: string): string {
+  return name.trim().toLowerCase().replace(/\s+/g, " ");
 }
 
 const _PLAIN = /[^\\`<&![*~_]+/y;
