@@ -304,11 +304,18 @@ function _score(s: _Sentence, byHref: Map<InlineLink, _LinkInfo>): number {
   if (linkText > 0.8 * s.text.length) return 0;
   const dates = _dates(s);
   let numberScore = 0;
+  // The digits of a date are not a material number. Numbers come in order, so the dates starting
+  // before each number's end are walked once, keeping the furthest end among them: testing every
+  // date for every number was quadratic in a sentence of many of both.
+  const byStart = dates.length > 1 ? [...dates].sort((a, b) => a.index - b.index) : dates;
+  let next = 0;
+  let dateEnd = -1;
   _NUMBER.lastIndex = 0;
   for (let m = _NUMBER.exec(folded); m !== null && numberScore < 6; m = _NUMBER.exec(folded)) {
     const at = m.index;
-    // The digits of a date are not a material number.
-    if (dates.some((d) => at < d.index + d.length && at + m![0].length > d.index)) continue;
+    for (; next < byStart.length && byStart[next]!.index < at + m[0].length; next++)
+      dateEnd = Math.max(dateEnd, byStart[next]!.index + byStart[next]!.length);
+    if (dateEnd > at) continue;
     const after = at + m[0].length;
     numberScore = Math.max(numberScore, _UNIT_AFTER.test(folded.slice(after, after + 16)) ? 6 : 2);
   }

@@ -109,3 +109,17 @@ describe("balanced brackets nested deep", () => {
     expect(parseInline("[[x]]", defs).links).toEqual([{ label: "x", href: "https://x.org/", start: 1, end: 2 }]);
   });
 });
+
+describe("a sentence of many numbers and dates", () => {
+  for (const piece of ["2026 ", "le 3 mars 2026 : 12,5 ; "]) {
+    it(`is scored in linear time: 24 KB and 96 KB of ${JSON.stringify(piece)} in one sentence`, () => {
+      const read = (kb: number) => {
+        const body = `Selon le Trésor, ${piece.repeat(Math.floor((kb * 1000) / piece.length))}.\n`;
+        return best(() => extractArticleEvidence(article(body), OPTIONS));
+      };
+      const small = read(24);
+      const large = read(96);
+      expect(large, `${small.toFixed(1)} ms then ${large.toFixed(1)} ms`).toBeLessThan(Math.max(10 * small, 200));
+    });
+  }
+});
