@@ -419,7 +419,9 @@ function reduceMarkup(
       resume = close < 0 ? tag.end : text.indexOf(">", close) + 1;
       out.push(newlines(text.slice(at, resume)));
       if (lower === "svg") {
-        const titles = [...inner.matchAll(/<title[^>]*>([^<]*)<\/title\s*>/gi)]
+        // The start tag stops at the next `<` too: `[^>]*` read from every `<title` to the one `>` after
+        // them all (quadratic on a flood of `<title`).
+        const titles = [...inner.matchAll(/<title[^<>]*>([^<]*)<\/title\s*>/gi)]
           .map((m) => m[1]!.trim())
           .filter(Boolean);
         if (titles.length) out.push(` ${titles.join(" ")} `);
