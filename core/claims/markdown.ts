@@ -16,8 +16,9 @@ export interface Block {
   type: BlockType;
   /** Raw Markdown of the block's inline content (lines joined with "\n"). */
   raw: string;
-  /** 0-based line of the block in the body. */
+  /** 0-based line of the block in the body, and of its last line (a closing fence included). */
   line: number;
+  end: number;
   /** Heading depth 1–6, 0 for other blocks. */
   depth: number;
   /** Claim-id marker(s) of HTML comments standing right before the block. */
@@ -52,6 +53,8 @@ export interface ParsedMarkdown {
   footnotes: Map<string, Block>;
   /** Malformed claim-id comments (bad name), with the name written and their line. */
   badMarkers: { name: string; line: number }[];
+  /** Footnote definitions of a label defined before (they are ignored), with their line. */
+  duplicateFootnotes: { label: string; line: number }[];
 }
 
 const _FENCE = /^ {0,3}(`{3,}|~{3,})/;
@@ -82,14 +85,19 @@ export function parseBlocks(body: string): ParsedMarkdown {
   const definitions = new Map<string, string>();
   const footnotes = new Map<string, Block>();
   const badMarkers: { name: string; line: number }[] = [];
+  const duplicateFootnotes: { label: string; line: number }[] = [];
   let pending: { name: string; line: number }[] = [];
   let open: Block | null = null;
 
   const close = () => {
     open = null;
   };
+  const extend = (b: Block, text: string, line: number) => {
+    b.raw += `\n${text}`;
+    b.end = line;
+  };
   const push = (type: BlockType, raw: string, line: number, depth = 0): Block => {
-    const b: Block = { type, raw, line, depth, markers: pending };
+    const b: Block = { type, raw, line, end: line, depth, markers: pending };
     pending = [];
     blocks.push(b);
     return b;
@@ -111,7 +119,7 @@ export function parseBlocks(body: string): ParsedMarkdown {
         if (closing.test(lines[i])) break;
         body.push(lines[i]);
       }
-      push("code", body.join("\n"), start);
+      push("code", body.join("\n"), start).end = Math.min(i, lines.length - 1);
       close();
       continue;
     }
@@ -161,6 +169,7 @@ export function parseBlocks(body: string): ParsedMarkdown {
       const label = note[1].toLowerCase();
       open = push("footnote", note[2].trim(), i);
       if (!footnotes.has(label)) footnotes.set(label, open);
+      else duplicateFootnotes.push({ label: note[1], line: i });
       continue;
     }
     const def = _DEFINITION.exec(line);
@@ -170,7 +179,7 @@ export function parseBlocks(body: string): ParsedMarkdown {
     }
     const quote = _QUOTE.exec(line);
     if (quote) {
-      if (current && current.type === "quote" && quote[1].trim() !== "") current.raw += `\n${quote[1]}`;
+      if (current && current.type === "quote" && quote[1].trim() !== "") extend(current, quote[1], i);
       else if (quote[1].trim() !== "") open = push("quote", quote[1], i);
       else close();
       continue;
@@ -181,13 +190,13 @@ export function parseBlocks(body: string): ParsedMarkdown {
       continue;
     }
     if (_TABLE.test(line)) {
-      if (current && current.type === "table") current.raw += `\n${line}`;
+      if (current && current.type === "table") extend(current, line, i);
       else open = push("table", line, i);
       continue;
     }
     const last = blocks[blocks.length - 1];
     if (!current && last?.type === "footnote" && /^(?: {4}|\t)/.test(line)) {
-      last.raw += `\n${line.trim()}`;
+      extend(last, line.trim(), i);
       open = last;
       continue;
     }
@@ -196,17 +205,64 @@ export function parseBlocks(body: string): ParsedMarkdown {
       const body = [line];
       while (i + 1 < lines.length && (/^(?: {4}|\t)/.test(lines[i + 1]) || /^\s*$/.test(lines[i + 1])))
         body.push(lines[++i]);
-      push("code", body.join("\n"), start);
+      push("code", body.join("\n"), start).end = i;
       continue;
     }
     if (!current && _HTML_OPEN.test(line)) {
       open = push("html", line, i);
       continue;
     }
-    if (current) current.raw += `\n${line}`;
+    if (current) extend(current, line, i);
     else open = push("paragraph", line.trim(), i);
   }
-  return { blocks, definitions, footnotes, badMarkers };
+  return { blocks, definitions, footnotes, badMarkers, duplicateFootnotes };
+}
+
+/**
+ * Where a Markdown body holds code, as `[start, end)` offsets in it: its code blocks (fences
+ * included) and the code spans of its other lines. What rewrites prose (footnote calls in the text
+ * corpora) leaves these as written.
+ */
+export function codeRanges(body: string): [number, number][] {
+  const lines = body.split("\n");
+  const starts: number[] = [];
+  for (let i = 0, at = 0; i < lines.length; at += lines[i]!.length + 1, i++) starts.push(at);
+  const lineEnd = (i: number) => starts[i]! + lines[i]!.length;
+  const inCode = new Uint8Array(lines.length);
+  const ranges: [number, number][] = [];
+  const paragraph = (from: number, to: number) => {
+    // Code spans pair within a run of lines with no blank line or code block between them.
+    const text = body.slice(starts[from]!, lineEnd(to));
+    const ends = _codeEnds(text);
+    for (let i = 0; i < text.length; i++) {
+      if (text[i] === "\\") i++;
+      else if (text[i] === "`") {
+        let j = i;
+        while (text[j] === "`") j++;
+        if (ends[i]! > 0) {
+          ranges.push([starts[from]! + i, starts[from]! + ends[i]!]);
+          j = ends[i]!;
+        }
+        i = j - 1;
+      }
+    }
+  };
+  for (const b of parseBlocks(body).blocks) if (b.type === "code") inCode.fill(1, b.line, b.end + 1);
+  let from = -1;
+  for (let i = 0; i <= lines.length; i++) {
+    const prose = i < lines.length && !inCode[i] && !/^\s*$/.test(lines[i]!);
+    if (prose && from < 0) from = i;
+    if (!prose && from >= 0) {
+      if (body.slice(starts[from]!, lineEnd(i - 1)).includes("`")) paragraph(from, i - 1);
+      from = -1;
+    }
+    if (i < lines.length && inCode[i] && (i === 0 || !inCode[i - 1])) {
+      let j = i;
+      while (j + 1 < lines.length && inCode[j + 1]) j++;
+      ranges.push([starts[i]!, lineEnd(j)]);
+    }
+  }
+  return ranges;
 }
 
 /** What a footnote gives the sentence that calls it: its plain text and its links. */
@@ -304,11 +360,12 @@ interface Spans {
 
 let spansOf: { text: string; spans: Spans } | null = null;
 
-function spans(s: string): Spans {
-  if (spansOf?.text === s) return spansOf.spans;
-  const close = new Int32Array(s.length).fill(-1);
+/**
+ * For the index where each backtick run of `s` starts: the index after the run that closes its code
+ * span (the next run of the same length), or -1.
+ */
+function _codeEnds(s: string): Int32Array {
   const codeEnd = new Int32Array(s.length).fill(-1);
-  // Backtick runs, then for each the next run of the same length (its closing run).
   const runs: { start: number; len: number }[] = [];
   for (let i = 0; i < s.length; ) {
     if (s[i] !== "`") {
@@ -327,6 +384,13 @@ function spans(s: string): Spans {
     if (next !== undefined) codeEnd[start] = next + len;
     nextOfLength.set(len, start);
   }
+  return codeEnd;
+}
+
+function spans(s: string): Spans {
+  if (spansOf?.text === s) return spansOf.spans;
+  const close = new Int32Array(s.length).fill(-1);
+  const codeEnd = _codeEnds(s);
   const parenClose = new Int32Array(s.length).fill(-1);
   const parens: number[] = [];
   for (let i = 0; i < s.length; i++) {

@@ -2,45 +2,67 @@
  * Footnotes as Goldmark and kramdown write them (`text[^label]`, and `[^label]: note` at the start
  * of a line) turned into plain words for the text corpora: a call becomes "(note 1)" and its
  * definition "Note 1 : …", numbered in the order of the first calls as those renderers number them
- * (notes never called come after). No `[^label]` markup is left outside code fences; a call to a
- * note that is not defined is dropped.
+ * (notes never called come after). No `[^label]` markup is left outside code; code (blocks and
+ * spans) stays as written; a call to a note that is not defined is dropped.
  */
 
+import { codeRanges } from "../claims/markdown.ts";
+
 // A label holds no bracket or space, so that no match reads past the next bracket (linear time).
-const _CALL = /\[\^([^\][\s]+)\](?!\()/g;
-const _DEFINITION = /^( {0,3})\[\^([^\][\s]+)\]:[ \t]*/;
-const _FENCE = /^ {0,3}(```|~~~)/;
+const _NOTE = /^( {0,3})\[\^([^\][\s]+)\]:[ \t]*|\[\^([^\][\s]+)\](?!\()/gm;
+
+/** A footnote call, or the `[^label]:` that starts a definition (with its indent), outside code. */
+export interface NoteMark {
+  start: number;
+  end: number;
+  /** The label, lower-cased. */
+  label: string;
+  /** For a definition, the spaces before its `[^`; null for a call. */
+  indent: string | null;
+}
+
+/** The footnote calls and definitions of a Markdown body that stand outside its code, in order. */
+export function noteMarks(markdown: string): NoteMark[] {
+  const marks: NoteMark[] = [];
+  if (!markdown.includes("[^")) return marks;
+  let from = 0;
+  const prose = (end: number) => {
+    // Read in a view that ends where the prose does: a search from each piece of prose would
+    // otherwise run on to the next call, past every code span between (quadratic).
+    const view = end < markdown.length ? markdown.slice(0, end) : markdown;
+    _NOTE.lastIndex = from;
+    for (let m = _NOTE.exec(view); m !== null; m = _NOTE.exec(view)) {
+      if (m[2] !== undefined)
+        marks.push({ start: m.index, end: m.index + m[0].length, label: m[2].toLowerCase(), indent: m[1]! });
+      else marks.push({ start: m.index, end: m.index + m[0].length, label: m[3]!.toLowerCase(), indent: null });
+    }
+  };
+  for (const [start, end] of codeRanges(markdown)) {
+    if (start > from) prose(start);
+    from = Math.max(from, end);
+  }
+  if (from < markdown.length) prose(markdown.length);
+  return marks;
+}
 
 export function footnotesAsText(markdown: string, lang: "fr" | "en"): string {
-  if (!markdown.includes("[^")) return markdown;
-  const lines = markdown.split("\n");
-  const prose: number[] = [];
-  let fence = false;
-  lines.forEach((line, i) => {
-    if (_FENCE.test(line)) fence = !fence;
-    else if (!fence) prose.push(i);
-  });
-  const definitions: string[] = [];
-  const calls: string[] = [];
-  for (const i of prose) {
-    const d = _DEFINITION.exec(lines[i]!);
-    if (d) definitions.push(d[2].toLowerCase());
-    for (const m of (d ? lines[i]!.slice(d[0].length) : lines[i]!).matchAll(_CALL)) calls.push(m[1].toLowerCase());
-  }
-  const defined = new Set(definitions);
+  const marks = noteMarks(markdown);
+  if (marks.length === 0) return markdown;
+  const defined = new Set(marks.filter((m) => m.indent !== null).map((m) => m.label));
   const numbers = new Map<string, number>();
-  for (const label of [...calls, ...definitions])
-    if (defined.has(label) && !numbers.has(label)) numbers.set(label, numbers.size + 1);
+  for (const m of [...marks.filter((m) => m.indent === null), ...marks.filter((m) => m.indent !== null)])
+    if (defined.has(m.label) && !numbers.has(m.label)) numbers.set(m.label, numbers.size + 1);
   const colon = lang === "fr" ? " :" : ":";
-  for (const i of prose) {
-    const line = lines[i]!;
-    const d = _DEFINITION.exec(line);
-    const rest = (d ? line.slice(d[0].length) : line).replace(_CALL, (_, label: string, at: number, text: string) => {
-      const n = numbers.get(label.toLowerCase());
-      if (n === undefined) return "";
-      return at > 0 && /\s/.test(text[at - 1]!) ? `(note ${n})` : ` (note ${n})`;
-    });
-    lines[i] = d ? `${d[1]}Note ${numbers.get(d[2].toLowerCase())}${colon} ${rest}` : rest;
+  const out: string[] = [];
+  let last = 0;
+  for (const m of marks) {
+    out.push(markdown.slice(last, m.start));
+    const n = numbers.get(m.label);
+    if (m.indent !== null) out.push(`${m.indent}Note ${n}${colon} `);
+    else if (n !== undefined)
+      out.push(m.start > 0 && /\s/.test(markdown[m.start - 1]!) ? `(note ${n})` : ` (note ${n})`);
+    last = m.end;
   }
-  return lines.join("\n");
+  out.push(markdown.slice(last));
+  return out.join("");
 }

@@ -1,4 +1,5 @@
 import { withoutComments } from "../render/text.ts";
+import { noteMarks } from "./footnotes.ts";
 
 /**
  * Markdown to plain text for the search index, where only words matter. A full CommonMark parse
@@ -11,14 +12,11 @@ export function markdownToPlain(markdown: string): string {
   // share the same spaces, so that a flood of `[`, `<` or blank lines (60 KB of them) costs no more
   // than plain text.
   return (
-    withoutComments(markdown, " ")
+    withoutComments(withoutNoteMarkup(markdown), " ")
       .replace(/^ {0,3}(```|~~~).*$/gm, " ")
       .replace(/!\[([^\][]*)\]\([^()]*\)/g, "$1")
       .replace(/\[([^\][]*)\]\([^()]*\)/g, "$1")
       .replace(/\[([^\][]*)\]\[[^\][]*\]/g, "$1")
-      // A footnote's call leaves no word; its definition keeps its words, not its label.
-      .replace(/^ {0,3}\[\^[^\][\s]+\]:[ \t]*/gm, "")
-      .replace(/\[\^[^\][\s]+\](?!\()/g, " ")
       .replace(/^ {0,3}\[[^\][]+\]:\s+\S+.*$/gm, " ")
       .replace(/<[^<>\n]+>/g, " ")
       .replace(/^ {0,3}#{1,6}\s+/gm, "")
@@ -33,4 +31,18 @@ export function markdownToPlain(markdown: string): string {
       .replace(/\s+/g, " ")
       .trim()
   );
+}
+
+/** A footnote's call leaves no word and its definition keeps its words, not its label; code keeps both. */
+function withoutNoteMarkup(markdown: string): string {
+  const marks = noteMarks(markdown);
+  if (marks.length === 0) return markdown;
+  const out: string[] = [];
+  let last = 0;
+  for (const m of marks) {
+    out.push(markdown.slice(last, m.start), m.indent === null ? " " : "");
+    last = m.end;
+  }
+  out.push(markdown.slice(last));
+  return out.join("");
 }

@@ -31,6 +31,10 @@ const FLOODS = [
   "[^a",
   "x[^a] ",
   "[^a]: x\n",
+  // Footnote calls beside code spans and code blocks, which keep them as written.
+  "`a`[^a] ",
+  "```\n[^a]\n",
+  "x\n\n    [^a]\n\n",
 ];
 
 describe("the Markdown readers take time linear in their input", () => {

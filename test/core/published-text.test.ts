@@ -2,6 +2,8 @@ import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { footnotesAsText } from "../../core/editorial/footnotes.ts";
+import { markdownToPlain } from "../../core/editorial/plain.ts";
 import { csvField } from "../../core/render/text.ts";
 import { ROOT, runCli } from "../helpers/cli.ts";
 import { assembleInto } from "../helpers/publication.ts";
@@ -218,5 +220,58 @@ describe("footnotes in an article", () => {
     expect(full).toContain("Note 1 : La note dit que le chiffre a été révisé le 3 avril 2026.");
     expect(full).toContain("Note 2 : Voir https://www.ecb.europa.eu/");
     expect(read("/llms-full-en.txt")).toContain("Note 1: La note dit");
+  });
+});
+
+describe("footnote markup in code", () => {
+  const body = [
+    "Texte[^a] et `x[^a]` en ligne.",
+    "",
+    "    indenté x[^a]",
+    "    [^a]: pas une note",
+    "",
+    "````markdown",
+    "```",
+    "[^a]: dans la clôture",
+    "````",
+    "",
+    "~~~",
+    "```",
+    "~~~",
+    "",
+    "Encore après[^a].",
+    "",
+    "[^a]: La note.",
+  ].join("\n");
+
+  it("stays as written in llms-full, and no call or definition outside code is left raw", () => {
+    const text = footnotesAsText(body, "fr");
+    expect(text.split("\n")).toEqual([
+      "Texte (note 1) et `x[^a]` en ligne.",
+      "",
+      "    indenté x[^a]",
+      "    [^a]: pas une note",
+      "",
+      "````markdown",
+      "```",
+      "[^a]: dans la clôture",
+      "````",
+      "",
+      "~~~",
+      "```",
+      "~~~",
+      "",
+      "Encore après (note 1).",
+      "",
+      "Note 1 : La note.",
+    ]);
+  });
+
+  it("stays as written in the search index, whose prose keeps no call", () => {
+    const plain = markdownToPlain(body);
+    expect(plain).toContain("x[^a] en ligne");
+    expect(plain).toContain("indenté x[^a] [^a]: pas une note");
+    expect(plain).toMatch(/^Texte et /);
+    expect(plain).toMatch(/Encore après \. La note\.$/);
   });
 });
