@@ -53,6 +53,9 @@ const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u20
  * space: a line keeps its breaks, so line numbers stay the file's.
  */
 const ZERO_WIDTH = /[\u200b-\u200d\ufeff]/g;
+// A footnote label as written (no bracket, no space), where control characters may stand too. The
+// two kinds of character are disjoint and a label stops at the next bracket, so matching is linear.
+const _NOTE_LABEL = /\[\^(?:[^\][\s]|[\v\f])+\]/g;
 const NEVER_CLOSED = "is never closed: everything after it is read as its content and left out of every published text";
 
 interface Tag {
@@ -197,8 +200,12 @@ function lineCounter(text: string) {
 export function readableBody(body: string, options: { mdx: boolean }): { text: string; dropped: DroppedMarkup[] } {
   const dropped: DroppedMarkup[] = [];
   // Control characters become spaces: same length, so that offsets and line numbers stay the file's.
+  // In a footnote's label they become "_" instead: a space would break the label, leaving its calls
+  // and its definition as raw markup in every published text.
   // Zero-width characters go: line numbers stay, offsets in a line are the text's, not the file's.
-  const clean = body.replace(CONTROL, " ").replace(ZERO_WIDTH, "");
+  const clean = (body.search(CONTROL) >= 0 ? body.replace(_NOTE_LABEL, (m) => m.replace(CONTROL, "_")) : body)
+    .replace(CONTROL, " ")
+    .replace(ZERO_WIDTH, "");
   const lineOf = lineCounter(clean);
   const out: string[] = [];
   let swallowed = false;

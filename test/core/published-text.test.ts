@@ -275,3 +275,18 @@ describe("footnote markup in code", () => {
     expect(plain).toMatch(/Encore après \. La note\.$/);
   });
 });
+
+describe("a footnote label holding a control character or a bidirectional override", () => {
+  it("stays one label through body cleaning: no [^ or ^a reaches llms-full or the search index", async () => {
+    const { readableBody } = await import("../../core/editorial/markup.ts");
+    const { parseBlocks } = await import("../../core/claims/markdown.ts");
+    for (const odd of ["\u202e", "\u0007", "\f"]) {
+      const body = `Texte[^a${odd}b].\n\n[^a${odd}b]: Note ici.\n`;
+      const clean = readableBody(body, { mdx: false }).text;
+      expect(footnotesAsText(clean, "fr")).toBe("Texte (note 1).\n\nNote 1 : Note ici.\n");
+      const plain = markdownToPlain(clean);
+      expect(plain).toBe("Texte . Note ici.");
+      expect(parseBlocks(clean).footnotes.size).toBe(1);
+    }
+  });
+});
