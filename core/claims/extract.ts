@@ -64,7 +64,13 @@ export interface ExtractOptions {
   primaryHosts: readonly PrimaryHost[];
 }
 
-export type ExtractWarningCode = "marker-invalid" | "marker-unused" | "marker-duplicate" | "marker-over-limit";
+export type ExtractWarningCode =
+  | "marker-invalid"
+  | "marker-unused"
+  | "marker-duplicate"
+  | "marker-over-limit"
+  | "footnote-duplicate"
+  | "footnote-undefined";
 
 /** Something the publisher should fix in the article; extraction went on without it. */
 export interface ExtractWarning {
@@ -140,16 +146,37 @@ export function extractArticleEvidence(article: ArticleInput, options: ExtractOp
     );
   }
 
+  for (const dup of parsed.duplicateFootnotes) {
+    const first = parsed.footnotes.get(dup.label.toLowerCase());
+    warn(
+      "footnote-duplicate",
+      dup.line,
+      `footnote [^${dup.label}] is defined again; only its first definition${first ? ` (line ${article.bodyLine + first.line})` : ""} is read: remove this one or give it a label of its own`,
+    );
+  }
   const footnotes = parsed.footnotes.size > 0 ? notesOf(parsed) : undefined;
+  const missing = new Set<string>();
   const sentences: _Sentence[] = [];
   let excludedDepth: number | null = null;
+  // A note defined again is left out: only the first definition of a label is read.
+  const firstNotes = new Set(parsed.footnotes.values());
   for (const block of parsed.blocks) {
+    if (block.type === "footnote" && !firstNotes.has(block)) continue;
     if (!_PROSE.has(block.type)) {
       for (const m of block.markers)
         warn("marker-unused", m.line, `claim-id "${m.name}" stands before a ${block.type} block, which holds no claim`);
       continue;
     }
     const inline = parseInline(block.raw, parsed.definitions, { footnotes });
+    for (const label of inline.missingNotes ?? []) {
+      if (missing.has(label.toLowerCase())) continue;
+      missing.add(label.toLowerCase());
+      warn(
+        "footnote-undefined",
+        block.line,
+        `footnote [^${label}] is called but never defined, so the call is dropped: add a line [^${label}]: … or remove the call`,
+      );
+    }
     if (block.type === "heading") {
       if (excludedDepth !== null && block.depth <= excludedDepth) excludedDepth = null;
       if (excludedDepth === null && _isExcludedHeading(inline.text)) excludedDepth = block.depth;

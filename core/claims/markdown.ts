@@ -43,6 +43,8 @@ export interface Inline {
   links: InlineLink[];
   /** Claim-id markers inside the text, at the plain-text offset of what follows them. */
   markers: { name: string; offset: number }[];
+  /** Labels of footnote calls whose note is not defined, as written. */
+  missingNotes?: string[];
 }
 
 export interface ParsedMarkdown {
@@ -623,6 +625,7 @@ function _inline(s: string, refs: _Refs, root: Inline, allowLinksAtTop: boolean)
       if (call && i + call[0].length <= limit && s[i + call[0].length] !== "(") {
         const close = i + call[0].length - 1;
         const note = refs.footnotes.get(call[1].toLowerCase());
+        if (!note) (root.missingNotes ??= []).push(call[1]);
         if (note && allowLinks) {
           const end = Math.max(out.text.length, 1);
           for (const l of note.links.slice(0, NOTE_LINKS_PER_CALL))

@@ -6,7 +6,7 @@
  * spans) stays as written; a call to a note that is not defined is dropped.
  */
 
-import { codeRanges } from "../claims/markdown.ts";
+import { type Block, codeRanges, parseBlocks } from "../claims/markdown.ts";
 
 // A label holds no bracket or space, so that no match reads past the next bracket (linear time).
 const _NOTE = /^( {0,3})\[\^([^\][\s]+)\]:[ \t]*|\[\^([^\][\s]+)\](?!\()/gm;
@@ -53,13 +53,39 @@ export function footnotesAsText(markdown: string, lang: "fr" | "en"): string {
   for (const m of [...marks.filter((m) => m.indent === null), ...marks.filter((m) => m.indent !== null)])
     if (defined.has(m.label) && !numbers.has(m.label)) numbers.set(m.label, numbers.size + 1);
   const colon = lang === "fr" ? " :" : ":";
+  // A label defined again keeps its first definition, as the claims read it: the others are left
+  // out with their text, over the lines the Markdown reader gives the note.
+  const seen = new Set<string>();
+  let notesAt: Map<number, Block> | null = null;
+  // The line of the mark being read, counted on from the last one (marks come in order).
+  let lineNo = 0;
+  let counted = 0;
   const out: string[] = [];
   let last = 0;
   for (const m of marks) {
+    if (m.start < last) continue;
     out.push(markdown.slice(last, m.start));
     const n = numbers.get(m.label);
-    if (m.indent !== null) out.push(`${m.indent}Note ${n}${colon} `);
-    else if (n !== undefined)
+    if (m.indent !== null && seen.has(m.label)) {
+      notesAt ??= new Map(
+        parseBlocks(markdown)
+          .blocks.filter((b) => b.type === "footnote")
+          .map((b) => [b.line, b]),
+      );
+      for (let i = markdown.indexOf("\n", counted); i >= 0 && i < m.start; i = markdown.indexOf("\n", i + 1)) {
+        lineNo++;
+        counted = i + 1;
+      }
+      const block = notesAt.get(lineNo);
+      let end = markdown.indexOf("\n", m.start);
+      for (let k = block ? block.end - block.line : 0; k > 0 && end >= 0; k--) end = markdown.indexOf("\n", end + 1);
+      last = end < 0 ? markdown.length : end;
+      continue;
+    }
+    if (m.indent !== null) {
+      seen.add(m.label);
+      out.push(`${m.indent}Note ${n}${colon} `);
+    } else if (n !== undefined)
       out.push(m.start > 0 && /\s/.test(markdown[m.start - 1]!) ? `(note ${n})` : ` (note ${n})`);
     last = m.end;
   }

@@ -220,7 +220,7 @@ export function editorialFindings(p: Publication, now: string, url: UrlOf): Find
         severity: "warning",
         code: w.code,
         file: rel(w.file),
-        field: "claim-id",
+        field: w.code.startsWith("footnote-") ? "footnote" : "claim-id",
         message: w.message,
         needle: "",
         line: w.line,

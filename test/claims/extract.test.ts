@@ -363,3 +363,24 @@ describe("extractArticleEvidence() on written scenarios", () => {
     expect(ev.claims[0].references.map((r) => r.kind)).toEqual(["primary-source"]);
   });
 });
+
+describe("footnotes defined twice or never", () => {
+  it("read the first definition and warn, with their line, on a duplicate and on a call never defined", () => {
+    const body = [
+      "Le taux a été relevé le 3 mars 2026[^1] et encore[^2].",
+      "",
+      "[^1]: Première note https://www.ecb.europa.eu/a.html.",
+      "[^1]: Seconde note https://example.org/b.html.",
+    ].join("\n");
+    const ev = extractArticleEvidence(article(body), OPTIONS);
+    const refs = ev.references.map((r) => r.href);
+    expect(refs).toContain("https://www.ecb.europa.eu/a.html");
+    expect(refs).not.toContain("https://example.org/b.html");
+    expect(ev.warnings.map((w) => [w.code, w.line - article(body).bodyLine])).toEqual([
+      ["footnote-duplicate", 3],
+      ["footnote-undefined", 0],
+    ]);
+    expect(ev.warnings[0]!.message).toContain("[^1]");
+    expect(ev.warnings[1]!.message).toContain("[^2]");
+  });
+});

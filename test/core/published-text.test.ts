@@ -290,3 +290,10 @@ describe("a footnote label holding a control character or a bidirectional overri
     }
   });
 });
+
+describe("a footnote defined twice", () => {
+  it("is written once in llms-full, with its first definition, as the claims read it", () => {
+    const body = "Texte[^1].\n\n[^1]: Première.\n[^1]: Seconde.\n\n[^1]: Troisième,\n    sur deux lignes.\n\nFin.\n";
+    expect(footnotesAsText(body, "fr")).toBe("Texte (note 1).\n\nNote 1 : Première.\n\n\n\n\nFin.\n");
+  });
+});
