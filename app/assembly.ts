@@ -434,7 +434,9 @@ function publicationReader(
       if (cached) return cached;
       const p = parseWhole();
       return (
-        editorialFindings(p, assembly.frame.indexedAt ?? assembly.frame.at, (path) => `${p.config.baseUrl}${path}`)
+        editorialFindings(p, assembly.frame.indexedAt ?? assembly.frame.at, (path) => `${p.config.baseUrl}${path}`, {
+          errorsOnly: true,
+        })
           // Errors, and a glob that matches nothing (a corpus emptied by a typo must not pass unseen).
           .filter((f) => f.severity === "error" || f.code === "empty-glob")
           .map(({ needle, ...f }) => formatFinding({ ...f, line: f.line ?? lineOf(files.files.get(f.file), needle) }))
