@@ -13,7 +13,7 @@ import { LineCounter, parseDocument, stringify } from "yaml";
 import { isTimeZone } from "../core/dates.ts";
 import { isRiskError } from "../core/errors.ts";
 import { type ContentConfig, FRONTMATTER_KEYS, SiteAddress } from "../core/inputs/schemas.ts";
-import { fileSlug, likelyKey, SLUG, slugProblem, splitDocument } from "../core/inputs/documents.ts";
+import { fileSlug, likelyKey, SLUG, slugProblem, splitDocument, stemOf } from "../core/inputs/documents.ts";
 import { yamlProblem } from "../core/inputs/locate.ts";
 
 export type Generator = "astro" | "hugo" | "jekyll" | "eleventy" | "markdown";
@@ -698,19 +698,13 @@ export function detectSite(root: string): Detection {
   // key every language version shares (Hugo's translationKey) pairs the pages that hold it.
   const fr = found.filter((f) => f.lang === "fr");
   const en = found.filter((f) => f.lang === "en");
-  const stem = (rel: string) =>
-    rel
-      .replace(/\.(fr|en)(\.[^./]+)$/, "$2")
-      .split("/")
-      .filter((p) => p !== "fr" && p !== "en")
-      .join("/");
   const pairs = (f: Found) => {
     const value = pairKey ? f.fm[pairKey] : undefined;
     if (typeof value === "string") return fr.some((o) => o.kind === f.kind && o.fm[pairKey!] === value);
     const others = fr.filter((o) => o.kind === f.kind && !(pairKey && pairKey in o.fm));
     const name = fileSlugs.get(f);
     return (
-      others.some((o) => stem(o.rel) === stem(f.rel)) ||
+      others.some((o) => stemOf(o.rel) === stemOf(f.rel)) ||
       others.filter((o) => fileSlugs.get(o) === name).length === 1 ||
       (!pairKey && others.some((o) => o.slug === f.slug))
     );

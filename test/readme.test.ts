@@ -8,14 +8,11 @@ import { archiveWithFrames } from "./helpers/archive.ts";
 /** Every Markdown link target of a file: [text](target). */
 const links = (text: string) => [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!);
 
+/** The README and the guides in docs/. */
+const DOCS = ["README.md", "docs/architecture.md", "docs/audit.md", "docs/github-actions.md", "docs/inputs.md"];
+
 describe("the README and the docs", () => {
-  for (const file of [
-    "README.md",
-    "docs/architecture.md",
-    "docs/audit.md",
-    "docs/github-actions.md",
-    "docs/inputs.md",
-  ]) {
+  for (const file of DOCS) {
     // The README links only inside the repository; the docs may cite the web, but their own links resolve.
     it(`${file}: every relative link resolves inside the repository${file === "README.md" ? ", and it has no other" : ""}`, () => {
       const dir = join(ROOT, file, "..");
@@ -33,13 +30,7 @@ describe("the README and the docs", () => {
   }
 
   it("names in backticks only files of the repository that exist", () => {
-    for (const file of [
-      "README.md",
-      "docs/architecture.md",
-      "docs/audit.md",
-      "docs/github-actions.md",
-      "docs/inputs.md",
-    ]) {
+    for (const file of DOCS) {
       const text = readFileSync(join(ROOT, file), "utf8");
       const named = text.matchAll(/`((?:core|app|cli|archive|bench|scripts|action|test|docs|demo|types)\/[^`\s*]+)`/g);
       for (const [, path] of named)

@@ -433,3 +433,14 @@ export function slugProblem(
         : `, and read it: content.slug: { key: slug } in risk.config.yaml (if your generator names pages by a slug key, as Hugo and Astro do; the other files keep their file names' slugs)`;
   return `the slug${shown} comes from the file name, and must be lowercase ASCII letters, digits and single hyphens; renaming the file would change the page's address: give the document its slug in its frontmatter (${key}: ${example})${read}; the generator then publishes the page at that slug too, so redirect its old address if it was live`;
 }
+
+/**
+ * A document's path with its language left out (`x.en.md` as `x.md`, `en/_posts/a.md` as
+ * `_posts/a.md`): a translation and its original share it where the site pairs them by file.
+ */
+export const stemOf = (rel: string) =>
+  rel
+    .replace(/\.(fr|en)(\.[^./]+)$/, "$2")
+    .split("/")
+    .filter((p) => p !== "fr" && p !== "en")
+    .join("/");

@@ -13,6 +13,7 @@ import {
   slugOf,
   slugProblem,
   splitDocument,
+  stemOf,
 } from "./documents.ts";
 import { readableBody, type DroppedMarkup } from "../editorial/markup.ts";
 import { pageDateOf, pageOf, pagesOf, type PageDate, type Pages } from "./pages.ts";
@@ -346,17 +347,6 @@ function readDocument(file: string, text: string, content: ContentConfig | undef
     },
   };
 }
-
-/**
- * A document's path with its language left out (`x.en.md` as `x.md`, `en/_posts/a.md` as
- * `_posts/a.md`): a translation and its original share it where the site pairs them by file.
- */
-const stemOf = (rel: string) =>
-  rel
-    .replace(/\.(fr|en)(\.[^./]+)$/, "$2")
-    .split("/")
-    .filter((p) => p !== "fr" && p !== "en")
-    .join("/");
 
 function parseDocs(
   input: InputFiles,

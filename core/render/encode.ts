@@ -20,11 +20,11 @@ export function validateSurface(surface: Surface, value: unknown): unknown {
 }
 
 /**
- * The text that is served: canonical JSON with no trailing newline (so `sha256sum` of the file is
- * the fingerprint), or NDJSON: one canonical object per line, each ended by \n.
+ * What is served of a surface that is not one JSON document (that is `serialiseDocument`'s): the
+ * text or bytes as they are, or NDJSON: one canonical object per line, each ended by \n.
  */
 export function serialiseSurface(surface: Surface, validated: unknown): string | Uint8Array {
-  if (surface.format === "json") return canonicalJson(validated, surface.path);
+  if (surface.format === "json") throw new Error(`${surface.path} is one JSON document: serialiseDocument writes it`);
   if (surface.format === "text") return validated as string;
   if (surface.format === "bytes") return validated as Uint8Array;
   const lines = validated as unknown[];
@@ -37,8 +37,8 @@ export function serialiseSurface(surface: Surface, validated: unknown): string |
 }
 
 /**
- * A json document's served bytes and, when its top-level `generated` is `at`, the bytes the
- * archive stores: the same less that member (core/canonical/stamp.ts). Both are joined from one
+ * A json document's served bytes (canonical JSON with no trailing newline, so `sha256sum` of the
+ * file is the fingerprint) and, when its top-level `generated` is `at`, the bytes the archive stores: the same less that member (core/canonical/stamp.ts). Both are joined from one
  * serialisation of the members, and the members on each side of `generated` are encoded to UTF-8
  * once for both. `given` holds the text of records serialised already (`canonicalMembers`).
  */
