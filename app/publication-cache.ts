@@ -109,16 +109,15 @@ export function parsedFiles(gitdir: string, hash: Hasher, options: { read: boole
   const now: Record<string, ParsedEntry> = {};
   const added: [string, string, unknown][] = [];
   return {
-    get(rel, text) {
+    keyOf: (parts) => hash.sha256Parts(parts),
+    get(rel, sha256) {
       const entry = known[rel];
-      if (!entry) return undefined;
-      const sha256 = hash.sha256Parts([text]);
-      if (entry.sha256 !== sha256) return undefined;
+      if (!entry || entry.sha256 !== sha256) return undefined;
       now[rel] = entry;
       return entry.value;
     },
-    set(rel, text, value) {
-      now[rel] = { sha256: hash.sha256Parts([text]), value };
+    set(rel, sha256, value) {
+      now[rel] = { sha256, value };
       added.push([FILES, rel, now[rel]]);
     },
     save() {

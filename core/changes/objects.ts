@@ -83,9 +83,12 @@ export function objectManifest(
     kind: ObjectKind,
     content: unknown,
     meta: { title?: string | null; url?: string | null; language?: "fr" | "en" | null; version?: string | null },
+    /** Short parts that determine `content` exactly, when known: its hash is then kept under them. */
+    determinedBy?: readonly string[],
   ) => {
     // The hasher takes the text and hashes its UTF-8 bytes without an encoded copy.
-    const sha256 = hash.sha256Parts([canonicalJson(content, id)]);
+    const exact = () => hash.sha256Parts([canonicalJson(content, id)]);
+    const sha256 = determinedBy ? kept.remember("object-sha256", determinedBy, exact) : exact();
     // Members in code-unit order, as canonical JSON writes them: the manifest is not copied to be sorted.
     out.push({
       id,
@@ -111,6 +114,8 @@ export function objectManifest(
         language: d.lang,
         version: d.meta.updated ?? d.meta.date,
       },
+      // The body is read from its file's name and the text its key names; the meta is small.
+      d.bodyKey ? [canonicalJson(d.meta, d.file), d.file, d.bodyKey] : undefined,
     );
   p.articles.forEach(doc);
   p.guides.forEach(doc);

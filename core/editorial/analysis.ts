@@ -85,14 +85,15 @@ function analyse(p: Publication, now: string, url: UrlOf, kept: Memo): Editorial
       input.title,
       input.url,
       input.date,
-      input.body,
+      // The body by the key of the text it was read from, when there is one: hashing that is cheaper.
+      doc.bodyKey ? `key:${doc.bodyKey}` : input.body,
       String(input.bodyLine),
       input.file,
       baseUrl,
       hosts,
     ];
     const evidence = indexedAt(
-      kept.remember("article-evidence", parts, () =>
+      kept.remember(doc.bodyKey ? "article-evidence-by-key" : "article-evidence", parts, () =>
         extractArticleEvidence(input, { now: KEPT_AT, baseUrl, primaryHosts }),
       ),
       now,

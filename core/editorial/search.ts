@@ -21,6 +21,11 @@ export interface SearchDocument {
    * itself for other documents. It keys the memo of tokens, so `text` is read only on a miss.
    */
   source: string;
+  /**
+   * A short stand-in for `source` in that key, when there is one: the key of the text an article
+   * or guide was read from (Doc.bodyKey) with its summary. Hashing it is cheaper than the Markdown.
+   */
+  sourceKey?: string;
   /** Indexed, not stored: the words of the body. */
   text: string;
   tags: string;
@@ -113,9 +118,12 @@ export function serialisedSearchIndex(
   documents.forEach((doc, shortId) => {
     if (seen.has(doc.id)) throw new Error(`The search index has two documents with the id ${doc.id}`);
     seen.add(doc.id);
-    const fields = memo.remember("search-terms", [doc.title, doc.description, doc.source, doc.tags], () =>
-      indexedFields(doc),
-    );
+    const fields =
+      doc.sourceKey === undefined
+        ? memo.remember("search-terms", [doc.title, doc.description, doc.source, doc.tags], () => indexedFields(doc))
+        : memo.remember("search-terms-by-key", [doc.title, doc.description, doc.sourceKey, doc.tags], () =>
+            indexedFields(doc),
+          );
     documentIds.push(`"${shortId}":${JSON.stringify(doc.id)}`);
     const stored: Record<string, unknown> = {};
     for (const name of STORED_FIELDS) if (doc[name] !== undefined) stored[name] = doc[name];

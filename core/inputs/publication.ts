@@ -53,6 +53,12 @@ export interface Doc {
   lines?: { date: number | null; original: number | null };
   /** What named a translation's original when no translationOf did (`translationKey "dette"`). */
   pairedBy?: string;
+  /**
+   * When the parse was kept: SHA-256 of the reading rules and the file's text. The body is read
+   * from those and the file's name alone, so a memo of work on the body may key it by this
+   * instead of hashing the body again.
+   */
+  bodyKey?: string;
 }
 
 export interface Methodology extends MethodologyFile {
@@ -257,20 +263,23 @@ export async function loadPublication(fs: ReadOnlyFs, root: string): Promise<Pub
 
 /**
  * What earlier parses found in files whose text has not changed: `get` gives the value `set`
- * recorded for the same path and text (validated then), so only changed files are parsed again.
- * Values hold no file path, so a moved publication folder still finds them.
+ * recorded for the same path and key (validated then), so only changed files are parsed again.
+ * A file's key is `keyOf` what its parse depends on: its text, and for a document the reading
+ * rules too. Values hold no file path, so a moved publication folder still finds them.
  */
 export interface ParsedFiles {
-  get(rel: string, text: string): unknown;
-  set(rel: string, text: string, value: unknown): void;
+  keyOf(parts: readonly string[]): string;
+  get(rel: string, key: string): unknown;
+  set(rel: string, key: string, value: unknown): void;
 }
 
-/** The value of one file: from `parsed` when its text was parsed before, else from `parse`. */
-function remembered<T>(parsed: ParsedFiles | undefined, rel: string, text: string, parse: () => T): T {
-  const known = parsed?.get(rel, text);
+/** The value of one file: from `parsed` when the same key was parsed before, else from `parse`. */
+function remembered<T>(parsed: ParsedFiles | undefined, rel: string, key: string | undefined, parse: () => T): T {
+  if (parsed === undefined || key === undefined) return parse();
+  const known = parsed.get(rel, key);
   if (known !== undefined) return known as T;
   const value = parse();
-  parsed?.set(rel, text, value);
+  parsed.set(rel, key, value);
   return value;
 }
 
@@ -289,7 +298,9 @@ export function parsePublication(
   const yamlOf = <S extends z.ZodType>(base: string, schema: S): z.infer<S> => {
     const rel = files.has(`${base}.yaml`) || !files.has(`${base}.json`) ? `${base}.yaml` : `${base}.json`;
     const json = rel.endsWith(".json");
-    return remembered(parsed, rel, files.get(rel)!, () => parseWithSchema(rel, files.get(rel)!, schema, { json }));
+    return remembered(parsed, rel, parsed?.keyOf([files.get(rel)!]), () =>
+      parseWithSchema(rel, files.get(rel)!, schema, { json }),
+    );
   };
   const config = yamlOf("risk.config", Config);
   const pages = pagesOf(config.urls);
@@ -328,6 +339,8 @@ interface Entry {
   date: PageDate | null;
   /** When its address shows its date: the parts it shows (2026-02-01, or 2026-02 for a year and month). */
   dated: string | null;
+  /** The key its parse was kept under, when kept (see Doc.bodyKey). */
+  bodyKey: string | undefined;
 }
 
 /** A document's frontmatter, readable body and the lines lint names, as one parse gives them. */
@@ -379,10 +392,9 @@ function parseDocs(
     const { kind, lang } = where;
     // Messages name a file by its path inside the publication, never where it sits on this machine.
     const file = rel;
-    const read = attempt(
-      () => remembered(parsed, rel, `${rules}\0${text}`, () => readDocument(file, text, content)),
-      null,
-    );
+    // The body is read from the text and the file name alone: this key names it in later memos.
+    const source = parsed?.keyOf([rules, "\0", text]);
+    const read = attempt(() => remembered(parsed, rel, source, () => readDocument(file, text, content)), null);
     if (!read) continue;
     const slug = slugOf(rel, content, read.slugValue);
     const problem = read.draft ? undefined : slugProblem(rel, content, read.slugValue);
@@ -406,7 +418,18 @@ function parseDocs(
           /\{day\}/.test(pages[kind][lang]) ? date.day : "",
         ].filter(Boolean)
       : [];
-    entries.push({ rel, text, kind, lang, read, slug, id: slug, date, dated: shown.length ? shown.join("-") : null });
+    entries.push({
+      rel,
+      text,
+      kind,
+      lang,
+      read,
+      slug,
+      id: slug,
+      date,
+      dated: shown.length ? shown.join("-") : null,
+      bodyKey: source,
+    });
   }
   attempt(() => uniqueIds(entries, content), undefined);
   const frenchOf = attempt(
@@ -486,6 +509,7 @@ function docOf(e: Entry, ctx: DocContext): Doc | null {
     // A parse kept by an older version has no lines: lint then finds them itself.
     lines: read.lines ?? { date: null, original: null },
     ...(pairedBy ? { pairedBy } : {}),
+    ...(e.bodyKey ? { bodyKey: e.bodyKey } : {}),
   };
 }
 
@@ -601,7 +625,7 @@ function parseMethodologies(input: InputFiles, parsed?: ParsedFiles): Methodolog
       // Messages name a file by its path inside the publication, never where it sits on this machine.
       const file = rel;
       return {
-        ...remembered(parsed, rel, text, () =>
+        ...remembered(parsed, rel, parsed?.keyOf([text]), () =>
           parseWithSchema(file, text, MethodologyFile, { json: rel.endsWith(".json") }),
         ),
         slug: rel.slice(prefix.length).replace(/\.(yaml|json)$/, ""),

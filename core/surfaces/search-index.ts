@@ -78,6 +78,7 @@ export function searchDocuments(p: Publication, url: UrlOf): SearchDocument[] {
       description: d.meta.description,
       date: d.meta.date,
       source,
+      ...(d.bodyKey ? { sourceKey: JSON.stringify([d.file, d.bodyKey, d.meta.summary ?? ""]) } : {}),
       get text() {
         text ??= markdownToPlain(source);
         return text;
