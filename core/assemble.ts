@@ -8,7 +8,9 @@ import type { Hasher } from "./ports.ts";
 import type { Publication } from "./inputs/publication.ts";
 import { canonicalJson } from "./canonical/jcs.ts";
 import { RiskError } from "./errors.ts";
+import type { z } from "zod";
 import { serialiseDocument, serialiseSurface, validateSurface } from "./render/encode.ts";
+import { linesValidWithDocument } from "./render/lines-schema.ts";
 import { SURFACES, surfacesFor } from "./surfaces/index.ts";
 import { frameSignalOf, type Signal } from "./signals.ts";
 import { manifestBytes, objectManifest, type ObjectManifest } from "./changes/objects.ts";
@@ -134,7 +136,9 @@ export function assemble(
     const built = shared ? shared.lines : surface.build(ctx);
     phases.build += timer() - t;
     t = timer();
-    const valid = validateSurface(surface, built);
+    // Lines taken from a validated document are checked again only when their schema could refuse them.
+    const valid =
+      shared && linesValidWithDocument(surface, shared.documentSchema) ? built : validateSurface(surface, built);
     phases.validate += timer() - t;
     t = timer();
     let served: Uint8Array;
@@ -144,7 +148,7 @@ export function assemble(
       const given = new Map<string, string>();
       for (const stream of streams.get(surface.path) ?? []) {
         const lines = linesOf(stream, valid, given);
-        if (lines) sharedLines.set(stream.path, lines);
+        if (lines) sharedLines.set(stream.path, { ...lines, documentSchema: surface.schema as z.ZodType });
       }
       const bytes = serialiseDocument(surface, valid, input.now, given);
       served = bytes.served;
@@ -193,6 +197,8 @@ export function assemble(
 interface SharedLines {
   lines: unknown[];
   texts: string[];
+  /** The schema of the document they were taken from, which validated them there. */
+  documentSchema: z.ZodType;
 }
 
 /**
@@ -216,7 +222,11 @@ function streamsBuiltWith(plan: Plan): Map<string, Surface[]> {
  * text goes into `given` for the document, and into the line with the members the line adds.
  * Null when the document does not hold what the stream expects (the stream then builds itself).
  */
-function linesOf(stream: Surface, doc: unknown, given: Map<string, string>): SharedLines | null {
+function linesOf(
+  stream: Surface,
+  doc: unknown,
+  given: Map<string, string>,
+): Omit<SharedLines, "documentSchema"> | null {
   const lines: unknown[] = [];
   const texts: string[] = [];
   const found: [string, string][] = [];

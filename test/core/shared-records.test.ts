@@ -7,6 +7,7 @@ import { defineSurface, type Surface } from "../../core/surfaces/types.ts";
 import { demoSurfaces } from "../helpers/publication.ts";
 import { nodeFs, nodeHasher } from "../../cli/runtime/node.ts";
 import { ROOT } from "../helpers/cli.ts";
+import { linesValidWithDocument } from "../../core/render/lines-schema.ts";
 
 const NOW = "2026-11-21T10:00:00Z";
 
@@ -126,5 +127,57 @@ describe("records shared by a document and the stream of its lines", () => {
     expect(() => assemble(input, nodeHasher, { surfaces, sharedRecords: true })).toThrow(
       "Cannot serialise /doc.json at $.items[1].name: a string holds a lone surrogate",
     );
+  });
+  it("are not validated again when the stream's schema is its document's records', and are when it could refuse them", async () => {
+    const all = await demoSurfaces();
+    const byPath = new Map(all.map((s) => [s.path, s]));
+    const streams = all.filter((s) => s.linesFrom);
+    expect(streams.map((s) => s.path).sort()).toEqual([
+      "/api/v1/catalog.ndjson",
+      "/api/v1/claims.ndjson",
+      "/api/v1/evidence-graph.ndjson",
+    ]);
+    for (const s of streams)
+      expect(linesValidWithDocument(s, byPath.get(s.linesFrom!.path)!.schema), s.path).toBe(true);
+
+    // The same document, its stream's lines held to a stricter field: a name of one character.
+    const Record = z.strictObject({ name: z.string(), tags: z.array(z.string()) });
+    const doc = defineSurface({
+      format: "json",
+      schema: z.strictObject({ generated: z.string(), items: z.array(Record) }),
+    })({
+      path: "/doc.json",
+      mediaType: "application/json",
+      schemaName: "Doc",
+      summary: "a document of items",
+      build: ({ now }) => ({ generated: now, items: [{ name: "ab", tags: [] }] }),
+    });
+    const lines = (schema: z.ZodType) =>
+      defineSurface({ format: "ndjson", schema })({
+        path: "/doc.ndjson",
+        mediaType: "application/x-ndjson",
+        schemaName: "DocLine",
+        summary: "the items, one per line",
+        linesFrom: { path: "/doc.json", records: [{ at: "items", recordType: "item" }] },
+        build: () => [{ recordType: "item", name: "ab", tags: [] }],
+      });
+    const same = lines(z.discriminatedUnion("recordType", [Record.extend({ recordType: z.literal("item") })]));
+    const stricter = lines(
+      z.discriminatedUnion("recordType", [Record.extend({ recordType: z.literal("item"), name: z.string().max(1) })]),
+    );
+    const refined = lines(
+      z.discriminatedUnion("recordType", [
+        Record.extend({ recordType: z.literal("item") }).refine((r) => r.name.length < 2, "a short name"),
+      ]),
+    );
+    expect(linesValidWithDocument(same, doc.schema)).toBe(true);
+    expect(linesValidWithDocument(stricter, doc.schema)).toBe(false);
+    expect(linesValidWithDocument(refined, doc.schema)).toBe(false);
+    const input = await demoInput();
+    expect(assemble(input, nodeHasher, { surfaces: [doc, same], sharedRecords: true }).files).toHaveLength(2);
+    for (const stream of [stricter, refined])
+      expect(() => assemble(input, nodeHasher, { surfaces: [doc, stream], sharedRecords: true })).toThrow(
+        /Surface \/doc\.ndjson fails its schema DocLine: line 1: field (name|\(document\))/,
+      );
   });
 });
