@@ -36,6 +36,7 @@ import {
   type PrimaryHost,
   type ReferenceKind,
 } from "./references.ts";
+import { rfc3986Href } from "../schemas/primitives.ts";
 import { splitSentences } from "./sentences.ts";
 import { anyOf, bound, claimKey, fnv1a64, fold, WORD_CLASS, wordSource } from "./text.ts";
 
@@ -262,7 +263,8 @@ function _resolve(
 ): _LinkInfo | null {
   const url = absoluteUrl(link.href, options.baseUrl, article.url);
   if (url === null) return null;
-  const href = url.href;
+  // Published as `format: uri`: WHATWG keeps a stray `%` or `|` that RFC 3986 does not allow.
+  const href = rfc3986Href(url);
   const host = url.hostname.toLowerCase();
   const primarySlug = host === baseHost ? null : primarySourceOf(host, options.primaryHosts);
   const kind: ReferenceKind =

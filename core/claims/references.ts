@@ -1,6 +1,7 @@
 /** Links of an article as EvidenceReference records: absolute href, host, kind, dates. */
 import type { z } from "zod";
 import type { EvidenceReference } from "../schemas/contract.ts";
+import { rfc3986Href } from "../schemas/primitives.ts";
 import { findDates, type Observation } from "./dates.ts";
 import { fold } from "./text.ts";
 
@@ -20,7 +21,8 @@ export const NO_SOURCE_DATE_LABEL = "date de publication de la source non préci
  * anchors, mailto:, tel:, and hrefs that do not parse.
  */
 export function absoluteHref(href: string, baseUrl: string, pageUrl: string): string | null {
-  return absoluteUrl(href, baseUrl, pageUrl)?.href ?? null;
+  const url = absoluteUrl(href, baseUrl, pageUrl);
+  return url ? rfc3986Href(url) : null;
 }
 
 /** absoluteHref() as a parsed URL. */

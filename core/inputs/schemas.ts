@@ -2,7 +2,15 @@
 import { z } from "zod";
 import { isTimeZone, parseDateTime } from "../dates.ts";
 import { ClaimReviewEntry, EditorialProtocol, PrimarySource, Topic } from "../schemas/contract.ts";
-import { ChangelogKind, Dataset, InstrumentKey, IsoDate, Uri } from "../schemas/primitives.ts";
+import {
+  ChangelogKind,
+  Dataset,
+  InstrumentKey,
+  IsoDate,
+  isRfc3986Uri,
+  rfc3986Href,
+  Uri,
+} from "../schemas/primitives.ts";
 
 export const Slug = z
   .string()
@@ -117,6 +125,14 @@ export const Href = z
   .string()
   .refine((s) => (s.startsWith("/") && !s.startsWith("//")) || (/^https?:\/\//i.test(s) && URL.canParse(s)), {
     message: "an http(s) URL or a path starting with / (never javascript:, data: or another scheme)",
+  })
+  .refine((s) => !URL.canParse(s, "https://h") || isRfc3986Uri(s.startsWith("/") ? `https://h${s}` : s), {
+    // Published as `format: uri` once resolved against baseUrl.
+    error: (issue) => {
+      const s = String(issue.input);
+      const written = rfc3986Href(new URL(s, "https://h"));
+      return `a URI or path as RFC 3986 writes them: percent-encode spaces, accented letters and the characters a URI cannot hold, as ${s.startsWith("/") ? written.slice("https://h".length) : written}`;
+    },
   });
 
 export const Thresholds = z

@@ -5,10 +5,51 @@ export const IsoDate = z.iso.date();
 /** ISO 8601 date-time in UTC with a `Z` (no offsets, no naive times). */
 export const IsoDateTime = z.iso.datetime({ offset: false });
 /**
- * An absolute http or https URI: every link the publication carries must be one a reader can
- * open safely, never `javascript:`, `data:` or `file:` (from an upstream or the configuration).
+ * Whether `s` is written as RFC 3986 writes a URI, which is what JSON Schema's `format: uri`
+ * (openapi.json's declaration of every URI field) checks: ASCII only, `%` only before two hex
+ * digits, one `#`, `[ ]` only around an IPv6 host. WHATWG parsing (`z.url`, `new URL`) accepts and
+ * keeps more (`é`, a space, `|`, `{`, `100%`, `a#b#c`), which a client's validator would refuse.
  */
-export const Uri = z.url({ protocol: /^https?$/ });
+export function isRfc3986Uri(s: string): boolean {
+  if (!/^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]*$/.test(s) || /%(?![0-9A-Fa-f]{2})/.test(s)) return false;
+  const hash = s.indexOf("#");
+  if (hash !== -1 && s.includes("#", hash + 1)) return false;
+  return !/[[\]]/.test(s.replace(/^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/, ""));
+}
+
+/**
+ * A parsed URL written as an RFC 3986 URI naming the same resource: WHATWG's serialisation (host in
+ * punycode, non-ASCII percent-encoded), then every character it leaves that a URI cannot hold
+ * where it stands percent-encoded too (a `%` not starting an escape, a second `#`, `[ ] | { } ^`).
+ */
+export function rfc3986Href(url: URL): string {
+  const href = url.href;
+  const authority = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/.exec(href)?.[0] ?? "";
+  const rest = href.slice(authority.length);
+  let out = authority;
+  let fragment = false;
+  for (let i = 0; i < rest.length; i++) {
+    const c = rest[i]!;
+    const escape = c === "%" && /^[0-9A-Fa-f]{2}$/.test(rest.slice(i + 1, i + 3));
+    const firstHash = c === "#" && !fragment;
+    if (firstHash) fragment = true;
+    out += escape || firstHash || /[A-Za-z0-9\-._~:/?@!$&'()*+,;=]/.test(c) ? c : encodeURIComponent(c);
+  }
+  return out;
+}
+
+/**
+ * An absolute http or https URI: every link the publication carries must be one a reader can
+ * open safely, never `javascript:`, `data:` or `file:` (from an upstream or the configuration), and
+ * one a JSON Schema validator takes as `format: uri`, as openapi.json declares it.
+ */
+export const Uri = z.url({ protocol: /^https?$/ }).refine(isRfc3986Uri, {
+  error: (issue) => {
+    const written =
+      typeof issue.input === "string" && URL.canParse(issue.input) ? rfc3986Href(new URL(issue.input)) : null;
+    return `a URI as RFC 3986 writes it: percent-encode spaces, accented letters and the characters a URI cannot hold${written ? `, as ${written}` : ""}`;
+  },
+});
 
 export const ClaimKind = z.enum(["fait", "estimation", "inférence", "scénario", "unclassified-assertion"]);
 export const CLAIM_KINDS = ClaimKind.options;
