@@ -205,7 +205,8 @@ export function createMcpServer(source: PublishedSource, options: Pick<McpOption
       const documents = new Map(index.documents.map((d) => [d.id, d]));
       const hits = querySearchIndex(index.index, query, { lang, limit: limit ?? 10 }).map((h) => {
         const d = documents.get(h.id);
-        return { id: h.id, score: Math.round(h.score * 100) / 100, ...(d ?? {}), terms: h.terms };
+        // The score as querySearchIndex rounds it, the value `risk-cli search --json` gives.
+        return { id: h.id, score: h.score, ...(d ?? {}), terms: h.terms };
       });
       return { ...stamp(view), query, hits };
     }),

@@ -115,6 +115,25 @@ describe("risk-cli mcp over standard input and output, with the SDK's own client
     expect(verify).toMatchObject({ ok: true, frames: 3, head: { frameId: frames[2]!.frameId } });
   });
 
+  it("search gives the hits, scores and terms risk-cli search --json gives on the same index", async () => {
+    for (const [query, lang] of [
+      ["dette plafond", undefined],
+      ["spread", "en"],
+    ] as const) {
+      const mcp = parsed(await stdio.callTool({ name: "search", arguments: { query, ...(lang ? { lang } : {}) } }));
+      const cli = JSON.parse(
+        runCli(["search", query, "--site", site, "--json", ...(lang ? ["--lang", lang] : [])]).stdout,
+      );
+      const pick = (h: { id: string; score: number; terms: string[] }) => ({
+        id: h.id,
+        score: h.score,
+        terms: h.terms,
+      });
+      expect(cli.hits.length).toBeGreaterThan(0);
+      expect(mcp.hits.map(pick)).toEqual(cli.hits.map(pick));
+    }
+  });
+
   it("diff and verify keep to asOf: no later frame is compared, checked or named, and an unknown argument is refused", async () => {
     const asOf = DAYS[1]!;
     const diff = parsed(await stdio.callTool({ name: "diff", arguments: { from: DAYS[0], asOf } }));
