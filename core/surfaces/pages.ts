@@ -43,6 +43,9 @@ export const PRESS_PAGE = "/en/press-resources/";
 export const seriesPage = (seriesId: string) => `/series/${seriesId}/`;
 export const seriesChartPath = (seriesId: string) => `/series/${seriesId}/chart.svg`;
 
+/** A site path as a link relative to a page's folder (`/en/x/`, `/series/a.svg` gives `../../series/a.svg`). */
+const relativeTo = (page: string, path: string) => `${"../".repeat(page.split("/").length - 2)}${path.slice(1)}`;
+
 const LEVELS_FR = ["Détendu", "Modéré", "Élevé/Tendu", "Crise"] as const;
 const LEVELS_EN = ["Calm", "Moderate", "Elevated", "Crisis"] as const;
 
@@ -365,7 +368,9 @@ export const pressPage = defineSurface({ format: "text", schema: HtmlText })({
         const c = citations(ctx, f, "en");
         return (
           `<section>\n<h2>${esc(f.config.label.en)} <small>(${esc(f.config.seriesId)})</small></h2>\n` +
-          `<img src="${esc(seriesChartPath(f.config.seriesId))}" width="600" height="315" alt="${esc(alt)}">\n` +
+          // Relative to the page, as a series page's `chart.svg`: a memento or a replayed folder
+          // of this page shows the charts published with it, not today's.
+          `<img src="${esc(relativeTo(PRESS_PAGE, seriesChartPath(f.config.seriesId)))}" width="600" height="315" alt="${esc(alt)}">\n` +
           `<h3>Embed code</h3>\n<pre>${esc(embed)}</pre>\n<h3>Citation</h3>\n<pre>${esc(c.text)}</pre>\n` +
           `<h3>Downloads</h3>\n${exportsOf(ctx, f, "en")}\n</section>`
         );

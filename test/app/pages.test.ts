@@ -157,6 +157,27 @@ describe("the pages' content", () => {
     );
   });
 
+  it("shows on a memento of the press page the charts published with it, not today's", async () => {
+    const archived = siteServer(site, { archive: `${site}/../archive` });
+    await new Promise<void>((ok) => archived.listen(0, "127.0.0.1", ok));
+    try {
+      const origin = `http://127.0.0.1:${(archived.address() as AddressInfo).port}`;
+      // The first frame, before any day had closed: its charts say so.
+      const page = `${origin}/memento/000001-20261121T090000Z/en/press-resources/`;
+      const html = await (await fetch(page)).text();
+      const charts = [...html.matchAll(/<section>\n<h2>[^\n]*\n<img src="([^"]+)"/g)].map((m) => new URL(m[1]!, page));
+      expect(charts).toHaveLength(5);
+      for (const chart of charts) {
+        expect(chart.pathname).toMatch(/^\/memento\/000001-20261121T090000Z\/series\/[a-z-]+\/chart\.svg$/);
+        const svg = await fetch(chart);
+        expect(svg.status).toBe(200);
+        expect(await svg.text()).toContain("Aucun jour clos publié");
+      }
+    } finally {
+      archived.close();
+    }
+  });
+
   it("draws each chart at 1200x630 with title, description, source, licence and level bands, without script", () => {
     const svg = readFileSync(`${site}/series/us-financial-stress/chart.svg`, "utf8");
     expect(svg).toMatch(/^<svg [^>]*width="1200" height="630"/);
