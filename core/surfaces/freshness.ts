@@ -213,7 +213,7 @@ function producerOf(s: Signal, ctx: BuildContext): z.input<typeof Producer> {
       coverage: { ratio: 0, basis: "no value published: the upstream failed and no earlier frame had one" },
     };
   }
-  const expiresAt = s.sourceUpdatedAt === null ? null : plus(s.sourceUpdatedAt, s.config.staleAfter);
+  const { expiresAt } = signalFreshness(s, ctx.now);
   let coverage: z.input<typeof Coverage> = s.fallbackUsed
     ? { ratio: 1, basis: "the value shown was retained from an earlier assembly (fallbackUsed)" }
     : { ratio: 1, basis: "the value shown was collected by the last attempt" };
@@ -232,11 +232,18 @@ function producerOf(s: Signal, ctx: BuildContext): z.input<typeof Producer> {
     ...common,
     updatedAt: s.sourceUpdatedAt,
     expiresAt,
-    timeliness: expiresAt === null ? "unknown" : timeliness(expiresAt, ctx.now),
+    timeliness: timeliness(expiresAt, ctx.now),
     sourceStatus: s.sourceStatus,
     fallbackUsed: s.fallbackUsed,
     coverage,
   };
+}
+
+/** When the value shown was published upstream, until when it is fresh (`staleAfter` later), and whether it still is. */
+export function signalFreshness(s: Signal, now: string) {
+  const updatedAt = s.present ? s.sourceUpdatedAt : null;
+  const expiresAt = updatedAt === null ? null : plus(updatedAt, s.config.staleAfter);
+  return { updatedAt, expiresAt, timeliness: timeliness(expiresAt, now) };
 }
 
 function plus(instant: string, duration: string): string {

@@ -18,6 +18,7 @@ import { seriesCsvPath } from "./signal-history.ts";
 import { ALL_SERIES_ZIP, seriesZipPath } from "./downloads.ts";
 import { defineSurface, type BuildContext, type Surface } from "./types.ts";
 import { pageFile } from "../render/page-url.ts";
+import { EDITORIAL_STALE_AFTER, FRESHNESS_PATH, signalFreshness } from "./freshness.ts";
 
 const HtmlText = z
   .string()
@@ -398,6 +399,87 @@ export const pressPage = defineSurface({ format: "text", schema: HtmlText })({
   },
 });
 
+/**
+ * What an agent page shows besides the inputs and the tool: each producer's last publication and
+ * source status, which move when an upstream publishes or fails, not with the clock (the page
+ * gives until when each value is fresh, not whether it still is).
+ */
+const agentPageKey = (ctx: BuildContext) =>
+  `agents/1 ${ctx.toolVersion} ${ctx.inputs} ${ctx.signals
+    .map(
+      (s) =>
+        `${s.instrument}|${signalFreshness(s, ctx.now).updatedAt}|${s.sourceStatus}|${s.present && s.fallbackUsed}`,
+    )
+    .join(",")}`;
+
+/**
+ * The parts of the agent contract the pages describe besides the endpoints: each producer's
+ * freshness (as freshness.json gives it), the named series, and how to cite them.
+ */
+function agentContractParts(ctx: BuildContext, lang: "fr" | "en"): string {
+  const p = ctx.publication;
+  const fr = lang === "fr";
+  const t = (frText: string, enText: string) => (fr ? frText : enText);
+  const link = (path: string, text: string) => `<a href="${esc(ctx.url(path))}">${esc(text)}</a>`;
+  const producers = ctx.signals
+    .map((s) => {
+      const f = signalFreshness(s, ctx.now);
+      const state = !s.present
+        ? t(`aucune valeur (${s.sourceStatus})`, `no value (${s.sourceStatus})`)
+        : s.fallbackUsed
+          ? t(
+              `valeur conservée après une panne amont (${s.sourceStatus}) : non fraîche`,
+              `value retained after an upstream failure (${s.sourceStatus}): not fresh`,
+            )
+          : s.sourceStatus;
+      return (
+        `<tr><th scope="row">${esc(s.config.label[lang])}</th><td>${esc(f.updatedAt ?? "—")}</td>` +
+        `<td>${esc(s.config.staleAfter)}</td><td>${esc(f.expiresAt ?? "—")}</td><td>${esc(state)}</td></tr>`
+      );
+    })
+    .join("\n");
+  const editorialStale = p.config.editorial?.staleAfter ?? EDITORIAL_STALE_AFTER;
+  const series = instrumentsOf(p)
+    .map(
+      ([key, c]) =>
+        `<tr><th scope="row"><a href="${esc(ctx.url(seriesPage(c.seriesId)))}"><code>${esc(c.seriesId)}</code></a></th>` +
+        `<td>${esc(c.label[lang])}</td><td>${esc(key)}</td>` +
+        `<td>${link(seriesCsvPath(c.seriesId), "CSV")} · ${link(seriesChartPath(c.seriesId), "SVG")}</td></tr>`,
+    )
+    .join("\n");
+  const rules = [
+    t(
+      `Attribution obligatoire : « ${p.config.attribution} », sous licence ${p.config.license} (${p.config.licenseUrl}).`,
+      `Attribution is required: “${p.config.attribution}”, under ${p.config.license} (${p.config.licenseUrl}).`,
+    ),
+    t(
+      "Citez une valeur par l’identifiant stable de sa série, le jour UTC clos et la frame qui l’a mesurée : chaque page de série donne cette citation en texte, BibTeX et CSL-JSON.",
+      "Cite a value by its series' stable identifier, the closed UTC day and the frame that measured it: each series page gives that citation as text, BibTeX and CSL-JSON.",
+    ),
+    t(
+      "Joignez l’empreinte SHA-256 du fichier cité (/api/v1/integrity.json) : la commande replay --date de la citation redonne ces octets depuis l’archive publique.",
+      "Give the SHA-256 of the file you cite (/api/v1/integrity.json): the citation's replay --date command gives those bytes back from the public archive.",
+    ),
+    t(
+      "Datez une valeur par seriesDate (sa publication) et observedAt (l’observation amont), jamais par l’heure de lecture ; une valeur conservée (fallbackUsed) se cite comme telle.",
+      "Date a value by seriesDate (its publication) and observedAt (the upstream observation), never by when you read it; cite a retained value (fallbackUsed) as retained.",
+    ),
+  ];
+  return (
+    `<h2 id="${t("fraicheur", "freshness")}">${t("Fraîcheur par producteur", "Freshness per producer")}</h2>\n` +
+    `<table><caption>${t("Fraîcheur de chaque producteur : la valeur publiée est périmée à partir de « Frais jusqu’à »", "Each producer's freshness: the value shown is stale from “Fresh until” on")}</caption><thead><tr>` +
+    `<th scope="col">${t("Producteur", "Producer")}</th><th scope="col">${t("Publié en amont", "Published upstream")}</th>` +
+    `<th scope="col">${t("Périmé après", "Stale after")}</th><th scope="col">${t("Frais jusqu’à", "Fresh until")}</th>` +
+    `<th scope="col">${t("Statut de la source", "Source status")}</th></tr></thead><tbody>\n${producers}\n</tbody></table>\n` +
+    `<p>${esc(t(`Le corpus éditorial est périmé quand aucun article ni guide n’a paru ni n’a été mis à jour depuis ${editorialStale}.`, `The editorial corpus is stale when no article or guide was published or updated for ${editorialStale}.`))} ${t("Le détail, avec la couverture de chaque producteur :", "The details, with each producer's coverage:")} ${link(FRESHNESS_PATH, FRESHNESS_PATH)}.</p>\n` +
+    `<h2 id="${t("series", "series")}">${t("Séries nommées", "Named series")}</h2>\n` +
+    `<table><caption>${t("Séries citables et leurs identifiants stables", "Citable series and their stable identifiers")}</caption><thead><tr>` +
+    `<th scope="col">${t("Identifiant", "Identifier")}</th><th scope="col">${t("Série", "Series")}</th><th scope="col">Instrument</th>` +
+    `<th scope="col">Exports</th></tr></thead><tbody>\n${series}\n</tbody></table>\n` +
+    `<h2 id="${t("citation", "citation")}">${t("Règles de citation", "Citation rules")}</h2>\n<ul>${rules.map((r) => `<li>${esc(r)}</li>`).join("")}</ul>\n`
+  );
+}
+
 /** The agent pages: what the publication offers to machines, in French and in English. */
 function agentPage(lang: "fr" | "en") {
   const fr = lang === "fr";
@@ -405,12 +487,13 @@ function agentPage(lang: "fr" | "en") {
   return defineSurface({ format: "text", schema: HtmlText })({
     path: pageFile(path),
     mediaType: HTML,
-    // The inputs and the registry only: an unchanged publication reuses the previous bytes.
-    reusable: true,
+    // The inputs, the registry and the producers' freshness: an unchanged publication whose
+    // upstreams published nothing new reuses the previous bytes.
+    reuseKey: agentPageKey,
     schemaName: fr ? "AgentPage" : "AgentPageEnglish",
     summary: fr
-      ? "Description of the agent contract for people (French): endpoints, reading order, guardrails"
-      : "Description of the agent contract for people (English): endpoints, reading order, guardrails",
+      ? "Description of the agent contract for people (French): per-producer freshness, named series, citation rules, guardrails, endpoints"
+      : "Description of the agent contract for people (English): per-producer freshness, named series, citation rules, guardrails, endpoints",
     build(ctx: BuildContext) {
       const p = ctx.publication;
       const rows = [...ctx.registry]
@@ -453,6 +536,7 @@ function agentPage(lang: "fr" | "en") {
           .map((g) => `<li>${esc(g)}</li>`)
           .join("") +
         "</ul>\n" +
+        agentContractParts(ctx, lang) +
         `<h2>${t("Exemple", "Example")}</h2>\n<pre>${esc(`curl -s ${ctx.url("/api/v1/signals/current.json")} | sha256sum\ncurl -s ${ctx.url("/api/v1/integrity.json")}`)}</pre>\n` +
         `<h2 id="${MCP_SECTION}">MCP</h2>\n<p>${esc(
           p.config.mcp

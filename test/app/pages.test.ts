@@ -178,6 +178,45 @@ describe("the pages' content", () => {
     }
   });
 
+  it("describes on both agent pages each producer's freshness, the named series and the citation rules, as the contract lists", async () => {
+    const freshness = JSON.parse(readFileSync(`${site}/api/v1/freshness.json`, "utf8"));
+    const producers = freshness.producers.filter((x: { instrument: string | null }) => x.instrument !== null);
+    expect(producers).toHaveLength(5);
+    for (const [path, words] of [
+      ["donnees/agents", ["Fraîcheur par producteur", "Séries nommées", "Règles de citation"]],
+      ["en/agent-surface", ["Freshness per producer", "Named series", "Citation rules"]],
+    ] as const) {
+      const html = readFileSync(`${site}/${path}/index.html`, "utf8");
+      for (const heading of words) expect(html, path).toMatch(new RegExp(`<h2 id="[a-z]+">${heading}</h2>`));
+      // Each producer's row holds what freshness.json says of it.
+      for (const x of producers)
+        expect(html, `${path} ${x.id}`).toMatch(
+          new RegExp(
+            `<td>${x.updatedAt}</td><td>${x.staleAfter}</td><td>${x.expiresAt}</td><td>${x.sourceStatus}</td>`,
+          ),
+        );
+      for (const id of [
+        "us-financial-stress",
+        "eu-sovereign-stress",
+        "yen-carry-stress",
+        "eu-energy-stress",
+        "us-debt-risk",
+      ])
+        expect(html, `${path} ${id}`).toContain(
+          `<a href="https://risques.example.org/series/${id}/"><code>${id}</code></a>`,
+        );
+      expect(html, path).toContain("Observatoire des risques macro-financiers (CC BY 4.0)");
+      expect(html, path).toContain("SHA-256");
+    }
+    // The readings went stale between the first frame and the last, with nothing else changed: the
+    // page gives until when each is fresh, so it did not change with the clock.
+    const out = `${tempDir("risk-pages-agents-")}/first`;
+    await runReplay({ archive: `${site}/../archive`, date: "2026-11-21", out, json: true });
+    expect(readFileSync(`${out}/donnees/agents/index.html`, "utf8")).toBe(
+      readFileSync(`${site}/donnees/agents/index.html`, "utf8"),
+    );
+  });
+
   it("draws each chart at 1200x630 with title, description, source, licence and level bands, without script", () => {
     const svg = readFileSync(`${site}/series/us-financial-stress/chart.svg`, "utf8");
     expect(svg).toMatch(/^<svg [^>]*width="1200" height="630"/);
