@@ -276,7 +276,7 @@ export const seriesPages = defineSurface({ format: "text", schema: HtmlText })({
           const t = f.config.thresholds;
           const m = f.methodology;
           const body =
-            `<nav><ul><li><a href="${esc(ctx.url(SERIES_PAGE))}">Toutes les séries</a></li><li><a href="${esc(ctx.url(PRESS_PAGE))}" hreflang="en">Press resources</a></li></ul></nav>\n` +
+            `<nav><ul><li><a href="${esc(ctx.url(SERIES_PAGE))}">Toutes les séries</a></li><li><a href="${esc(ctx.url(PRESS_PAGE))}" hreflang="en" lang="en">Press resources</a></li></ul></nav>\n` +
             `<h1>${esc(f.config.label.fr)}</h1>\n<p>Identifiant stable : <code>${esc(f.config.seriesId)}</code> · instrument <code>${esc(f.key)}</code></p>\n` +
             `<figure><img src="chart.svg" width="1200" height="630" alt="${esc(`Graphique de ${f.config.label.fr} (${f.config.seriesId}) avec les bandes de niveau`)}"><figcaption>${esc(`Valeurs quotidiennes (jours UTC clos), échelle 0–${f.config.scale}. Source : ${f.config.dashboard}. ${ctx.publication.config.license}.`)}</figcaption></figure>\n` +
             `<h2>Valeur actuelle</h2>\n<p>${f.signal ? `${esc(f.signal.value)} / ${esc(f.signal.scale)} — ${esc(f.signal.level)}${f.signal.fallbackUsed ? " (valeur conservée après une panne amont : non fraîche)" : ""}` : "Aucune valeur publiée."} (la valeur de chaque assemblage : <a href="${esc(ctx.url("/api/v1/signals/current.json"))}">signals/current.json</a>)</p>\n` +
@@ -331,7 +331,7 @@ export const seriesRegistryPage = defineSurface({ format: "text", schema: HtmlTe
     const body =
       `<h1>Séries citables</h1>\n<p>Chaque série a un identifiant stable, une méthodologie versionnée et ses exports. Les valeurs sont propres à chaque instrument : ne les agrégez pas en un indice unique.</p>\n` +
       `<table><caption>Registre des séries</caption><thead><tr><th scope="col">Série</th><th scope="col">Identifiant</th><th scope="col">Instrument</th><th scope="col">Méthodologie</th><th scope="col">Valeur actuelle</th><th scope="col">Exports</th></tr></thead><tbody>\n${rows}\n</tbody></table>\n` +
-      `<p><a href="${esc(ctx.url(PRESS_PAGE))}" hreflang="en">Press resources (charts, embed code, citations)</a> · <a href="${esc(ctx.url(AGENTS_PAGE))}">Surface pour les agents</a></p>`;
+      `<p><a href="${esc(ctx.url(PRESS_PAGE))}" hreflang="en" lang="en">Press resources (charts, embed code, citations)</a> · <a href="${esc(ctx.url(AGENTS_PAGE))}">Surface pour les agents</a></p>`;
     return htmlPage({
       lang: "fr",
       title: `Séries citables — ${ctx.publication.config.name}`,
@@ -496,12 +496,14 @@ function agentPage(lang: "fr" | "en") {
       : "Description of the agent contract for people (English): per-producer freshness, named series, citation rules, guardrails, endpoints",
     build(ctx: BuildContext) {
       const p = ctx.publication;
+      // The surfaces' summaries are written in English: marked so on the French page, for a screen reader.
+      const summaryLang = fr ? ' lang="en"' : "";
       const rows = [...ctx.registry]
         .filter((s) => !s.path.endsWith(".html") && !s.path.endsWith(".svg"))
         .sort((a, b) => byCodeUnits(a.path, b.path))
         .map(
           (s) =>
-            `<tr><th scope="row"><a href="${esc(ctx.url(s.path))}">${esc(s.path)}</a></th><td>${esc(s.mediaType)}</td><td>${esc(s.summary)}</td></tr>`,
+            `<tr><th scope="row"><a href="${esc(ctx.url(s.path))}">${esc(s.path)}</a></th><td>${esc(s.mediaType)}</td><td${summaryLang}>${esc(s.summary)}</td></tr>`,
         )
         .join("\n");
       const order = [
@@ -513,7 +515,7 @@ function agentPage(lang: "fr" | "en") {
       ];
       const t = (frText: string, enText: string) => (fr ? frText : enText);
       const body =
-        `<nav><ul><li><a href="${esc(ctx.url(fr ? AGENTS_PAGE_EN : AGENTS_PAGE))}" hreflang="${fr ? "en" : "fr"}">${fr ? "English" : "Français"}</a></li><li><a href="${esc(ctx.url(SERIES_PAGE))}">${t("Séries", "Series")}</a></li></ul></nav>\n` +
+        `<nav><ul><li><a href="${esc(ctx.url(fr ? AGENTS_PAGE_EN : AGENTS_PAGE))}" hreflang="${fr ? "en" : "fr"}" lang="${fr ? "en" : "fr"}">${fr ? "English" : "Français"}</a></li><li><a href="${esc(ctx.url(SERIES_PAGE))}">${t("Séries", "Series")}</a></li></ul></nav>\n` +
         `<h1>${t("Surface pour les agents", "Agent surface")}</h1>\n` +
         `<p>${esc(t(`Contrat version ${CONTRACT_VERSION}. Tous les documents sont statiques, lisibles depuis toute origine (CORS *), sans clé ni suivi, sous licence ${p.config.license} avec attribution « ${p.config.attribution} ».`, `Contract version ${CONTRACT_VERSION}. Every document is static, readable from any origin (CORS *), with no key and no tracking, under ${p.config.license} with attribution “${p.config.attribution}”.`))}</p>\n` +
         `<h2>${t("Ordre de lecture recommandé", "Recommended reading order")}</h2>\n<ol>${order.map((o) => `<li><a href="${esc(ctx.url(o))}">${esc(o)}</a></li>`).join("")}</ol>\n` +

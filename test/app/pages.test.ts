@@ -217,6 +217,23 @@ describe("the pages' content", () => {
     );
   });
 
+  it("marks the English parts of a French page with lang=\"en\": the endpoints' descriptions, the press page's link, the language switch", () => {
+    const agents = readFileSync(`${site}/donnees/agents/index.html`, "utf8");
+    const rows = [
+      ...agents.matchAll(/<tr><th scope="row"><a href="[^"]+">[^<]+<\/a><\/th><td>[^<]+<\/td><td( lang="en")?>/g),
+    ];
+    expect(rows.length).toBeGreaterThan(30);
+    for (const row of rows) expect(row[0]).toContain('lang="en"');
+    expect(agents).toMatch(/hreflang="en" lang="en">English<\/a>/);
+    const english = readFileSync(`${site}/en/agent-surface/index.html`, "utf8");
+    expect(english).toMatch(/hreflang="fr" lang="fr">Français<\/a>/);
+    expect(english).not.toContain('<td lang="en">');
+    for (const page of ["series/index.html", "series/us-financial-stress/index.html"]) {
+      const html = readFileSync(`${site}/${page}`, "utf8");
+      expect(html, page).toMatch(/<a href="[^"]+\/en\/press-resources\/" hreflang="en" lang="en">Press resources/);
+    }
+  });
+
   it("draws each chart at 1200x630 with title, description, source, licence and level bands, without script", () => {
     const svg = readFileSync(`${site}/series/us-financial-stress/chart.svg`, "utf8");
     expect(svg).toMatch(/^<svg [^>]*width="1200" height="630"/);
