@@ -11,6 +11,8 @@
 import { xmlText } from "./text.ts";
 
 export interface ChartSeries {
+  /** The language of every text in the image, declared on it for screen readers. */
+  lang: "fr" | "en";
   seriesId: string;
   title: string;
   scale: number;
@@ -96,16 +98,22 @@ export function seriesChartSvg(s: ChartSeries): string {
           ? `<text x="${PLOT.right}" y="${PLOT.bottom + 30}" font-size="18" text-anchor="end" fill="#444">${xmlText(last!.date)}</text>`
           : "");
   const latest = last ? `${f1(last.value)} / ${s.scale} (${last.date})` : s.empty;
-  const desc = last
-    ? `${s.title} (${s.seriesId}): ${n} daily value(s) from ${s.points[0]!.date} to ${last.date}, on a 0–${s.scale} scale; latest ${f1(last.value)}. Bands at ${s.thresholds.moderate}, ${s.thresholds.elevated} and ${s.thresholds.crisis}. Source: ${s.source}. ${s.license}.`
-    : `${s.title} (${s.seriesId}): ${s.empty}. Source: ${s.source}. ${s.license}.`;
+  const t = s.thresholds;
+  const desc =
+    s.lang === "fr"
+      ? last
+        ? `${s.title} (${s.seriesId}) : ${n} valeur(s) quotidienne(s) du ${s.points[0]!.date} au ${last.date}, sur une échelle de 0 à ${s.scale} ; dernière valeur ${f1(last.value)}. Bandes à ${t.moderate}, ${t.elevated} et ${t.crisis}. Source : ${s.source}. ${s.license}.`
+        : `${s.title} (${s.seriesId}) : ${s.empty}. Source : ${s.source}. ${s.license}.`
+      : last
+        ? `${s.title} (${s.seriesId}): ${n} daily value(s) from ${s.points[0]!.date} to ${last.date}, on a 0–${s.scale} scale; latest ${f1(last.value)}. Bands at ${t.moderate}, ${t.elevated} and ${t.crisis}. Source: ${s.source}. ${s.license}.`
+        : `${s.title} (${s.seriesId}): ${s.empty}. Source: ${s.source}. ${s.license}.`;
   // A line of text may run to 30 px from the right edge.
   const lineWidth = WIDTH - PLOT.left - 30;
   const licence = ` · ${fit(s.license, lineWidth / 2, 17)}`;
   const licenceWidth = [...licence].reduce((w, c) => w + emOf(c) * 17, 0);
-  const footer = `${fit(`Source : ${s.source} · ${s.attribution}`, lineWidth - licenceWidth, 17)}${licence}`;
+  const footer = `${fit(`${s.lang === "fr" ? "Source :" : "Source:"} ${s.source} · ${s.attribution}`, lineWidth - licenceWidth, 17)}${licence}`;
   return (
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="t d" font-family="DejaVu Sans, Arial, sans-serif">\n` +
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" xml:lang="${s.lang}" role="img" aria-labelledby="t d" font-family="DejaVu Sans, Arial, sans-serif">\n` +
     `<title id="t">${xmlText(`${s.title} (${s.seriesId})`)}</title>\n` +
     `<desc id="d">${xmlText(desc)}</desc>\n` +
     `<rect width="${WIDTH}" height="${HEIGHT}" fill="#ffffff"/>\n` +

@@ -217,6 +217,7 @@ const seriesDataset = (ctx: BuildContext, f: SeriesFacts) => ({
 function chartOf(ctx: BuildContext, f: SeriesFacts, lang: "fr" | "en"): string {
   const p = ctx.publication;
   return seriesChartSvg({
+    lang,
     seriesId: f.config.seriesId,
     title: lang === "fr" ? f.config.label.fr : f.config.label.en,
     scale: f.config.scale,

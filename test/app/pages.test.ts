@@ -238,12 +238,24 @@ describe("the pages' content", () => {
     const svg = readFileSync(`${site}/series/us-financial-stress/chart.svg`, "utf8");
     expect(svg).toMatch(/^<svg [^>]*width="1200" height="630"/);
     expect(svg).toMatch(/<title id="t">Stress financier US \(us-financial-stress\)<\/title>/);
-    expect(svg).toMatch(/<desc id="d">.*2 daily value\(s\) from 2026-11-21 to 2026-11-22/);
+    expect(svg).toMatch(/<desc id="d">.*2 valeur\(s\) quotidienne\(s\) du 2026-11-21 au 2026-11-22/);
     expect(svg).toContain("CC BY 4.0");
     expect(svg).toContain("Source : https://dashboards.example.org/us/");
     expect(svg.match(/<rect x="90"/g)).toHaveLength(4);
     expect(svg).toMatch(/<path d="M90\.0 [\d.]+ L1040\.0 [\d.]+"/);
     expect(svg).not.toMatch(/<script|\son[a-z]+=/i);
+  });
+
+  it("declares the chart's language and writes its description in it, as its title, bands and source line", () => {
+    const svg = readFileSync(`${site}/series/us-financial-stress/chart.svg`, "utf8");
+    expect(svg).toMatch(/^<svg [^>]*xml:lang="fr"/);
+    const desc = /<desc id="d">([^<]*)<\/desc>/.exec(svg)![1]!;
+    expect(desc).toMatch(/^Stress financier US \(us-financial-stress\) : 2 valeur\(s\) quotidienne\(s\) du /);
+    expect(desc).toContain("sur une échelle de 0 à 100 ; dernière valeur ");
+    expect(desc).toContain("Bandes à 25, 50 et 75. Source : https://dashboards.example.org/us/.");
+    for (const english of ["daily value", " from ", "latest", "Bands at", "Source:"])
+      expect(desc).not.toContain(english);
+    expect(svg).toContain(">Détendu</text>");
   });
 
   it("escapes publisher text everywhere: a title with markup stays text", async () => {
@@ -267,6 +279,7 @@ describe("the pages' content", () => {
 
   it("places chart points by date: a missing day leaves a gap in the line", () => {
     const svg = seriesChartSvg({
+      lang: "en",
       seriesId: "s",
       title: "S",
       scale: 100,
@@ -321,7 +334,7 @@ describe("the pages' content", () => {
     expect(footer).toMatch(/… · CC BY 4\.0$/);
     // The source's whole address stays in the description.
     expect(svg).toMatch(
-      /<desc id="d">[^<]*Source: https:\/\/dashboards\.example\.org\/us\/\?onglet=stress&amp;lang=fr\./,
+      /<desc id="d">[^<]*Source : https:\/\/dashboards\.example\.org\/us\/\?onglet=stress&amp;lang=fr\./,
     );
   });
 
