@@ -22,7 +22,8 @@ export function jsonLd(value: unknown): string {
 
 export const PAGE_CSS = [
   ":root{color-scheme:light;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;line-height:1.5;color:#111;background:#fff}",
-  "body{max-width:60rem;margin:0 auto;padding:1rem}",
+  // A long word (a label, a title, an address) breaks rather than widening the page past a phone's screen.
+  "body{max-width:60rem;margin:0 auto;padding:1rem;overflow-wrap:break-word}",
   "h1{font-size:1.8rem;line-height:1.2}",
   "table{border-collapse:collapse;width:100%;display:block;overflow-x:auto}",
   "caption{text-align:left;font-weight:bold;padding:.5rem 0}",

@@ -277,6 +277,37 @@ describe("the pages' content", () => {
     }
   });
 
+  it("fits a phone's width with a 150-letter word in a series label and a methodology title", async () => {
+    const { demoCopy, editFile } = await import("../helpers/publication.ts");
+    const pub = demoCopy();
+    const word = "Anticonstitutionnellement".repeat(6);
+    editFile(`${pub}/risk.config.yaml`, (t) =>
+      t.replace("label: { fr: Stress financier US,", `label: { fr: "Stress ${word}",`),
+    );
+    editFile(`${pub}/content/methodologies/stress-financier-us.yaml`, (t) =>
+      t.replace("title: Méthodologie du stress financier américain", `title: ${word}`),
+    );
+    const out = tempDir("risk-pages-long-");
+    await runAssemble({ publication: pub, site: `${out}/site`, archive: `${out}/archive`, now: DAYS[0], json: true });
+    const server = siteServer(`${out}/site`);
+    await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    try {
+      const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      for (const path of ["/series/us-financial-stress/", "/series/", "/donnees/agents/"]) {
+        await page.goto(`${origin}${path}`, { waitUntil: "load" });
+        const { scroll, client } = await page.evaluate(() => ({
+          scroll: document.documentElement.scrollWidth,
+          client: document.documentElement.clientWidth,
+        }));
+        expect(scroll, path).toBeLessThanOrEqual(client);
+      }
+    } finally {
+      await page.close();
+      server.close();
+    }
+  }, 30_000);
+
   it("places chart points by date: a missing day leaves a gap in the line", () => {
     const svg = seriesChartSvg({
       lang: "en",
