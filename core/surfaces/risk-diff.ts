@@ -112,7 +112,7 @@ export const riskDiff = defineSurface({ format: "json", schema: RiskDiffSurface 
         signals:
           "change is to.value − from.value on the instrument's own scale; values of different instruments are not comparable. levelChanged compares the published levels.",
         content:
-          "claims, articles: changefeed entries published after the baseline frame. added: new claims; reviewed: claim reviews added or revised; corrected: claims whose text, kind or references changed in meaning. complete is false when the bounded changefeed no longer reaches back to the baseline.",
+          "claims, articles: each object once, as the changefeed entries published after the baseline frame leave it against the baseline (an object removed and put back as it was is not listed). added: absent at the baseline, present now; removed: the reverse; reviewed: claim reviews added or revised; corrected (claims), updated (articles): present at both, changed in meaning. complete is false when the bounded changefeed no longer reaches back to the baseline.",
         confidence:
           "high: an exact baseline, every instrument collected fresh now and then, the changefeed complete; medium: a retained (fallback) or stale value, or a baseline more than an hour before the window start; low: an instrument missing, or a baseline more than a quarter of the window early; none: no baseline.",
       },
@@ -158,10 +158,12 @@ function windowOf(ctx: BuildContext, days: number, feed: Changefeed, models: Rec
   const oldest = feed.entries.at(-1);
   // Complete when the feed tracked objects at the baseline and no dropped entry can be after it.
   const complete = feed.since.at <= base.at && (!oldest || oldest.seq === 1 || oldest.at <= base.at);
-  const ref = (e: (typeof after)[number]) => ({ id: e.id, title: e.title, url: e.url, at: e.at });
-  const docs = after.filter((e) => e.kind === "article" || e.kind === "guide");
-  const claims = after.filter((e) => e.kind === "claim");
-  const reviews = after.filter((e) => e.kind === "claim-review" && e.status !== "removed");
+  const ref = (n: NetChange) => ({ id: n.id, title: n.latest.title, url: n.latest.url, at: n.latest.at });
+  const docs = netChanges(after.filter((e) => e.kind === "article" || e.kind === "guide"));
+  const claims = netChanges(after.filter((e) => e.kind === "claim"));
+  const reviews = netChanges(after.filter((e) => e.kind === "claim-review")).filter(
+    (n) => n.status === "added" || n.status === "modified",
+  );
   const modelChanges = [...new Set([...Object.keys(base.models), ...Object.keys(models)])]
     .sort(byCodeUnits)
     .filter((slug) => base.models[slug] !== models[slug])
@@ -215,20 +217,58 @@ function windowOf(ctx: BuildContext, days: number, feed: Changefeed, models: Rec
     signals: moves,
     sources,
     claims: {
-      added: claims.filter((e) => e.status === "added").map((e) => e.id.slice("claim/".length)),
-      reviewed: reviews.map((e) => e.id.slice("claim-review/".length)),
-      corrected: claims.filter((e) => e.status === "modified" && e.semantic).map((e) => e.id.slice("claim/".length)),
+      added: claims.filter((n) => n.status === "added").map((n) => n.id.slice("claim/".length)),
+      reviewed: reviews.map((n) => n.id.slice("claim-review/".length)),
+      corrected: claims.filter((n) => n.status === "modified" && n.semantic).map((n) => n.id.slice("claim/".length)),
       complete,
     },
     models: modelChanges,
     articles: {
-      added: docs.filter((e) => e.status === "added").map(ref),
-      updated: docs.filter((e) => e.status === "modified" && e.semantic).map(ref),
-      removed: docs.filter((e) => e.status === "removed").map(ref),
+      added: docs.filter((n) => n.status === "added").map(ref),
+      updated: docs.filter((n) => n.status === "modified" && n.semantic).map(ref),
+      removed: docs.filter((n) => n.status === "removed").map(ref),
       complete,
     },
     confidence: { level, basis },
   };
+}
+
+type FeedEntry = Changefeed["entries"][number];
+
+/** One object's change from the baseline to now, whatever the steps between. */
+interface NetChange {
+  id: string;
+  status: "added" | "modified" | "removed";
+  semantic: boolean;
+  /** The newest entry: the object as it stands now (or as it was removed). */
+  latest: FeedEntry;
+}
+
+/**
+ * Folds the entries after the baseline (newest first) into one change per object, so that a
+ * window compares the baseline with now: two edits are one update, and an object removed and put
+ * back as it was is no change at all.
+ */
+function netChanges(entries: readonly FeedEntry[]): NetChange[] {
+  const byId = new Map<string, FeedEntry[]>();
+  for (const e of entries) {
+    const list = byId.get(e.id);
+    if (list) list.push(e);
+    else byId.set(e.id, [e]);
+  }
+  const out: NetChange[] = [];
+  for (const [id, list] of byId) {
+    const latest = list[0]!;
+    const oldest = list.at(-1)!;
+    const before = oldest.status !== "added";
+    const now = latest.status !== "removed";
+    if (!before && !now) continue;
+    if (before && now) {
+      if (oldest.previousHash === latest.hash) continue;
+      out.push({ id, status: "modified", semantic: list.some((e) => e.semantic), latest });
+    } else out.push({ id, status: now ? "added" : "removed", semantic: true, latest });
+  }
+  return out;
 }
 
 function signalMoves(signals: readonly Signal[], base: BaselineFrame): z.input<typeof SignalMove>[] {

@@ -3,7 +3,7 @@
  * frame print and `diff`, over series of assemblies on simulated days with upstream files and
  * corpus edited between frames.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { runAssemble } from "../../cli/commands/assemble.ts";
 import { runDiff } from "../../cli/commands/diff.ts";
@@ -207,6 +207,31 @@ describe("the risk diff", () => {
     );
     for (const longer of ["P7D", "P30D"])
       expect(s.read("/api/v1/risk-diff.json").windows.find((x: Json) => x.window === longer).baseline).toBeNull();
+  });
+
+  it("lists each article and claim once against the baseline: two edits are one update, an article removed and put back is no change", async () => {
+    const s = series();
+    await s.assemble(when(0));
+    const spread = `${s.pub}/content/articles/fr/spread-btp-bund-2026.md`;
+    const repo = `${s.pub}/content/articles/fr/liquidite-bancaire-repo.md`;
+    const repoText = readFileSync(repo, "utf8");
+    editFile(spread, (t) => `${t.trimEnd()}\n\nUn premier ajout qui compte.\n`);
+    unlinkSync(repo);
+    await s.assemble(when(0, 15));
+    editFile(spread, (t) => `${t.trimEnd()}\n\nUn second ajout qui compte.\n`);
+    writeFileSync(repo, repoText);
+    await s.assemble(when(0, 30));
+    await s.assemble(when(1, 5));
+    const w = s.read("/api/v1/risk-diff.json").windows.find((x: Json) => x.window === "P1D");
+    expect(w.baseline.at).toBe(T0);
+    // The feed holds five entries for these two articles; the baseline differs from now by one update.
+    expect(w.articles.updated.map((a: Json) => [a.id, a.at])).toEqual([
+      ["article/fr/spread-btp-bund-2026", when(0, 30)],
+    ]);
+    expect(w.articles.added).toEqual([]);
+    expect(w.articles.removed).toEqual([]);
+    expect(w.claims.added).toEqual([]);
+    expect(w.claims.corrected).toEqual([]);
   });
 });
 
