@@ -27,6 +27,7 @@ import type { NoteSigner } from "../core/log/checkpoint.ts";
 import { copiesRead, planAssembly, type Plan } from "../core/plan.ts";
 import type { Hasher, Http, Logger, ReadOnlyFs } from "../core/ports.ts";
 import { SURFACES, surfacesFor } from "../core/surfaces/index.ts";
+import { withoutOlderReadings } from "../core/signals.ts";
 import { HUMAN_TRAFFIC_PATH } from "../core/surfaces/human-traffic.ts";
 import type { PreviousState } from "../core/surfaces/types.ts";
 import { VERSION } from "../core/version.ts";
@@ -204,13 +205,17 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
       await checkSiteInArchive(site, archive, previous);
     steps.end("head");
 
-    const upstream = request.upstream
-      ? await request.upstream(base)
-      : await collectUpstream(
-          base,
-          { fs: ports.fs, http: ports.http },
-          { attemptedAt: request.now, limits: request.limits },
-        );
+    const upstream = withoutOlderReadings(
+      base,
+      request.upstream
+        ? await request.upstream(base)
+        : await collectUpstream(
+            base,
+            { fs: ports.fs, http: ports.http },
+            { attemptedAt: request.now, limits: request.limits },
+          ),
+      previous?.frame ?? null,
+    );
     for (const [key, r] of Object.entries(upstream.instruments))
       if (r && !r.ok) log.warn(`upstream ${key}: ${r.status}: ${r.error}`);
     // The access logs the config names, counted into the pending days (never a visitor's key).

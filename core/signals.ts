@@ -5,10 +5,12 @@
  * documents every status and timestamp set here.
  */
 import type { FrameSignal } from "./frame.ts";
+import { REASON_MAX, sourceLabel } from "./inputs/collect.ts";
 import { instrumentsOf, type Publication } from "./inputs/publication.ts";
 import type { InstrumentConfig } from "./inputs/schemas.ts";
 import {
   normalisedValue,
+  publishableExcerpt,
   roundValue,
   type DebtLatest,
   type SourceStatus,
@@ -64,6 +66,41 @@ export interface MissingSignal {
 }
 
 export type Signal = PresentSignal | MissingSignal;
+
+/**
+ * Turns a reading published before the one the previous frame already showed (an upstream, or a
+ * cache in front of it, serving an older copy) into an upstream error, as a reading from the future
+ * is: it is no new data, and publishing it would move the signal back in time, with a level change
+ * nobody announced. The document stays, so the frame keeps what the upstream sent.
+ */
+export function withoutOlderReadings(
+  p: Publication,
+  upstream: UpstreamState,
+  previous: { signals: Partial<Record<InstrumentKey, FrameSignal>> } | null,
+): UpstreamState {
+  let instruments: UpstreamState["instruments"] | null = null;
+  for (const [key, config] of instrumentsOf(p)) {
+    const result = upstream.instruments[key];
+    const shown = previous?.signals[key]?.sourceUpdatedAt;
+    if (!result?.ok || !shown || result.reading.publishedAt === null) continue;
+    const at = result.reading.publishedAt;
+    if (Date.parse(at) >= Date.parse(shown)) continue;
+    // Named as the upstream's own format names it: the debt snapshot says generatedAt.
+    const field = result.reading.debt ? "generatedAt" : "publishedAt";
+    instruments ??= { ...upstream.instruments };
+    instruments[key] = {
+      ok: false,
+      source: result.source,
+      status: "invalid-document",
+      error: publishableExcerpt(
+        `${sourceLabel(p.root, config.source)}: field ${field}: ${at} is before ${shown}, when the reading already published was; an older copy is never published as fresh`,
+        REASON_MAX,
+      ),
+      ...(result.document !== undefined ? { document: result.document } : {}),
+    };
+  }
+  return instruments ? { ...upstream, instruments } : upstream;
+}
 
 /** One signal per configured instrument, in the registry's order. */
 export function resolveSignals(

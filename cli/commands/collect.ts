@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { collectUpstream } from "../../core/inputs/collect.ts";
 import { loadPublication } from "../../core/inputs/publication.ts";
-import { ageSeconds, resolveSignals, type Signal } from "../../core/signals.ts";
+import { ageSeconds, resolveSignals, withoutOlderReadings, type Signal } from "../../core/signals.ts";
 import { openArchive } from "../../archive/index.ts";
 import { resolveNow } from "../clock.ts";
 import { humanAge } from "../format/age.ts";
@@ -56,7 +56,11 @@ export async function runCollect(opts: CollectOptions): Promise<CollectReport> {
   const publication = await loadPublication(fs, pubDir);
   const previous = await archive.head([]);
   const started = performance.now();
-  const upstream = await collectUpstream(publication, { fs, http: runtimeHttp() }, { attemptedAt: now });
+  const upstream = withoutOlderReadings(
+    publication,
+    await collectUpstream(publication, { fs, http: runtimeHttp() }, { attemptedAt: now }),
+    previous?.frame ?? null,
+  );
   const durationMs = Math.round(performance.now() - started);
   const signals = resolveSignals(publication, upstream, previous?.frame ?? null);
   const report: CollectReport = {

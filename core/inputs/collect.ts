@@ -22,7 +22,7 @@ import {
  * The longest reason published: each part an upstream chose is already cut short, and this bound
  * holds whatever a future message quotes.
  */
-const REASON_MAX = 400;
+export const REASON_MAX = 400;
 
 export interface CollectLimits {
   /** Milliseconds for one upstream, redirects and body included. Default 10 s. */

@@ -76,6 +76,44 @@ describe("no upstream document can stop a publication", () => {
     // The instrument that was fine is published fresh.
     expect(byKey.energie!.sourceStatus).toBe("ok");
   });
+
+  it("keeps the value shown when the upstream serves an older copy, published before the reading already shown", async () => {
+    const dir = tempDir("risk-up-");
+    const pub = join(dir, "pub");
+    cpSync(join(ROOT, "demo"), pub, { recursive: true });
+    const put = (file: string, doc: unknown) => writeFileSync(join(pub, "upstream", file), JSON.stringify(doc));
+    const paths = { site: `${dir}/site`, archive: `${dir}/archive.git`, publication: pub, json: true };
+    const older = demoReading();
+    put("us.json", { ...older, value: 80, publishedAt: "2026-11-21T09:00:00Z" });
+    const debt = demoDebt();
+    put("debt-latest.json", { ...debt, scoreRaw: 49, generatedAt: "2026-11-21T09:00:00Z" });
+    await runAssemble({ ...paths, now: at(0) });
+    // The older copies come back, as a cache in front of the upstreams would serve them.
+    put("us.json", older);
+    put("debt-latest.json", debt);
+    const summary = await runAssemble({ ...paths, now: at(15) });
+    const byKey = Object.fromEntries(summary.signals.map((s) => [s.instrument, s]));
+    expect(byKey.us).toMatchObject({ value: 80, sourceStatus: "invalid-document", fallbackUsed: true });
+    expect(byKey.us!.reason).toBe(
+      "upstream/us.json: field publishedAt: 2026-11-21T05:30:00Z is before 2026-11-21T09:00:00Z, when the reading already published was; an older copy is never published as fresh",
+    );
+    expect(byKey.debt).toMatchObject({ value: 49, sourceStatus: "invalid-document", fallbackUsed: true });
+    expect(byKey.debt!.reason).toMatch(
+      /^upstream\/debt-latest\.json: field generatedAt: 2026-11-21T04:00:00Z is before/,
+    );
+    const history = JSON.parse(readFileSync(`${dir}/site/api/v1/signals/history.json`, "utf8"));
+    expect(history.levelChanges).toEqual([]);
+    // collect says what the next assembly would publish: the same refusal.
+    const collected = await runCollect({ publication: pub, archive: paths.archive, now: at(30), json: true });
+    expect(collected.instruments.find((i) => i.instrument === "us")).toMatchObject({
+      sourceStatus: "invalid-document",
+      fallbackUsed: true,
+    });
+    // A reading published at the same instant again is the same reading, taken as fresh.
+    put("us.json", { ...older, value: 80, publishedAt: "2026-11-21T09:00:00Z" });
+    const again = await runAssemble({ ...paths, now: at(45) });
+    expect(again.signals.find((s) => s.instrument === "us")).toMatchObject({ sourceStatus: "ok", fallbackUsed: false });
+  });
 });
 
 describe("a key given twice in an upstream document", () => {
