@@ -208,6 +208,14 @@ export async function verifyArchive(
       if (commit.authorTime !== Math.floor(Date.parse(frame.at) / 1000) || commit.committerTime !== commit.authorTime) {
         fail(where, oid, FRAME_FILE, "the commit time is not the frame time");
       }
+      // risk-cli writes every frame's times in UTC: another offset, even for the same instant, is a rewritten commit.
+      if (commit.authorZone !== "+0000" || commit.committerZone !== "+0000")
+        fail(
+          where,
+          oid,
+          FRAME_FILE,
+          `the commit's times are written at UTC offset ${commit.authorZone === "+0000" ? commit.committerZone : commit.authorZone}, where risk-cli writes +0000: the commit was rewritten`,
+        );
       if (previous) {
         if (frame.previousFrameHash !== previous.frame.frameHash || frame.previousFrameId !== previous.frame.frameId) {
           fail(

@@ -383,6 +383,9 @@ export interface CommitInfo {
   rawMessage: string;
   authorTime: number;
   committerTime: number;
+  /** The UTC offsets written after those times (`+0000`, `-0500`). */
+  authorZone: string;
+  committerZone: string;
   /** `name <email>` of the author and of the committer. */
   author: string;
   committer: string;
@@ -431,9 +434,19 @@ function parseCommit(oid: string, body: Uint8Array): CommitInfo | null {
     rawMessage: text.slice(blank + 2),
     authorTime: Number(author),
     committerTime: Number(committer),
+    authorZone: authorLine![4]!,
+    committerZone: committerLine![4]!,
     author: `${authorLine![1]} <${authorLine![2]}>`,
     committer: `${committerLine![1]} <${committerLine![2]}>`,
   };
+}
+
+/** isomorphic-git's offset (minutes west of UTC, as Date's; -0 for `-0000`) as Git writes it. */
+function zoneOf(minutesWest: number): string {
+  if (minutesWest === 0) return Object.is(minutesWest, -0) ? "-0000" : "+0000";
+  const sign = minutesWest < 0 ? "+" : "-";
+  const m = Math.abs(minutesWest);
+  return `${sign}${String(Math.floor(m / 60)).padStart(2, "0")}${String(m % 60).padStart(2, "0")}`;
 }
 
 export async function readCommit(gitdir: string, oid: string): Promise<CommitInfo> {
@@ -452,6 +465,8 @@ export async function readCommit(gitdir: string, oid: string): Promise<CommitInf
     rawMessage: commit.message,
     authorTime: commit.author.timestamp,
     committerTime: commit.committer.timestamp,
+    authorZone: zoneOf(commit.author.timezoneOffset),
+    committerZone: zoneOf(commit.committer.timezoneOffset),
     author: `${commit.author.name} <${commit.author.email}>`,
     committer: `${commit.committer.name} <${commit.committer.email}>`,
   };

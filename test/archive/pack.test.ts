@@ -234,6 +234,9 @@ describe("reading an archive's objects (archive/git/objects.ts)", () => {
         rawMessage: commit.message,
         authorTime: commit.author.timestamp,
         committerTime: commit.committer.timestamp,
+        // risk-cli writes UTC times, which isomorphic-git reads as an offset of 0.
+        authorZone: commit.author.timezoneOffset === 0 ? "+0000" : "not UTC",
+        committerZone: commit.committer.timezoneOffset === 0 ? "+0000" : "not UTC",
         author: `${commit.author.name} <${commit.author.email}>`,
         committer: `${commit.committer.name} <${commit.committer.email}>`,
       });

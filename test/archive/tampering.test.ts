@@ -342,6 +342,33 @@ describe("a tampered head tree or commit message", () => {
     expect(r.stderr).toContain("the commit's author");
   });
 
+  it("the head commit rewritten at the same instant with another UTC offset: verify fails naming the frame", () => {
+    const head = JSON.parse(
+      execFileSync("git", ["--git-dir", `${dir}/archive.git`, "show", "main:frame.json"], { encoding: "utf8" }),
+    );
+    const seconds = Math.floor(Date.parse(head.at) / 1000);
+    for (const [line, zone] of [
+      ["committer", "+0200"],
+      ["author", "-0000"],
+    ] as const) {
+      const copy = `${tempDir("risk-zone-")}/a.git`;
+      cpSync(`${dir}/archive.git`, copy, { recursive: true });
+      const env = { ...process.env, GIT_DIR: copy };
+      const raw = execFileSync("git", ["cat-file", "commit", "main"], { env, encoding: "utf8" });
+      // The same instant: only the offset Git writes after it differs.
+      const commit = execFileSync("git", ["hash-object", "-t", "commit", "-w", "--stdin"], {
+        env,
+        input: raw.replace(new RegExp(`^(${line} .* <[^>]*> ${seconds}) \\+0000$`, "m"), `$1 ${zone}`),
+        encoding: "utf8",
+      }).trim();
+      execFileSync("git", ["update-ref", "refs/heads/main", commit], { env });
+      const r = run(copy, "verify");
+      expect(r.status, `${zone}: ${r.stderr}`).toBe(1);
+      expect(r.stderr).toContain(head.frameId);
+      expect(r.stderr).toContain(`UTC offset ${zone}`);
+    }
+  });
+
   it("frames without README.md and LICENSE fingerprints are counted as unchecked, and a head that drops them fails", () => {
     const one = tempDir("risk-older-");
     expect(runCli(["assemble", "--now", "2026-11-22T10:00:00Z"], { cwd: one }).status).toBe(0);
