@@ -223,9 +223,16 @@ export function diffManifests(before: readonly ObjectRecord[], after: readonly O
   return changes.sort((a, b) => byCodeUnits((a.after ?? a.before)!.id, (b.after ?? b.before)!.id));
 }
 
+/** White space other than a space, two spaces in a row, or a space at either end. */
+const SPACING_TO_COLLAPSE = /[^\S ]| {2}|^ | $/;
+
 /** Every string whitespace-collapsed and NFC-normalised, recursively: the form meaning is compared on. */
-function normalised(value: unknown): unknown {
-  if (typeof value === "string") return value.normalize("NFC").replace(/\s+/gu, " ").trim();
+export function normalised(value: unknown): unknown {
+  if (typeof value === "string") {
+    const nfc = value.normalize("NFC");
+    // Most strings are one line with single spaces: tested first, they are not copied again.
+    return SPACING_TO_COLLAPSE.test(nfc) ? nfc.replace(/\s+/g, " ").trim() : nfc;
+  }
   if (Array.isArray(value)) return value.map(normalised);
   if (value !== null && typeof value === "object") {
     const out: Record<string, unknown> = {};

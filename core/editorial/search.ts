@@ -78,13 +78,16 @@ export function indexedFields(doc: SearchDocument): IndexedFields {
   SEARCH_FIELDS.forEach((field, fieldId) => {
     const value = doc[field];
     if (value == null) return;
-    const tokens = tokenize(String(value), field);
+    // Raw tokens counted first, then each distinct one folded: a term's first occurrence is its
+    // first raw token's, so the terms keep their order, and a text is looked up once per token.
+    const raw = new Map<string, number>();
+    for (const token of tokenize(String(value), field)) raw.set(token, (raw.get(token) ?? 0) + 1);
     const counts = new Map<string, number>();
-    for (const token of tokens) {
+    for (const [token, n] of raw) {
       const term = foldCached(token);
-      if (term) counts.set(term, (counts.get(term) ?? 0) + 1);
+      if (term) counts.set(term, (counts.get(term) ?? 0) + n);
     }
-    out.push([fieldId, new Set(tokens).size, [...counts.keys()], [...counts.values()]]);
+    out.push([fieldId, raw.size, [...counts.keys()], [...counts.values()]]);
   });
   return out;
 }
