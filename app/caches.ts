@@ -15,8 +15,9 @@ export interface Caches {
   publication: boolean;
   /**
    * Per-document results of earlier assemblies (`risk-cli-memo.json`, app/memo.ts): each article's
-   * claim extraction, each object's semantic hash, and each search document's tokens keyed by its
-   * source, so that only documents whose text changed are analysed and tokenised again.
+   * claim extraction, each object's hash and semantic hash, and each search document's tokens,
+   * keyed by their sources (an article or guide by the key its file was parsed under), so that
+   * only documents whose text changed are hashed, analysed and tokenised again.
    */
   memo: boolean;
   /**
@@ -56,7 +57,9 @@ export interface Caches {
   /**
    * The records a document shares with the stream of its lines (the catalog, the claims and the
    * evidence graph, as JSON and as NDJSON) serialised once for both (`Surface.linesFrom`,
-   * core/assemble.ts), instead of each stream building and serialising its lines again.
+   * core/assemble.ts), instead of each stream building and serialising its lines again; and
+   * those lines not validated a second time when the stream's schema is the document's record
+   * schema (core/render/lines-schema.ts).
    */
   sharedRecords: boolean;
 }
