@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { Surface } from "../surfaces/types.ts";
+import { defOf } from "./schema-def.ts";
 
 /**
  * Whether the lines a stream takes from its document (`Surface.linesFrom`) pass the stream's
@@ -32,20 +33,6 @@ export function linesValidWithDocument(stream: Surface, documentSchema: z.ZodTyp
 }
 
 const known = new WeakMap<Surface, WeakMap<z.ZodType, boolean>>();
-
-interface Def {
-  type: string;
-  shape?: Record<string, z.ZodType>;
-  element?: z.ZodType;
-  innerType?: z.ZodType;
-  options?: readonly z.ZodType[];
-  discriminator?: string;
-  catchall?: z.ZodType;
-  checks?: readonly unknown[];
-  values?: readonly unknown[];
-}
-
-const defOf = (schema: z.ZodType) => schema._zod.def as unknown as Def;
 
 /** The object schema that validated the records at `at` (a slash path; an array's elements), or null. */
 function recordSchemaAt(documentSchema: z.ZodType, at: string): z.ZodType | null {

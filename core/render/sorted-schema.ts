@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { defOf, type SchemaDef } from "./schema-def.ts";
 
 /**
  * A schema's twin whose objects list their keys in code-unit order. zod gives an object back
@@ -16,22 +17,13 @@ export function sortedTwin<S extends z.ZodType>(schema: S): S {
   return twinOf(schema) as S;
 }
 
-interface Def {
-  type: string;
-  shape?: Record<string, z.ZodType>;
-  element?: z.ZodType;
-  innerType?: z.ZodType;
-  options?: readonly z.ZodType[];
-  valueType?: z.ZodType;
-}
-
 const twins = new WeakMap<z.ZodType, z.ZodType>();
 
 function twinOf(schema: z.ZodType): z.ZodType {
   const known = twins.get(schema);
   if (known) return known;
-  const def = schema._zod.def as unknown as Def;
-  const clone = (parts: Partial<Def>) => schema.clone({ ...def, ...parts } as unknown as typeof schema._zod.def);
+  const def = defOf(schema);
+  const clone = (parts: Partial<SchemaDef>) => schema.clone({ ...def, ...parts } as unknown as typeof schema._zod.def);
   let twin = schema;
   switch (def.type) {
     case "object": {
