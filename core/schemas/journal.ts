@@ -29,7 +29,7 @@ export const JournalRecord = z.strictObject({
   tool: z.string(),
   inputs: z.string(),
   signals: z.partialRecord(InstrumentKey, JournalSignal),
-  /** Surfaces whose content changed since the previous frame (among those built before the journal). */
+  /** Surfaces added or whose content changed since the previous frame: the frame's `changes.added` and `changes.changed`. */
   changed: z.array(z.string()),
   /** Ids of the level changes this assembly found against the previous frame. */
   levelChanges: z.array(z.string()),

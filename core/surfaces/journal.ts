@@ -11,14 +11,17 @@ export const journal = defineSurface({ format: "ndjson", schema: JournalRecord }
   appendOnly: true,
   schemaName: "JournalRecord",
   summary: "Raw operational journal: one record per assembly, append-only, without individual CI attestation",
-  build({ now, signals, previous, frame, produced, inputs, toolVersion }) {
+  build({ now, signals, previous, frame, produced, registry, inputs, toolVersion }) {
     const current: Frame["signals"] = {};
     for (const s of signals) current[s.instrument] = frameSignalOf(s);
     const before = previous?.frame.surfaces ?? {};
-    const changed = produced
-      .filter((p) => before[p.path]?.storedSha256 !== (p.storedSha256 ?? p.sha256))
-      .map((p) => p.path)
-      .sort();
+    // The journal itself gains this record, and the surfaces built after it (integrity.json) name
+    // this frame and fingerprint the journal: all change at every frame, as the frame records them.
+    const self = registry.findIndex((s) => s.path === JOURNAL_PATH);
+    const changed = [
+      ...produced.filter((p) => before[p.path]?.storedSha256 !== (p.storedSha256 ?? p.sha256)).map((p) => p.path),
+      ...registry.slice(self).map((s) => s.path),
+    ].sort();
     const levelChanges = previous
       ? levelChangesBetween(previous.frame.signals, current, {
           frameId: frame.frameId,

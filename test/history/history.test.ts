@@ -323,6 +323,17 @@ describe("the operational journal", () => {
     expect((await runVerify({ archive: s.archive, json: true })).frames).toBe(SERIES.length);
   });
 
+  it("lists in each record's changed what replay lists as added or changed, the journal and integrity.json included", async () => {
+    const s = await series({ upto: 3 });
+    const records = lines(s.read("/api/v1/history.ndjson"));
+    for (const [i, record] of records.entries()) {
+      const { frame } = await runReplay({ archive: s.archive, date: SERIES[i]![0], json: true });
+      expect(record.frameId).toBe(frame.frameId);
+      expect(record.changed).toEqual([...frame.changes.added, ...frame.changes.changed].sort());
+      expect(record.changed).toEqual(expect.arrayContaining(["/api/v1/history.ndjson", "/api/v1/integrity.json"]));
+    }
+  });
+
   it("is rebuilt from the archive's shards when the site folder is gone (a fresh clone)", async () => {
     const s = await series({ upto: 3 });
     const before = s.read("/api/v1/history.ndjson");
