@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import { join, resolve, sep } from "node:path";
 import { openArchive, type Archive, type FoundFrame } from "../archive/index.ts";
-import { parseDateEnd, parseDateTime } from "../core/dates.ts";
+import { parseDateOrDateTime } from "../core/dates.ts";
 import { RiskError } from "../core/errors.ts";
 import type { Hasher } from "../core/ports.ts";
 import { readRegularFile } from "../archive/regular-file.ts";
@@ -26,14 +26,14 @@ const INSTANT_RULE =
   "a real calendar date (2026-11-21, the end of that UTC day) or a date-time with a zone (2026-11-21T09:30:00Z)";
 
 /**
- * The epoch milliseconds of an instant given by a client, read as `replay --date` reads one
- * (archive/models/instant.ts): a date (the end of that UTC day) or a date-time with its zone,
+ * The epoch milliseconds of an instant given by a client, read by the parser `replay --date` uses
+ * (`parseDateOrDateTime`): a date (the end of that UTC day) or a date-time with its zone (a T or a space between),
  * any year from 0000 to 9999, a leap second as the last instant of its day; null for anything
  * else (a rolled-over date, another form).
  */
 export function instantMs(text: string): number | null {
   if (text.length > 40) return null;
-  return parseDateEnd(text) ?? parseDateTime(text);
+  return parseDateOrDateTime(text);
 }
 
 /** The epoch milliseconds of the instant `name` gives, or a usage error naming the argument. */

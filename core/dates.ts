@@ -2,8 +2,9 @@
  * Strict reading of dates and date-times given by people (flags, environment): a value that is
  * not a real calendar instant is refused, never rolled over (`2026-02-30` is not March 2nd).
  */
-// RFC 3339 (section 5.6) lets the T and the Z be written in lowercase.
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?([Zz]|([+-])(\d{2}):(\d{2}))$/;
+// RFC 3339 (section 5.6) lets the T and the Z be written in lowercase, and its note lets a space
+// stand for the T, the form pandas and SQL print (`2026-11-22 03:15:00+00:00`).
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?([Zz]|([+-])(\d{2}):(\d{2}))$/;
 
 const isLeapYear = (year: number) => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
@@ -59,6 +60,14 @@ export function parseDateEnd(text: string): number | null {
   const [year, month, day] = [1, 2, 3].map((i) => Number(m[i]));
   if (month! < 1 || month! > 12 || day! < 1 || day! > daysIn(year!, month!)) return null;
   return utcMs(year!, month! - 1, day!, 23, 59, 59, 999);
+}
+
+/**
+ * An instant given by a person (`replay --date`, `diff`, an MCP tool's `asOf`): a date means the
+ * end of that UTC day, a date-time with its zone is exact. Null when it is neither.
+ */
+export function parseDateOrDateTime(text: string): number | null {
+  return parseDateEnd(text) ?? parseDateTime(text);
 }
 
 /** Whether `zone` is a time zone the runtime knows by its IANA name (`Europe/Paris`, `UTC`). */

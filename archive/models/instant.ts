@@ -1,4 +1,4 @@
-import { parseDateEnd, parseDateTime } from "../../core/dates.ts";
+import { parseDateOrDateTime } from "../../core/dates.ts";
 import { RiskError } from "../../core/errors.ts";
 
 /**
@@ -6,7 +6,7 @@ import { RiskError } from "../../core/errors.ts";
  * is exact. Returns epoch milliseconds.
  */
 export function parseInstant(text: string): number {
-  const ms = parseDateEnd(text) ?? parseDateTime(text);
+  const ms = parseDateOrDateTime(text);
   if (ms === null) throw bad(text);
   return ms;
 }

@@ -462,6 +462,14 @@ describe("risk-cli mcp checks its arguments", () => {
     // A leap second (allowed in a month's last minute) is read, as the last instant of its day.
     const leap = JSON.parse((await server.tool("get_signals", { asOf: "2026-11-30T23:59:60Z" })).text);
     expect(leap.frameId).toBe(frames[2]!.frameId);
+    // A space for the T, as pandas prints a timestamp, in a tool's instant and a prompt's.
+    const spaced = JSON.parse((await server.tool("get_signals", { asOf: "2026-11-23 10:00:00+00:00" })).text);
+    expect(spaced.frameId).toBe(frames[1]!.frameId);
+    const since = await server.request("prompts/get", {
+      name: "what_changed_since",
+      arguments: { since: "2026-11-22 10:00:00Z" },
+    });
+    expect(since.error).toBeUndefined();
     const notLeap = await server.tool("get_signals", { asOf: "2026-11-23T23:59:60Z" });
     expect(notLeap.isError).toBe(true);
     const prompt = await server.request("prompts/get", { name: "state_at", arguments: { date: "0050-01-01" } });

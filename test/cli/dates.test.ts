@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { parseDateEnd, parseDateTime } from "../../core/dates.ts";
+import { parseDateEnd, parseDateOrDateTime, parseDateTime } from "../../core/dates.ts";
+import { parseInstant } from "../../archive/models/instant.ts";
+import { instantMs } from "../../app/published.ts";
 import { resolveNow } from "../../cli/clock.ts";
 import { parseHttpDate } from "../../archive/api/memento.ts";
 import { archiveWithFrames } from "../helpers/archive.ts";
@@ -19,7 +21,9 @@ describe("dates and date-times given by people", () => {
       "2026-11-21T10:00:60Z",
       "2026-11-21T10:00:00+24:00",
       "2026-11-21T10:00:00",
-      "2026-11-21 10:00:00Z",
+      "2026-11-21 10:00:00",
+      "2026-11-21  10:00:00Z",
+      "2026-11-21_10:00:00Z",
     ])
       expect(parseDateTime(bad), bad).toBeNull();
     for (const bad of ["2026-02-30", "2026-00-10", "2026-4-1"]) expect(parseDateEnd(bad), bad).toBeNull();
@@ -67,6 +71,20 @@ describe("dates and date-times given by people", () => {
     const r = runCli(["replay", "--archive", archive, "--date", "2026-11-21t10:05:00z", "--json"]);
     expect(r.status, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).frame.frameId).toBe("000001-20261121T100000Z");
+  });
+
+  it("reads a space between the date and the time, as pandas prints it and RFC 3339 allows, in --now, replay and diff", async () => {
+    const pandas = "2026-11-21 10:05:00+00:00";
+    expect(parseDateTime(pandas)).toBe(Date.parse("2026-11-21T10:05:00Z"));
+    expect(parseDateOrDateTime(pandas)).toBe(parseInstant(pandas));
+    expect(instantMs(pandas)).toBe(parseInstant(pandas));
+    expect(resolveNow("2026-11-21 11:00:00+01:00", {}, SYSTEM)).toBe("2026-11-21T10:00:00Z");
+    const { archive } = await archiveWithFrames(1);
+    const r = runCli(["replay", "--archive", archive, "--date", pandas, "--json"]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).frame.frameId).toBe("000001-20261121T100000Z");
+    const d = runCli(["diff", "--archive", archive, "--from", "2026-11-21 10:00:00Z", "--to", pandas, "--json"]);
+    expect(d.status, d.stderr).toBe(0);
   });
 
   it("refuses a rolled-over date-time with exit 2 in assemble, replay and diff", async () => {
