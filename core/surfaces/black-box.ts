@@ -24,7 +24,11 @@ export const BlackBoxFrame = z.strictObject({
   clock: z.enum(["system", "pinned"]).optional(),
 });
 
-/** One UTC day of earlier frames: how many, and the last one (the one replay gives for that date). */
+/**
+ * One UTC day of earlier frames: how many, and the last one (the one replay gives for that date once
+ * the day is closed). The open day's entry leaves out this frame, which is `current`: its hash and
+ * commit cannot be written inside the file they fingerprint.
+ */
 export const BlackBoxDay = z.strictObject({
   date: IsoDate,
   frames: z.int().positive(),
