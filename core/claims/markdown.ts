@@ -689,7 +689,11 @@ function _inline(s: string, refs: _Refs, root: Inline, allowLinksAtTop: boolean)
       i += run.length;
       continue;
     }
-    if (allowLinks && (c === "h" || c === "H") && (i === 0 || !/[\p{L}\p{N}]/u.test(s[i - 1]))) {
+    // A URL right after `](` opens a link destination that did not parse (a space in it, as
+    // `[x](https://example.org/a b)`): CommonMark reads all of it as text, and the URL cut at the
+    // space is not the address the writer gave, so it is no bare link either.
+    const inDestination = i >= 2 && s[i - 1] === "(" && s[i - 2] === "]";
+    if (allowLinks && (c === "h" || c === "H") && (i === 0 || !/[\p{L}\p{N}]/u.test(s[i - 1])) && !inDestination) {
       const bare = _BARE_URL.exec(s.slice(i));
       if (bare) {
         const start = out.text.length;

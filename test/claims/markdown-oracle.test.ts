@@ -61,6 +61,24 @@ describe("the claims engine's Markdown reader", () => {
     for (const { file, body } of docs) expect(ownView(body), file).toEqual(mdastView(body));
   });
 
+  it("reads an inline link whose destination holds a space as text, as CommonMark does, with no link", () => {
+    for (const body of [
+      "[page](https://example.org/a b)",
+      'Voir [la page](https://example.org/a b "titre") ici.',
+      "![graphique](https://example.org/c d.png)",
+    ]) {
+      expect(mdastView(body).links, body).toEqual([]);
+      expect(ownView(body), body).toEqual(mdastView(body));
+      expect(parseInline(body, new Map()).text, body).toBe(body);
+    }
+    // The same address between angle brackets is a link, and a bare URL in text stays one.
+    const angled = "[page](<https://example.org/a b>)";
+    expect(ownView(angled)).toEqual(mdastView(angled));
+    expect(ownView("voir (https://example.org/a) ici").links).toEqual([
+      "https://example.org/a -> https://example.org/a",
+    ]);
+  });
+
   const generated = generatePublication({
     scale: { articlesPerLang: 20, guidesPerLang: 5, glossary: 30, primarySources: 10 },
   });
