@@ -490,7 +490,9 @@ function registerResources(
         }
       },
     }),
-    { description: "A surface of the latest assembly, as served", mimeType: "application/json" },
+    // No media type for the template: the surfaces have many (JSON, NDJSON, CSV, Atom, HTML, SVG,
+    // zip); each listed resource and each read gives its own.
+    { description: "A surface of the latest assembly, as served" },
     async (uri) => {
       const href = uri.href;
       try {
@@ -679,6 +681,9 @@ function issueText(issue: z.core.$ZodIssue | undefined): string {
   return `${where || "the request"} ${what}`.slice(0, 200);
 }
 
+/** Longest URI resources/read takes. */
+const MAX_RESOURCE_URI = 8_192;
+
 /** Why a request's params are refused (-32602), or null when its method's schema takes them. */
 export function paramsProblem(message: { method: string; params?: unknown }): string | null {
   const schema = REQUEST_SCHEMAS.get(message.method);
@@ -687,6 +692,10 @@ export function paramsProblem(message: { method: string; params?: unknown }): st
   if (!parsed.success) return `Invalid params for ${message.method}: ${issueText(parsed.error.issues[0])}`;
   if (message.method === "resources/read") {
     const uri = (message.params as { uri: string }).uri;
+    // The SDK's URI template throws on a URI over a million characters, which it answers as an
+    // internal error; a surface's URI is a base URL of at most 500 characters and a short path.
+    if (uri.length > MAX_RESOURCE_URI)
+      return `Invalid params for resources/read: params.uri is ${uri.length} characters long, and no surface's URI is over ${MAX_RESOURCE_URI}; list the resources for theirs`;
     if (!URL.canParse(uri))
       return "Invalid params for resources/read: params.uri is not an absolute URI; list the resources for theirs";
   }

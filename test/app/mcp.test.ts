@@ -314,6 +314,31 @@ describe("risk-cli mcp reads only the published bytes of the site", () => {
     await archived.close();
   });
 
+  it("refuses a resource URI of a million characters with -32602, and lists its one template without a media type", async () => {
+    const server = inProcess({ site, archive });
+    for (const uri of [`https://risques.example.org/${"a".repeat(1_000_000)}`, `https://x/${"a".repeat(8_200)}`]) {
+      const read = await server.request("resources/read", { uri });
+      expect(read.error?.code, String(uri.length)).toBe(-32602);
+      expect(read.error?.message).toMatch(/params\.uri is \d+ characters long/);
+      expect(read.error!.message.length).toBeLessThan(300);
+    }
+    const templates = (await server.request("resources/templates/list")).result as unknown as {
+      resourceTemplates: Record<string, unknown>[];
+    };
+    expect(templates.resourceTemplates).toHaveLength(1);
+    expect(templates.resourceTemplates[0]!.uriTemplate).toBe("{+url}");
+    expect(templates.resourceTemplates[0]).not.toHaveProperty("mimeType");
+    // Each listed resource keeps its own media type.
+    const list = (await server.request("resources/list")).result as unknown as {
+      resources: { name: string; mimeType: string }[];
+    };
+    const types = new Map(list.resources.map((r) => [r.name, r.mimeType]));
+    expect(types.get("/api/v1/signals/history.csv")).toMatch(/^text\/csv/);
+    expect(types.get("/series/")).toMatch(/^text\/html/);
+    expect(types.get("/api/v1/risk.json")).toBe("application/json");
+    await server.close();
+  });
+
   it("answers a binary resource as a base64 blob with its media type", async () => {
     const server = inProcess({ site, archive });
     const read = await server.request("resources/read", { uri: "https://risques.example.org/series/all-series.zip" });
