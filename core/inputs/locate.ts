@@ -1,6 +1,7 @@
 import { isMap, isScalar, LineCounter, parseDocument, type Document } from "yaml";
 import { z } from "zod";
 import { inputError } from "../errors.ts";
+import { readPlainYamlBlocks } from "./plain-yaml.ts";
 
 /**
  * Parses YAML (or JSON, which the YAML parser also reads, for locating lines) and validates it
@@ -28,6 +29,13 @@ export function parseWithSchema<S extends z.ZodType>(
     if (result.success) return result.data;
     const { doc, counter } = parse(text);
     return fail(file, doc, counter, result.error, lineOffset);
+  }
+  // Plain nested YAML, read without the library; anything else, or a value the schema refuses,
+  // goes through the library, which locates the problem.
+  const plain = readPlainYamlBlocks(text);
+  if (plain !== undefined) {
+    const fast = schema.safeParse(plain, { reportInput: true });
+    if (fast.success) return fast.data;
   }
   const { doc, counter } = parse(text);
   const err = doc.errors[0];

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { parseDocument } from "yaml";
 import { describe, expect, it } from "vitest";
-import { readPlainYaml } from "../../core/inputs/plain-yaml.ts";
+import { readPlainYaml, readPlainYamlBlocks } from "../../core/inputs/plain-yaml.ts";
 
 /** What the yaml library makes of `text`, as the frontmatter reader calls it; undefined when it refuses it. */
 function withYaml(text: string): unknown {
@@ -161,5 +161,111 @@ describe("the plain frontmatter reader", () => {
       "",
     ])
       expect(readPlainYaml(text), text).toBeUndefined();
+  });
+});
+
+// Nested documents: mappings and lists by indentation, strings that run on over deeper lines
+// (plain or double-quoted), block scalars, and the lines that break them.
+const runOn = fc
+  .tuple(word, fc.array(fc.tuple(fc.constantFrom(" ", "  ", "    "), word), { minLength: 1, maxLength: 3 }))
+  .map(([first, more]) => ({ first, more }));
+const valueAt = (pad: string): fc.Arbitrary<string> =>
+  fc.oneof(
+    { weight: 4, arbitrary: scalar.map((v) => ` ${v}`) },
+    { weight: 1, arbitrary: flow.map((v) => ` ${v}`) },
+    {
+      weight: 2,
+      arbitrary: runOn.map(({ first, more }) => ` ${first}${more.map(([p, w]) => `\n${pad}${p}${w}`).join("")}`),
+    },
+    {
+      weight: 1,
+      arbitrary: runOn.map(({ first, more }) => ` "${first}${more.map(([p, w]) => `\n${pad}${p}${w}`).join("")}"`),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(
+          fc.constantFrom(">", ">-", "|", "|-", ">+", "|2"),
+          fc.constantFrom("  ", "   "),
+          fc.array(word, { minLength: 0, maxLength: 3 }),
+        )
+        .map(([h, p, ws]) => ` ${h}${ws.map((w) => `\n${pad}${p}${w}`).join("")}`),
+    },
+  );
+const nestedDoc: fc.Arbitrary<string> = fc.letrec<{ node: string }>((tie) => ({
+  node: fc.oneof(
+    { depthSize: "small" },
+    fc
+      .array(fc.tuple(key, fc.oneof(valueAt(""), fc.constant(":"))), { minLength: 1, maxLength: 3 })
+      .map((es) => es.map(([k, v]) => (v === ":" ? `${k}:` : `${k}:${v}`)).join("\n")),
+    fc
+      .array(
+        fc.oneof(
+          valueAt("  "),
+          tie("node").map((n) => ` ${n.replace(/\n/g, "\n  ")}`),
+        ),
+        { minLength: 1, maxLength: 3 },
+      )
+      .map((items) => items.map((v) => `-${v}`).join("\n")),
+    fc
+      .array(fc.tuple(key, tie("node"), fc.constantFrom("  ", "    ", "")), { minLength: 1, maxLength: 3 })
+      .map((es) => es.map(([k, n, p]) => `${k}:\n${p}${n.replace(/\n/g, `\n${p}`)}`).join("\n")),
+    fc.constantFrom("", "# note", "  # indented", "- ", "---", "a: &x 1", "k: 'x'"),
+  ),
+})).node;
+const withStrayLines = fc
+  .tuple(
+    nestedDoc,
+    fc.array(fc.tuple(fc.nat(), fc.constantFrom("", "# c", "   ", "  x", "- y", "k: v")), { maxLength: 2 }),
+  )
+  .map(([doc, strays]) => {
+    const lines = doc.split("\n");
+    for (const [at, line] of strays) lines.splice(at % (lines.length + 1), 0, line);
+    return lines.join("\n");
+  });
+
+describe("the plain nested YAML reader", () => {
+  it("reads what it accepts exactly as the yaml library does, and accepts nothing the library refuses", () => {
+    let taken = 0;
+    let nested = 0;
+    fc.assert(
+      fc.property(withStrayLines, (text) => {
+        const plain = readPlainYamlBlocks(text);
+        if (plain === undefined) return;
+        taken++;
+        if (/\n /.test(text)) nested++;
+        expect(withYaml(text), text).toStrictEqual(plain);
+      }),
+      { numRuns: 20_000 },
+    );
+    expect(taken).toBeGreaterThan(2_000);
+    expect(nested).toBeGreaterThan(1_000);
+  });
+
+  it("reads a glossary entry as registries write them, so that the fast path is taken", () => {
+    const text = [
+      "- slug: spread-high-yield",
+      "  sigle: HY",
+      "  name: Spread high yield",
+      '  definition: "Écart de rendement entre les obligations notées sous BBB- : exprimé',
+      '    en points de base."',
+      "  description: >-",
+      "    Ce que les investisseurs exigent en plus ; il s’élargit",
+      "    vite quand l’appétit recule.",
+      "  atlas:",
+      "    whyNow: L’écart a bondi à 412 points de base le 9 avril 2026 avant de",
+      "      se resserrer ; les titres notés CCC restent le maillon faible.",
+      "    related:",
+      "      - ecart-option-ajuste",
+      "    articles:",
+      "      - label: Crédit à haut rendement",
+      "        href: /articles/spreads/",
+      "  guide: null",
+    ].join("\n");
+    const value = readPlainYamlBlocks(text);
+    expect(value).toStrictEqual(withYaml(text));
+    expect((value as { atlas: { whyNow: string } }[])[0]!.atlas.whyNow).toBe(
+      "L’écart a bondi à 412 points de base le 9 avril 2026 avant de se resserrer ; les titres notés CCC restent le maillon faible.",
+    );
   });
 });
