@@ -184,7 +184,8 @@ export async function readPublicationFiles(
           `the corpus globs reach over ${MAX_LISTED} files; narrow them to the folders that hold the articles and guides`,
         );
       const rel = dir ? `${dir}/${name}` : name;
-      if (locate(rel, locations)) rels.push(rel);
+      // A folder named on a Mac may be decomposed (NFD); the config's globs are read in NFC.
+      if (locate(rel.normalize("NFC"), locations)) rels.push(rel);
     }
     for (const name of await subfolders(dir))
       if (!name.startsWith(".") && !SKIPPED_FOLDERS.has(name)) await walk(dir ? `${dir}/${name}` : name);
@@ -197,7 +198,35 @@ export async function readPublicationFiles(
   const results = await Promise.allSettled([...new Set(rels)].map(read));
   const failed = results.find((r) => r.status === "rejected");
   if (failed) throw failed.reason;
-  return { root, files: new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) };
+  return { root, files: byNfcName(files) };
+}
+
+/**
+ * The files by their names in Unicode NFC, in code-unit order. A Mac may write `crédit.md`
+ * decomposed (NFD), another machine composed: a name must pair, sort and be named the same
+ * whatever the machine that wrote it. Two names that one checkout on macOS or Windows would make
+ * one file (the same but for normalisation or letter case) are refused: such a publication would
+ * differ with the machine it is checked out on.
+ */
+function byNfcName(files: Map<string, string>): Map<string, string> {
+  const named = [...files].map(([rel, text]): [string, string] => [rel.normalize("NFC"), text]);
+  named.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const seen = new Map<string, string>();
+  for (const [rel] of named) {
+    const folded = rel.toLowerCase();
+    const other = seen.get(folded);
+    if (other !== undefined)
+      throw inputError(
+        rel,
+        undefined,
+        undefined,
+        other === rel
+          ? "another file has this name written in another Unicode normalisation (one decomposed, as macOS writes it): a macOS or Windows checkout keeps only one of the two; remove or rename one"
+          : `${other} has the same name but for letter case: a macOS or Windows checkout keeps only one of the two; remove or rename one`,
+      );
+    seen.set(folded, rel);
+  }
+  return new Map(named);
 }
 
 /**
@@ -229,7 +258,9 @@ export async function readPublicationFile(
 /** One input file's text; every refusal names the file inside the publication and says what to do. */
 async function readInput(fs: ReadOnlyFs, file: string, rel: string): Promise<string> {
   try {
-    return await fs.readText(file);
+    // In NFC, as the web writes text: `février` decomposed (as some macOS tools save it) must read,
+    // date and publish as the same word composed.
+    return (await fs.readText(file)).normalize("NFC");
   } catch (e) {
     if (e instanceof RiskError) {
       const { line, reason } = e.data as { line?: number; reason?: string };
