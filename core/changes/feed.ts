@@ -1,7 +1,8 @@
 /**
  * The changefeed's entries: the previous frame's feed, extended by the difference between the
  * previous frame's object manifest and this one's. Only an assembly whose inputs changed can add
- * entries; the feed keeps the newest CHANGEFEED_LIMIT, earlier ones stay in earlier frames.
+ * entries; the feed keeps the newest CHANGEFEED_LIMIT (every entry of its own assembly, when that
+ * found more), earlier ones stay in earlier frames.
  */
 import { z } from "zod";
 import type { Publication } from "../inputs/publication.ts";
@@ -66,7 +67,8 @@ export const ChangefeedSurface = z.strictObject({
     semantic: z.int().nonnegative(),
     formatting: z.int().nonnegative(),
   }),
-  entries: z.array(ChangeEntry).max(CHANGEFEED_LIMIT),
+  /** The newest CHANGEFEED_LIMIT, or more when one assembly found more: all of that assembly's. */
+  entries: z.array(ChangeEntry),
   license: z.string(),
   attribution: z.string(),
 });
@@ -132,8 +134,10 @@ function build(ctx: BuildContext): Changefeed {
       at: ctx.now,
     };
   });
+  // The bound drops earlier frames' entries, never this frame's: an entry cut here would be in no
+  // frame at all (200 articles added at once would never be announced).
   return {
-    entries: [...fresh.reverse(), ...kept.entries].slice(0, CHANGEFEED_LIMIT),
+    entries: [...fresh.reverse(), ...kept.entries].slice(0, Math.max(CHANGEFEED_LIMIT, fresh.length)),
     total: kept.total + fresh.length,
     since: kept.since,
   };

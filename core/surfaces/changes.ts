@@ -37,7 +37,7 @@ export const changes = defineSurface({ format: "json", schema: ChangefeedSurface
         hash: "hash and previousHash are SHA-256 of the RFC 8785 canonical JSON of the object as published (front matter and Markdown body for articles and guides); null when the object is added or removed.",
         semantic:
           "semantic is false when only formatting changed: the same object with every string whitespace-collapsed and NFC-normalised hashes the same.",
-        bound: `The newest ${CHANGEFEED_LIMIT} entries, newest first; seq numbers every entry since tracking began, so a gap shows what a reader missed.`,
+        bound: `The newest ${CHANGEFEED_LIMIT} entries, newest first, and every entry of the assembly that published the feed when it found more; seq numbers every entry since tracking began, so a gap shows what a reader missed.`,
         replay:
           "Earlier entries are in earlier frames: risk-cli replay --date <date> --out <dir> gives changes.json as it was published then.",
       },

@@ -138,6 +138,28 @@ describe("the changefeed", () => {
     expect(s.text("/api/v1/changes.ndjson")).toBe(ndjson);
     await expect(runVerify({ archive: s.archive, json: true })).resolves.toMatchObject({ frames: 3 });
   });
+
+  it("announces every article of 200 added at once, their claims too, then keeps the newest 200", async () => {
+    const s = series();
+    await s.assemble(when(0));
+    for (let i = 0; i < 200; i++)
+      writeFileSync(
+        `${s.pub}/content/articles/fr/lot-${i}.md`,
+        `---\ntitle: "Note ${i}"\ndescription: "Une note."\ndate: 2026-11-01\n---\n\nLe 3 mars 2026, l’indicateur ${i} a atteint ${i + 10},5 %, selon la [Banque de France](https://www.banque-france.fr/statistiques/${i}).\n`,
+      );
+    await s.assemble(when(0, 15));
+    const feed = s.read("/api/v1/changes.json");
+    const ids = new Set(feed.entries.map((e: Json) => e.id));
+    for (let i = 0; i < 200; i++) expect(ids.has(`article/fr/lot-${i}`), `lot-${i}`).toBe(true);
+    expect(feed.entries.filter((e: Json) => e.kind === "claim")).toHaveLength(200);
+    expect(feed.window).toMatchObject({ total: 400, oldestSeq: 1, truncated: false });
+    expect(s.text("/api/v1/changes.ndjson").trimEnd().split("\n")).toHaveLength(400);
+    editFile(`${s.pub}/content/articles/fr/lot-0.md`, (t) => `${t}\nUne phrase de plus.\n`);
+    await s.assemble(when(0, 30));
+    const next = s.read("/api/v1/changes.json");
+    expect(next.entries).toHaveLength(200);
+    expect(next.window).toMatchObject({ total: 401, oldestSeq: 202, truncated: true });
+  });
 });
 
 describe("the risk diff", () => {
