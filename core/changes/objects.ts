@@ -11,7 +11,7 @@ import { z } from "zod";
 import { canonicalJson } from "../canonical/jcs.ts";
 import { editorialOf } from "../editorial/analysis.ts";
 import type { Doc, Publication } from "../inputs/publication.ts";
-import { instrumentsOf } from "../inputs/publication.ts";
+import { instrumentsOf, reviewWaits } from "../inputs/publication.ts";
 import { noMemo, type Hasher, type Memo } from "../ports.ts";
 import { byCodeUnits, docPath, type UrlOf } from "../surfaces/common.ts";
 
@@ -149,9 +149,9 @@ export function objectManifest(
     version: registry.version,
   });
   const seen = new Map<string, number>();
-  for (const r of [...entries].sort(
-    (a, b) => byCodeUnits(a.claimId, b.claimId) || byCodeUnits(a.reviewedAt, b.reviewedAt),
-  )) {
+  for (const r of entries
+    .filter((e) => !reviewWaits(p, e.claimId))
+    .sort((a, b) => byCodeUnits(a.claimId, b.claimId) || byCodeUnits(a.reviewedAt, b.reviewedAt))) {
     const n = (seen.get(r.claimId) ?? 0) + 1;
     seen.set(r.claimId, n);
     add(`claim-review/${r.claimId}${n > 1 ? `~${n}` : ""}`, "claim-review", r, {

@@ -21,12 +21,15 @@ export interface OrphanReview {
 export function applyReviews(
   claims: readonly ClaimRecord[],
   entries: ClaimReviewsFileEntries,
+  /** A review that waits with its article, a draft: neither applied nor an orphan. */
+  waits: (claimId: string) => boolean = () => false,
 ): { claims: ClaimRecord[]; orphans: OrphanReview[] } {
   const ids = new Set(claims.map((c) => c.id));
   const articles = new Set(claims.map((c) => c.articleSlug));
   const latest = new Map<string, _Entry>();
   const orphans: OrphanReview[] = [];
   entries.forEach((entry, index) => {
+    if (waits(entry.claimId)) return;
     if (!ids.has(entry.claimId)) {
       orphans.push({ index, claimId: entry.claimId, reason: _orphanReason(entry.claimId, articles) });
       return;

@@ -9,6 +9,7 @@ import { extractArticleEvidence, type ArticleEvidence, type ClaimRecord } from "
 import { applyReviews, type OrphanReview } from "../claims/reviews.ts";
 import { primaryHostsOf, type PrimaryHost } from "../claims/references.ts";
 import type { Doc, Publication } from "../inputs/publication.ts";
+import { reviewWaits } from "../inputs/publication.ts";
 import { noMemo, type Memo } from "../ports.ts";
 import type { ArticleEvidenceSummary } from "../schemas/contract.ts";
 import { docPath, sortDocs, type UrlOf } from "../surfaces/common.ts";
@@ -103,6 +104,7 @@ function analyse(p: Publication, now: string, url: UrlOf, kept: Memo): Editorial
   const reviewed = applyReviews(
     extracted.flatMap((a) => a.evidence.claims),
     p.claimReviews.entries,
+    (claimId) => reviewWaits(p, claimId),
   );
   const claimsBySlug = new Map<string, ClaimRecord[]>();
   for (const c of reviewed.claims) {

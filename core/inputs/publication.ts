@@ -80,6 +80,13 @@ export interface Publication {
   protocol: z.infer<typeof ProtocolFile>;
   changelog: z.infer<typeof ChangelogFile>;
   claimReviews: z.infer<typeof ClaimReviewsFile>;
+  /** The slugs of French articles left out as drafts: their claims' reviews wait with them. */
+  drafts?: string[];
+}
+
+/** Whether the review of `claimId` waits with its article, a draft: neither published nor an orphan. */
+export function reviewWaits(p: Pick<Publication, "drafts">, claimId: string): boolean {
+  return p.drafts?.includes(claimId.slice(0, claimId.indexOf("#"))) ?? false;
 }
 
 /** The text of every input file of a publication, by path relative to its root. */
@@ -335,7 +342,7 @@ export function parsePublication(
   };
   const config = yamlOf("risk.config", Config);
   const pages = pagesOf(config.urls);
-  const docs = parseDocs(input, config, pages, { parsed, bad: badDocuments });
+  const { docs, drafts } = parseDocs(input, config, pages, { parsed, bad: badDocuments });
   const publication: Publication = {
     root,
     config,
@@ -349,6 +356,7 @@ export function parsePublication(
     protocol: yamlOf("content/editorial/protocol", ProtocolFile),
     changelog: yamlOf("content/editorial/changelog", ChangelogFile),
     claimReviews: yamlOf("content/claim-reviews", ClaimReviewsFile),
+    drafts,
   };
   // A document left out may be what a registry names: its references are checked once it reads.
   if (!badDocuments?.length) checkReferences(publication, input);
@@ -397,7 +405,7 @@ function parseDocs(
   config: Config,
   pages: Pages,
   options: { parsed?: ParsedFiles; bad?: RiskError[] },
-): Doc[] {
+): { docs: Doc[]; drafts: string[] } {
   const { parsed, bad } = options;
   // Each document's refusal stops the parse, unless the caller lists them all.
   const attempt = <T>(run: () => T, instead: T): T => {
@@ -475,7 +483,13 @@ function parseDocs(
   }
   // A translation of a draft named by translationOf waits with it too.
   const drafts = new Set(entries.filter((e) => e.read.draft && e.lang === "fr").map((e) => `${e.kind}/${e.id}`));
-  return docs.filter((d) => !(d.lang === "en" && drafts.has(`${d.kind}/${d.meta.translationOf}`)));
+  // So do the reviews of a draft article's claims, unless a published article has its slug.
+  const published = new Set(docs.filter((d) => d.kind === "article" && d.lang === "fr").map((d) => d.slug));
+  const draftArticles = [...drafts].flatMap((k) => (k.startsWith("article/") ? [k.slice(8)] : []));
+  return {
+    docs: docs.filter((d) => !(d.lang === "en" && drafts.has(`${d.kind}/${d.meta.translationOf}`))),
+    drafts: draftArticles.filter((slug) => !published.has(slug)).sort(),
+  };
 }
 
 /** What places a document: the reading rules, the page patterns, and how translations are paired. */

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { editorialOf } from "../editorial/analysis.ts";
+import { reviewWaits } from "../inputs/publication.ts";
 import { Claim, ClaimReference, ClaimsSurface, type ClaimRecord } from "../schemas/contract.ts";
 import { CLAIM_KINDS } from "../schemas/primitives.ts";
 import { defineSurface, type BuildContext } from "./types.ts";
@@ -46,9 +47,9 @@ export const claims = defineSurface({ format: "json", schema: ClaimsSurface })({
     const { publication: p, now, url } = ctx;
     const editorial = claimsOf(ctx);
     const list = editorial.claims;
-    const entries = [...p.claimReviews.entries].sort(
-      (a, b) => byCodeUnits(a.claimId, b.claimId) || byCodeUnits(a.reviewedAt, b.reviewedAt),
-    );
+    const entries = p.claimReviews.entries
+      .filter((e) => !reviewWaits(p, e.claimId))
+      .sort((a, b) => byCodeUnits(a.claimId, b.claimId) || byCodeUnits(a.reviewedAt, b.reviewedAt));
     const references = claimReferences(list);
     return {
       schema: url("/openapi.json#/components/schemas/ClaimsSurface"),

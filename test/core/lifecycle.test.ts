@@ -21,6 +21,13 @@ content:
   slug: { key: slug }
   translations: same-slug
 `;
+/** The demo's own layout, reading `draft: true`. */
+const WITH_DRAFTS = `
+content:
+  articles: { fr: ["content/articles/fr/*.md"], en: ["content/articles/en/*.md"] }
+  guides: { fr: ["content/guides/fr/*.md"], en: ["content/guides/en/*.md"] }
+  frontmatter: { draft: draft }
+`;
 const doc = (slug: string, title: string, body: string) =>
   `---\nslug: ${slug}\ntitle: "${title}"\ndescription: "Un essai."\ndate: 2026-11-01\n---\n\n${body}\n`;
 
@@ -77,6 +84,45 @@ describe("a corpus checked out on several machines", () => {
     expect(normalised.status).toBe(3);
     expect(normalised.stderr).toContain(
       "content/articles/fr/été.md: another file has this name written in another Unicode normalisation",
+    );
+  });
+
+  it("holds back the reviews of a draft's claims with the draft, and publishes them with the article", () => {
+    const pub = demoCopy();
+    editFile(`${pub}/risk.config.yaml`, (t) => t + WITH_DRAFTS);
+    editFile(`${pub}/content/articles/fr/carry-trade-yen-boj.md`, (t) =>
+      t.replace("\ntitle:", "\ndraft: true\ntitle:"),
+    );
+    editFile(`${pub}/content/claim-reviews.yaml`, (t) =>
+      t.replace(
+        "entries:\n",
+        'entries:\n  - claimId: projet-secret#hausse-bce\n    reviewedAt: 2026-11-20T10:00:00Z\n    reviewedBy: Comité éditorial\n    note: "Note de revue confidentielle"\n',
+      ),
+    );
+    writeFileSync(
+      `${pub}/content/articles/fr/projet-secret.md`,
+      `---\ntitle: "Projet"\ndescription: "Un brouillon."\ndate: 2026-11-20\ndraft: true\n---\n\n<!-- claim-id: hausse-bce -->\n${SENTENCE}\n`,
+    );
+    const lint = runCli(["lint", "--publication", pub]);
+    expect(lint.stderr).not.toContain("orphan-review");
+    expect(lint.status, lint.stderr).toBe(0);
+    const r = assembleInto(pub, NOW);
+    expect(r.status, r.stderr).toBe(0);
+    for (const file of ["api/v1/claims.json", "api/v1/claims.ndjson", "api/v1/changes.json", "llms-full.txt"]) {
+      const text = readFileSync(`${r.site}/${file}`, "utf8");
+      expect(text, file).not.toContain("projet-secret");
+      expect(text, file).not.toContain("carry-trade-yen-boj#");
+      expect(text, file).not.toContain("confidentielle");
+    }
+    editFile(`${pub}/content/articles/fr/projet-secret.md`, (t) => t.replace("draft: true\n", ""));
+    const published = assembleInto(pub, NOW);
+    expect(published.status, published.stderr).toBe(0);
+    const claims = JSON.parse(readFileSync(`${published.site}/api/v1/claims.json`, "utf8"));
+    expect(claims.reviewRegistry.entries.map((e: { claimId: string }) => e.claimId)).toContain(
+      "projet-secret#hausse-bce",
+    );
+    expect(claims.claims.find((c: { id: string }) => c.id === "projet-secret#hausse-bce").reviewStatus).toBe(
+      "reviewed",
     );
   });
 });
