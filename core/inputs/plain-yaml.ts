@@ -184,6 +184,7 @@ interface Line {
 }
 
 const GIVE_UP = Symbol("not plain nested YAML");
+const MAX_DEPTH = 32;
 const giveUp = (): never => {
   throw GIVE_UP;
 };
@@ -201,10 +202,15 @@ class BlockReader {
 
   /** A list or a mapping whose first line is `i`, at that line's indentation `indent`. */
   node(i: number, indent: number): unknown {
+    // Registries nest a few levels; deeper documents go to the library, which reads them without
+    // running out of stack and says so when they are too deep.
+    if (++this.depth > MAX_DEPTH) giveUp();
     const { content } = this.lines[i]!;
-    if (content === "-" || content.startsWith("- ")) return this.list(i, indent);
-    return this.mapping(i, indent, content);
+    const value = content === "-" || content.startsWith("- ") ? this.list(i, indent) : this.mapping(i, indent, content);
+    this.depth--;
+    return value;
   }
+  private depth = 0;
 
   private list(i: number, indent: number): unknown[] {
     const items: unknown[] = [];

@@ -242,6 +242,14 @@ describe("the plain nested YAML reader", () => {
     expect(nested).toBeGreaterThan(1_000);
   });
 
+  it("leaves a document nested deeper than registries are to the library, without running out of stack", () => {
+    const deep = (n: number) => Array.from({ length: n }, (_, k) => `${" ".repeat(k * 2)}k${k}:`).join("\n") + " x";
+    expect(readPlainYamlBlocks(deep(20))).toStrictEqual(withYaml(deep(20)));
+    expect(readPlainYamlBlocks(deep(20_000))).toBeUndefined();
+    const list = (n: number) => Array.from({ length: n }, (_, k) => `${" ".repeat(k * 2)}-`).join("\n") + " x";
+    expect(readPlainYamlBlocks(list(20_000))).toBeUndefined();
+  });
+
   it("reads a glossary entry as registries write them, so that the fast path is taken", () => {
     const text = [
       "- slug: spread-high-yield",
