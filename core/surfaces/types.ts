@@ -150,8 +150,9 @@ export type SurfaceOutput<F extends SurfaceFormat, S extends z.ZodType> = F exte
   : z.input<S>;
 
 /**
- * One published document. Adding a surface means one builder file, one registry line and one
- * golden file: the registry drives planning, building, validation, OpenAPI and integrity.
+ * One published document, declared in one builder file and one registry line: the registry
+ * drives planning, building, validation, OpenAPI and integrity (the other steps of adding one are
+ * in docs/architecture.md, "Adding a surface").
  */
 export interface Surface<F extends SurfaceFormat = SurfaceFormat, S extends z.ZodType = z.ZodType> {
   path: string;
