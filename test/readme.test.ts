@@ -157,3 +157,20 @@ describe("the steps for adding a surface", () => {
     }
   });
 });
+
+describe("the README's test command", () => {
+  it("names every system package .ci/run installs for the tests", () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const intro = readme.slice(readme.indexOf("Run the tests"), readme.indexOf("```sh\nnpm test"));
+    const run = readFileSync(join(ROOT, ".ci/run"), "utf8");
+    // The packages after the install command, up to the end of its (continued) line.
+    const from = run.indexOf("--no-install-recommends ") + "--no-install-recommends ".length;
+    const packages = run
+      .slice(from, run.indexOf("\nfi", from))
+      .split(/[\s\\]+/)
+      .filter((word) => /^[a-z0-9][a-z0-9.+-]*$/.test(word));
+    expect(packages.length).toBeGreaterThanOrEqual(4);
+    for (const name of packages)
+      expect(intro, `README.md's "Run the tests" does not name ${name}`).toContain(`\`${name}\``);
+  });
+});
