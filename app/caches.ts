@@ -7,10 +7,12 @@
 export interface Caches {
   /**
    * What earlier assemblies parsed (app/publication-cache.ts, in the archive's Git directory): the
-   * configuration part of the publication keyed by the fingerprint of all input files, which is all
+   * configuration part of the publication (`risk-cli-publication-lite.json`) keyed by the
+   * fingerprint of all input files, which is all
    * a steady-state assembly parses; where the corpus is, keyed by the config text's SHA-256, so
-   * that listing the input files parses no YAML; and each file's validated value keyed by its
-   * text's SHA-256, so that after an edit only the edited files are parsed.
+   * that listing the input files parses no YAML; and each file's validated value
+   * (`risk-cli-parsed-files.json`) keyed by its text's SHA-256, so that after an edit only the
+   * edited files are parsed.
    */
   publication: boolean;
   /**
@@ -51,7 +53,8 @@ export interface Caches {
    * Head-frame copies written by this very tool version are parsed without a second schema check
    * when their bytes hash to the fingerprint the frame records (archive/api/state.ts); and the
    * blobs a frame keeps from a head this archive's own assembly wrote are not hashed again
-   * (archive/api/commit.ts).
+   * (archive/api/commit.ts); and the list of the chain's frame commits (`risk-cli-chain.txt`,
+   * archive/api/chain.ts) is trusted, so that only the commits added since it was written are read.
    */
   trustedHead: boolean;
   /**

@@ -1,10 +1,13 @@
 import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runAssembly, type AssemblySummary } from "../../app/assembly.ts";
 import { allCaches } from "../../app/caches.ts";
+import { TRAFFIC_STATE_FILE } from "../../app/traffic.ts";
 import { memorySite } from "../../app/site-writer.ts";
 import { nodeFs, nodeHasher, nodeHttp } from "../../cli/runtime/node.ts";
-import { runCli } from "../helpers/cli.ts";
+import { archiveWithFrames } from "../helpers/archive.ts";
+import { ROOT, runCli } from "../helpers/cli.ts";
 import { demoCopy, editFile } from "../helpers/publication.ts";
 import { tempDir, treeDigest } from "../helpers/tmp.ts";
 
@@ -129,3 +132,36 @@ function readdirFirst(publication: string): string {
     .filter((n) => n.endsWith(".md"))
     .sort()[0]!;
 }
+
+describe("the list of caches", () => {
+  it("names every file an assembly keeps in the Git directory, in app/caches.ts and in docs/architecture.md", async () => {
+    const { archive } = await archiveWithFrames(2);
+    // Git's own entries, and the pending traffic counts: data the next frame publishes, not a cache.
+    const notCaches = new Set([
+      "HEAD",
+      "config",
+      "description",
+      "hooks",
+      "info",
+      "objects",
+      "refs",
+      "packed-refs",
+      "logs",
+    ]);
+    notCaches.add(TRAFFIC_STATE_FILE);
+    const kept = readdirSync(archive)
+      .filter((name) => !notCaches.has(name))
+      .map((name) => name.replace(/\.added\.ndjson$/, ".json"));
+    expect(kept).toContain("risk-cli-chain.txt");
+    const caches = readFileSync(join(ROOT, "app/caches.ts"), "utf8");
+    const doc = readFileSync(join(ROOT, "docs/architecture.md"), "utf8");
+    const table = doc.slice(
+      doc.indexOf("## Caches and fast paths"),
+      doc.indexOf("\n## ", doc.indexOf("## Caches and fast paths") + 3),
+    );
+    for (const name of new Set(kept)) {
+      expect(caches.includes(`\`${name}`), `app/caches.ts does not name ${name}`).toBe(true);
+      expect(table.includes(`\`${name}`), `docs/architecture.md's list of caches does not name ${name}`).toBe(true);
+    }
+  });
+});
