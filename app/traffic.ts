@@ -13,12 +13,12 @@ import { isAbsolute, join, resolve } from "node:path";
 import picomatch from "picomatch";
 import { constants, gunzipSync } from "node:zlib";
 import { isbot } from "isbot";
-import { classify, familyOf, languageOf, pageOf, parseLogLine, referrerDomain } from "../core/traffic/classify.ts";
+import { classify, familyOf, languageOf, pageRead, parseLogLine, referrerDomain } from "../core/traffic/classify.ts";
 import { emptyDay, type DayCounts } from "../core/traffic/counts.ts";
 import { RiskError } from "../core/errors.ts";
 import { readRegularFile } from "../archive/regular-file.ts";
 import { instrumentsOf, type Publication } from "../core/inputs/publication.ts";
-import { pageOf as pagePath } from "../core/inputs/pages.ts";
+import { pageOf } from "../core/inputs/pages.ts";
 import { AGENTS_PAGE, AGENTS_PAGE_EN, PRESS_PAGE, SERIES_PAGE, seriesPage } from "../core/surfaces/pages.ts";
 
 export const TRAFFIC_STATE_FILE = "risk-cli-traffic.json";
@@ -68,9 +68,9 @@ export function knownPages(p: Publication): Set<string> {
   const { pages: at } = p;
   for (const path of [at.home, at.sources, at.protocol, at.changelog, at.agents, at.glossary]) pages.add(path);
   for (const d of [...p.articles, ...p.guides]) pages.add(d.path);
-  for (const m of p.methodologies) pages.add(pagePath(at.methodology, m.slug));
-  for (const g of p.glossary) pages.add(pagePath(at.glossaryEntry, g.slug));
-  for (const s of p.primarySources) pages.add(pagePath(at.source, s.slug));
+  for (const m of p.methodologies) pages.add(pageOf(at.methodology, m.slug));
+  for (const g of p.glossary) pages.add(pageOf(at.glossaryEntry, g.slug));
+  for (const s of p.primarySources) pages.add(pageOf(at.source, s.slug));
   for (const [, config] of instrumentsOf(p)) pages.add(seriesPage(config.seriesId));
   return pages;
 }
@@ -281,7 +281,7 @@ export function ingestLogs(
       report.counted++;
       const kind = (notFound.get(l.client) ?? 0) >= BURST_404 ? "scan" : classify(l, isBot);
       if (kind === "human") {
-        const read = pageOf(l.path);
+        const read = pageRead(l.path);
         const page = options.pages.has(read) ? read : OTHER_PAGES;
         d.human++;
         d.pages[page] = (d.pages[page] ?? 0) + 1;

@@ -124,6 +124,33 @@ describe("the architecture", () => {
   });
 });
 
+/** Exported functions, classes and constants defined in more than one module: one name, two meanings. */
+export function namesDefinedTwice(files: Map<string, string>): string[] {
+  const where = new Map<string, string[]>();
+  for (const [file, text] of files)
+    for (const m of text.matchAll(/^export (?:async )?(?:function\*?|const|let|class) ([A-Za-z_$][\w$]*)/gm))
+      where.set(m[1]!, [...(where.get(m[1]!) ?? []), file]);
+  return [...where]
+    .filter(([, files]) => files.length > 1)
+    .map(([name, files]) => `${name}: ${files.join(", ")}`)
+    .sort();
+}
+
+describe("the names", () => {
+  it("give each exported function, class and constant one meaning: defined in one module", () => {
+    const code = new Map([...sources()].filter(([file]) => !file.startsWith("bench/")));
+    expect(namesDefinedTwice(code)).toEqual([]);
+  });
+
+  it("find a name two modules define", () => {
+    const files = new Map([
+      ["core/inputs/pages.ts", "export const pageOf = (pattern: string, slug: string) => pattern;"],
+      ["core/traffic/classify.ts", "export const pageOf = (path: string) => path;\nexport function other() {}"],
+    ]);
+    expect(namesDefinedTwice(files)).toEqual(["pageOf: core/inputs/pages.ts, core/traffic/classify.ts"]);
+  });
+});
+
 describe("the architecture checks", () => {
   const graphOf = (files: Record<string, string>) => importGraph(new Map(Object.entries(files)));
 

@@ -163,4 +163,4 @@ export function referrerDomain(referrer: string | null, ownHost: string): string
 export const languageOf = (path: string): "fr" | "en" => (path === "/en/" || path.startsWith("/en/") ? "en" : "fr");
 
 /** The page a human read counts for: `/x/index.html` is `/x/`. */
-export const pageOf = (path: string) => path.replace(/\/index\.html$/, "/");
+export const pageRead = (path: string) => path.replace(/\/index\.html$/, "/");
