@@ -22,7 +22,7 @@ export interface Scale {
   primarySources: number;
 }
 
-/** The real publication's scale, from the issue. */
+/** The real publication's scale: 450 bilingual documents with inline SVG figures, about 13 MB of surfaces. */
 export const REAL_SCALE: Scale = { articlesPerLang: 175, guidesPerLang: 50, glossary: 470, primarySources: 15 };
 
 export interface Generated {

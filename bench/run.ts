@@ -33,7 +33,7 @@ import { measureScale, scaleReport } from "./scale.ts";
 const PHASES = STEPS;
 type Phase = StepName;
 
-/** Targets of the issue, for the real-scale scenario. */
+/** What an assembly at real scale must reach: a total time, and a ratio to the floor. */
 const TARGET_TOTAL_MS = 3000;
 const TARGET_RATIO = 4;
 
