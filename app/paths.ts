@@ -78,7 +78,7 @@ function homeFolder(): string {
 }
 
 /** What Git keeps in a repository's folder; an archive folder may hold these and risk-cli's own files. */
-const GIT_FOLDER_ENTRIES = new Set([
+export const GIT_FOLDER_ENTRIES: ReadonlySet<string> = new Set([
   "HEAD",
   "config",
   "description",

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runAssembly, type AssemblySummary } from "../../app/assembly.ts";
 import { allCaches } from "../../app/caches.ts";
+import { GIT_FOLDER_ENTRIES } from "../../app/paths.ts";
 import { TRAFFIC_STATE_FILE } from "../../app/traffic.ts";
 import { memorySite } from "../../app/site-writer.ts";
 import { nodeFs, nodeHasher, nodeHttp } from "../../cli/runtime/node.ts";
@@ -137,18 +138,7 @@ describe("the list of caches", () => {
   it("names every file an assembly keeps in the Git directory, in app/caches.ts and in docs/architecture.md", async () => {
     const { archive } = await archiveWithFrames(2);
     // Git's own entries, and the pending traffic counts: data the next frame publishes, not a cache.
-    const notCaches = new Set([
-      "HEAD",
-      "config",
-      "description",
-      "hooks",
-      "info",
-      "objects",
-      "refs",
-      "packed-refs",
-      "logs",
-    ]);
-    notCaches.add(TRAFFIC_STATE_FILE);
+    const notCaches = new Set([...GIT_FOLDER_ENTRIES, TRAFFIC_STATE_FILE]);
     const kept = readdirSync(archive)
       .filter((name) => !notCaches.has(name))
       .map((name) => name.replace(/\.added\.ndjson$/, ".json"));
