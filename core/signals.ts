@@ -22,7 +22,7 @@ import type { InstrumentKey } from "./schemas/primitives.ts";
 
 /**
  * `nominal`, `official-delayed` and `unknown` come from the upstream; `stale` is a fresh reading whose
- * upstream publication is older than the instrument's `staleAfter`; `degraded` is a value retained
+ * upstream publication is at least the instrument's `staleAfter` old; `degraded` is a value retained
  * from an earlier assembly because this attempt failed.
  */
 export const QUALITY_STATUSES = ["nominal", "official-delayed", "unknown", "stale", "degraded"] as const;
@@ -120,8 +120,8 @@ export function resolveSignals(
       const r = result.reading;
       const value = normalisedValue(r, config.scale);
       // Without a publication time, the reading's age cannot be told: it is not called stale, and
-      // the reason says so.
-      const stale = r.publishedAt !== null && ageSeconds(r.publishedAt, now) > durationSeconds(config.staleAfter);
+      // the reason says so. Stale from the instant freshness.json's expiresAt names on, as it says.
+      const stale = r.publishedAt !== null && ageSeconds(r.publishedAt, now) >= durationSeconds(config.staleAfter);
       return {
         ...valueOf(key, config, value, r),
         sourceStatus: "ok",
@@ -132,7 +132,7 @@ export function resolveSignals(
         lastAttemptAt: now,
         lastSuccessAt: now,
         reason: stale
-          ? `the upstream published this reading at ${r.publishedAt}, more than ${config.staleAfter} ago`
+          ? `the upstream published this reading at ${r.publishedAt}, ${config.staleAfter} or more ago`
           : r.publishedAt === null
             ? "the upstream gives no publication time: the reading's age cannot be told"
             : null,

@@ -6,6 +6,7 @@ import { loadPublication, type Publication } from "../../core/inputs/publication
 import { adaptDocument, roundValue } from "../../core/inputs/upstream.ts";
 import { levelOf } from "../../core/levels.ts";
 import { durationSeconds, resolveSignals } from "../../core/signals.ts";
+import { signalFreshness } from "../../core/surfaces/freshness.ts";
 import { fetchHttp } from "../../cli/runtime/http.ts";
 import { nodeFs } from "../../cli/runtime/node.ts";
 import { ROOT } from "../helpers/cli.ts";
@@ -149,7 +150,18 @@ describe("collectUpstream over files", () => {
       fallbackUsed: false,
       value: 31.4,
     });
-    expect(us!.present && us!.reason).toMatch(/more than PT24H ago/);
+    expect(us!.present && us!.reason).toMatch(/PT24H or more ago/);
+  });
+
+  it("calls a reading exactly staleAfter old stale, as freshness.json does from its expiresAt on", async () => {
+    // The demo's us reading was published at 2026-11-21T05:30:00Z with staleAfter PT24H.
+    const at = async (now: string) => {
+      const u = await collectUpstream(p, { fs: nodeFs }, { attemptedAt: now });
+      const us = resolveSignals(p, u, null)[0]!;
+      return { quality: us.present && us.qualityStatus, timeliness: signalFreshness(us, now).timeliness };
+    };
+    expect(await at("2026-11-22T05:29:59Z")).toEqual({ quality: "nominal", timeliness: "fresh" });
+    expect(await at("2026-11-22T05:30:00Z")).toEqual({ quality: "stale", timeliness: "stale" });
   });
 });
 
