@@ -92,7 +92,25 @@ function seriesFacts(ctx: BuildContext): SeriesFacts[] {
  * signal's value, level and whether it was retained. Equal keys reuse the previous bytes.
  */
 const valuesKey = (ctx: BuildContext) =>
-  `${signalHistoryKey(ctx)} ${ctx.signals.map((s) => (s.present ? `${s.value}|${s.level}|${s.fallbackUsed}` : "-")).join(",")}`;
+  `${signalHistoryKey(ctx)} ${ctx.signals.map((s) => (s.present ? `${s.value}|${s.level}|${s.fallbackUsed}${s.qualityStatus === "stale" ? `|${stateNote(s, ctx.now)}` : ""}` : "-")).join(",")}`;
+
+/**
+ * What a page showing a current value must add so that it is never read as fresh when
+ * signals/current.json says it is not: retained after an upstream failure, or stale (as old as
+ * staleAfter, from freshness.json's expiresAt on). Null for a fresh value.
+ */
+function stateNote(s: PresentSignal, now: string): string | null {
+  if (s.fallbackUsed) return "valeur conservée après une panne amont : non fraîche";
+  if (s.qualityStatus === "stale")
+    return `valeur périmée : publiée en amont le ${s.sourceUpdatedAt}, fraîche jusqu’au ${signalFreshness(s, now).expiresAt}`;
+  return null;
+}
+
+/** A value's state note, escaped, between `before` and `after`; nothing for a fresh value. */
+const noteOf = (s: PresentSignal, now: string, before: string, after: string) => {
+  const note = stateNote(s, now);
+  return note === null ? "" : `${before}${esc(note)}${after}`;
+};
 
 /** The UTC day a citation's replay command names (see `citations`). */
 const citationDay = (ctx: BuildContext) => ctx.now.slice(0, 10);
@@ -280,7 +298,7 @@ export const seriesPages = defineSurface({ format: "text", schema: HtmlText })({
             `<nav><ul><li><a href="${esc(ctx.url(SERIES_PAGE))}">Toutes les séries</a></li><li><a href="${esc(ctx.url(PRESS_PAGE))}" hreflang="en" lang="en">Press resources</a></li></ul></nav>\n` +
             `<h1>${esc(f.config.label.fr)}</h1>\n<p>Identifiant stable : <code>${esc(f.config.seriesId)}</code> · instrument <code>${esc(f.key)}</code></p>\n` +
             `<figure><img src="chart.svg" width="1200" height="630" alt="${esc(`Graphique de ${f.config.label.fr} (${f.config.seriesId}) avec les bandes de niveau`)}"><figcaption>${esc(`Valeurs quotidiennes (jours UTC clos), échelle 0–${f.config.scale}. Source : ${f.config.dashboard}. ${ctx.publication.config.license}.`)}</figcaption></figure>\n` +
-            `<h2>Valeur actuelle</h2>\n<p>${f.signal ? `${esc(f.signal.value)} / ${esc(f.signal.scale)} — ${esc(f.signal.level)}${f.signal.fallbackUsed ? " (valeur conservée après une panne amont : non fraîche)" : ""}` : "Aucune valeur publiée."} (la valeur de chaque assemblage : <a href="${esc(ctx.url("/api/v1/signals/current.json"))}">signals/current.json</a>)</p>\n` +
+            `<h2>Valeur actuelle</h2>\n<p>${f.signal ? `${esc(f.signal.value)} / ${esc(f.signal.scale)} — ${esc(f.signal.level)}${noteOf(f.signal, ctx.now, " (", ")")}` : "Aucune valeur publiée."} (la valeur de chaque assemblage : <a href="${esc(ctx.url("/api/v1/signals/current.json"))}">signals/current.json</a>)</p>\n` +
             `<table><caption>Seuils de niveau (borne basse incluse)</caption><thead><tr><th scope="col">Niveau</th><th scope="col">À partir de</th></tr></thead><tbody>` +
             `<tr><td>Détendu</td><td>0</td></tr><tr><td>Modéré</td><td>${esc(t.moderate)}</td></tr><tr><td>Élevé/Tendu</td><td>${esc(t.elevated)}</td></tr><tr><td>Crise</td><td>${esc(t.crisis)}</td></tr></tbody></table>\n` +
             `<h2>Méthodologie</h2>\n<p>${m ? `<a href="${esc(ctx.url(pageOf(ctx.publication.pages.methodology, m.slug)))}">${esc(m.title)}</a>, version ${esc(m.version)} (mise à jour le ${esc(m.updated)}) ; historique des versions dans le <a href="${esc(ctx.url(ctx.publication.pages.changelog))}">journal éditorial</a>.` : "Non renseignée."}</p>\n` +
@@ -325,7 +343,7 @@ export const seriesRegistryPage = defineSurface({ format: "text", schema: HtmlTe
           `<tr><th scope="row"><a href="${esc(ctx.url(seriesPage(f.config.seriesId)))}">${esc(f.config.label.fr)}</a></th>` +
           `<td><code>${esc(f.config.seriesId)}</code></td><td>${esc(f.key)}</td>` +
           `<td>${f.methodology ? `${esc(f.methodology.title)} v${esc(f.methodology.version)}` : "—"}</td>` +
-          `<td>${f.signal ? `${esc(f.signal.value)} / ${esc(f.signal.scale)} (${esc(f.signal.level)})` : "—"}</td>` +
+          `<td>${f.signal ? `${esc(f.signal.value)} / ${esc(f.signal.scale)} (${esc(f.signal.level)})${noteOf(f.signal, ctx.now, "<br>", "")}` : "—"}</td>` +
           `<td><a href="${esc(ctx.url(seriesCsvPath(f.config.seriesId)))}">CSV</a> · <a href="${esc(ctx.url(seriesChartPath(f.config.seriesId)))}">SVG</a></td></tr>`,
       )
       .join("\n");

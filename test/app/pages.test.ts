@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -155,6 +155,30 @@ describe("the pages' content", () => {
     expect(en).toMatch(
       / on 2026-11-22, measured by frame 000002-\S+ at 2026-11-22T09:00:00Z, series CSV as published on 2026-11-23: sha256 [0-9a-f]{64}\. \S+\. Replay: /,
     );
+  });
+
+  it("says on a series page and in the series registry when a value is stale or retained, as signals/current.json does", async () => {
+    // At the last of DAYS, every demo reading is more than a day old: stale in signals/current.json.
+    const current = JSON.parse(readFileSync(`${site}/api/v1/signals/current.json`, "utf8"));
+    const eu = current.signals.find((s: { instrument: string }) => s.instrument === "eu");
+    expect(eu).toMatchObject({ qualityStatus: "stale", fallbackUsed: false });
+    const note = `valeur périmée : publiée en amont le ${eu.sourceUpdatedAt}, fraîche jusqu’au 2026-11-22T05:40:00Z`;
+    expect(readFileSync(`${site}/series/eu-sovereign-stress/index.html`, "utf8")).toContain(
+      `${eu.value} / 100 — ${eu.level} (${note})`,
+    );
+    expect(readFileSync(`${site}/series/index.html`, "utf8")).toContain(`${eu.value} / 100 (${eu.level})<br>${note}`);
+    // A value retained after an upstream failure says so in the registry too, not only on its page.
+    const { demoCopy } = await import("../helpers/publication.ts");
+    const pub = demoCopy();
+    const out = tempDir("risk-pages-states-");
+    const run = (now: string) =>
+      runAssemble({ publication: pub, site: `${out}/site`, archive: `${out}/archive`, now, json: true });
+    await run("2026-11-21T12:00:00Z");
+    rmSync(`${pub}/upstream/yen.json`);
+    await run("2026-11-21T12:15:00Z");
+    const retained = "57.9 / 100 (Élevé/Tendu)<br>valeur conservée après une panne amont : non fraîche";
+    expect(readFileSync(`${out}/site/series/index.html`, "utf8")).toContain(retained);
+    expect(readFileSync(`${out}/site/series/index.html`, "utf8")).toContain("31.4 / 100 (Modéré)</td>");
   });
 
   it("shows on a memento of the press page the charts published with it, not today's", async () => {
