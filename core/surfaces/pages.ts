@@ -57,8 +57,8 @@ interface SeriesFacts {
   /** The editorial changelog's entries that link the methodology's page: its version history. */
   revisions: { id: string; date: string; title: string; summary: string }[];
   signal: PresentSignal | null;
-  /** The closed days' points, oldest first, each with the frame that published it. */
-  points: { date: string; value: number; frameId: string; publishedAt: string }[];
+  /** The closed days' points, oldest first, each with the frame that published it and whether that frame retained it. */
+  points: { date: string; value: number; frameId: string; publishedAt: string; retained: boolean }[];
 }
 
 function seriesFacts(ctx: BuildContext): SeriesFacts[] {
@@ -82,7 +82,13 @@ function seriesFacts(ctx: BuildContext): SeriesFacts[] {
       signal: s?.present ? s : null,
       points: rows
         .filter((r) => r.instrument === key && typeof r.value === "number")
-        .map((r) => ({ date: r.seriesDate, value: r.value as number, frameId: r.frameId, publishedAt: r.publishedAt })),
+        .map((r) => ({
+          date: r.seriesDate,
+          value: r.value as number,
+          frameId: r.frameId,
+          publishedAt: r.publishedAt,
+          retained: r.fallbackUsed === true,
+        })),
     };
   });
 }
@@ -122,6 +128,8 @@ const CITATION_WORDS = {
   en: {
     value: (value: string, date: string, frame: string, at: string) =>
       `${value} on ${date}, measured by frame ${frame} at ${at}`,
+    retained: (value: string, date: string, frame: string, at: string) =>
+      `${value} on ${date}, a value retained after an upstream failure, published by frame ${frame} at ${at}`,
     none: "no closed day published yet",
     data: (day: string, sha256: string) => `series CSV as published on ${day}: sha256 ${sha256}`,
     replay: "Replay:",
@@ -129,6 +137,8 @@ const CITATION_WORDS = {
   fr: {
     value: (value: string, date: string, frame: string, at: string) =>
       `${value} le ${date}, mesurée par la frame ${frame} le ${at}`,
+    retained: (value: string, date: string, frame: string, at: string) =>
+      `${value} le ${date}, valeur conservée après une panne amont, publiée par la frame ${frame} le ${at}`,
     none: "aucun jour clos publié à ce jour",
     data: (day: string, sha256: string) => `CSV de la série tel que publié le ${day} : sha256 ${sha256}`,
     replay: "Rejeu :",
@@ -152,7 +162,15 @@ function citations(ctx: BuildContext, f: SeriesFacts, lang: "fr" | "en") {
     ? `git clone --bare --branch ${shellWord(p.config.archive.branch)} ${shellWord(p.config.archive.url)} archive.git && risk-cli replay --archive archive.git --date ${day} --out ${f.config.seriesId}-${day}`
     : `risk-cli replay --archive <archive> --date ${day} --out ${f.config.seriesId}-${day}`;
   const w = CITATION_WORDS[lang];
-  const what = last ? w.value(`${last.value} / ${f.config.scale}`, last.date, last.frameId, last.publishedAt) : w.none;
+  // A value the frame retained after an upstream failure was not measured then: cited as such.
+  const what = last
+    ? (last.retained ? w.retained : w.value)(
+        `${last.value} / ${f.config.scale}`,
+        last.date,
+        last.frameId,
+        last.publishedAt,
+      )
+    : w.none;
   const data = csv ? w.data(day, csv.sha256) : "";
   const text = `${p.config.attribution}. « ${f.config.label.fr} » [${f.config.seriesId}], ${what}${data ? `, ${data}` : ""}. ${url}. ${w.replay} ${replay}`;
   const issued = (last?.publishedAt ?? ctx.indexedAt).slice(0, 10).split("-").map(Number);

@@ -181,6 +181,28 @@ describe("the pages' content", () => {
     expect(readFileSync(`${out}/site/series/index.html`, "utf8")).toContain("31.4 / 100 (Modéré)</td>");
   });
 
+  it("cites a closed day's value its frame retained after an upstream failure as retained, not as measured", async () => {
+    const { demoCopy } = await import("../helpers/publication.ts");
+    const pub = demoCopy();
+    const out = tempDir("risk-pages-retained-");
+    const run = (now: string) =>
+      runAssemble({ publication: pub, site: `${out}/site`, archive: `${out}/archive`, now, json: true });
+    await run("2026-11-21T12:00:00Z");
+    rmSync(`${pub}/upstream/yen.json`);
+    await run("2026-11-21T23:45:00Z");
+    await run("2026-11-22T00:00:00Z");
+    const fr = readFileSync(`${out}/site/series/yen-carry-stress/index.html`, "utf8");
+    expect(fr).toContain(
+      "57.9 / 100 le 2026-11-21, valeur conservée après une panne amont, publiée par la frame 000002-20261121T234500Z le 2026-11-21T23:45:00Z",
+    );
+    const en = readFileSync(`${out}/site/en/press-resources/index.html`, "utf8");
+    expect(en).toContain(
+      "57.9 / 100 on 2026-11-21, a value retained after an upstream failure, published by frame 000002-20261121T234500Z at 2026-11-21T23:45:00Z",
+    );
+    // A value measured by its frame keeps the plain wording.
+    expect(en).toContain("31.4 / 100 on 2026-11-21, measured by frame 000002-20261121T234500Z");
+  });
+
   it("shows on a memento of the press page the charts published with it, not today's", async () => {
     const archived = siteServer(site, { archive: `${site}/../archive` });
     await new Promise<void>((ok) => archived.listen(0, "127.0.0.1", ok));
