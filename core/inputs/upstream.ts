@@ -322,10 +322,20 @@ function fromDebt(where: string, d: DebtLatest): Reading {
 
 /**
  * The one rounding rule of the tool: published values have one decimal, half away from zero.
- * The tiny nudge makes 2.25 round to 2.3 although its binary value is 2.2499999….
+ * It rounds the decimal the number stands for, read to 12 significant digits: 2.25 (binary
+ * 2.2499999…) and 4.995 / 10 × 100 (49.949999999999996) are the halves they stand for and round
+ * up, while a value an upstream wrote just under a half (49.9499999999) rounds down, as the rule
+ * says; a fixed nudge added before rounding would push it over.
  */
 export function roundValue(x: number): number {
-  const r = Math.round(Math.abs(x) * 10 + 1e-9) / 10;
+  const [mantissa, exponent] = Math.abs(x).toExponential(11).split("e") as [string, string];
+  const digits = mantissa.replace(".", "");
+  // How many of the 12 digits lie before the one decimal kept: units and above, plus one.
+  const keep = Number(exponent) + 2;
+  let r: number;
+  if (keep < 0) r = 0;
+  else if (keep >= digits.length) r = Math.round(Math.abs(x) * 10) / 10;
+  else r = (Number(digits.slice(0, keep) || "0") + (digits[keep]! >= "5" ? 1 : 0)) / 10;
   return x < 0 ? -r : r;
 }
 

@@ -57,6 +57,22 @@ describe("the one rounding rule and the levels", () => {
     ]).toEqual([52.5, 2.3, 2.4, -2.3, 0.1, 100]);
   });
 
+  it("rounds a value written just under a half down and a binary near-half of arithmetic up", () => {
+    expect([
+      roundValue(49.9499999999),
+      roundValue(49.949999),
+      roundValue((4.995 / 10) * 100),
+      roundValue(49.95),
+      roundValue(1e-7),
+      roundValue(0.04999),
+      roundValue(-0.05),
+      roundValue(100),
+      roundValue(1234567.85),
+    ]).toEqual([49.9, 49.9, 50, 50, 0, 0, -0.1, 100, 1234567.9]);
+    // The level follows the rounded value: 49.9499999999 is Modéré, not Élevé/Tendu.
+    expect(levelOf(roundValue(49.9499999999), { moderate: 25, elevated: 50, crisis: 75 }).level).toBe("Modéré");
+  });
+
   it("treats each threshold as the inclusive lower bound of its level", () => {
     const t = { moderate: 25, elevated: 50, crisis: 75 };
     expect([0, 24.9, 25, 49.9, 50, 74.9, 75, 100].map((v) => levelOf(v, t).tone)).toEqual([
