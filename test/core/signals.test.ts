@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collectUpstream } from "../../core/inputs/collect.ts";
@@ -86,6 +86,18 @@ describe("the one rounding rule and the levels", () => {
       "crisis",
     ]);
     expect(levelOf(50, t).level).toBe("Élevé/Tendu");
+  });
+
+  it("is described by the demo's guide on risk levels with the staleAfter its config gives", async () => {
+    const demo = await loadPublication(nodeFs, `${ROOT}demo`);
+    const after = Object.values(demo.config.instruments).map((c) => c!.staleAfter);
+    expect(after).toEqual(["PT24H", "PT24H", "PT24H", "PT24H", "P2D"]);
+    const fr = readFileSync(`${ROOT}demo/content/guides/fr/lire-les-niveaux-de-risque.md`, "utf8");
+    const en = readFileSync(`${ROOT}demo/content/guides/en/reading-risk-levels.md`, "utf8");
+    expect(fr).toContain(
+      "périmés vingt-quatre heures après leur publication par la source, le risque de la dette après deux jours",
+    );
+    expect(en).toContain("stale twenty-four hours after the source published them, debt risk after two days");
   });
 
   it("reads ISO 8601 durations in weeks, days, hours, minutes and seconds", () => {
