@@ -17,8 +17,8 @@ export interface ChartSeries {
   title: string;
   scale: number;
   thresholds: { moderate: number; elevated: number; crisis: number };
-  /** Daily points, oldest first. */
-  points: readonly { date: string; value: number }[];
+  /** Daily points, oldest first; `retained` when the frame kept that value after an upstream failure. */
+  points: readonly { date: string; value: number; retained?: boolean }[];
   source: string;
   attribution: string;
   license: string;
@@ -97,15 +97,21 @@ export function seriesChartSvg(s: ChartSeries): string {
         (n > 1
           ? `<text x="${PLOT.right}" y="${PLOT.bottom + 30}" font-size="18" text-anchor="end" fill="#444">${xmlText(last!.date)}</text>`
           : "");
-  const latest = last ? `${f1(last.value)} / ${s.scale} (${last.date})` : s.empty;
+  // A retained last value says so in the image itself, as the citation beside an embed does.
+  const kept = last?.retained
+    ? s.lang === "fr"
+      ? "valeur conservée après une panne amont"
+      : "value retained after an upstream failure"
+    : null;
+  const latest = last ? `${f1(last.value)} / ${s.scale} (${last.date})${kept ? ` · ${kept}` : ""}` : s.empty;
   const t = s.thresholds;
   const desc =
     s.lang === "fr"
       ? last
-        ? `${s.title} (${s.seriesId}) : ${n} valeur(s) quotidienne(s) du ${s.points[0]!.date} au ${last.date}, sur une échelle de 0 à ${s.scale} ; dernière valeur ${f1(last.value)}. Bandes à ${t.moderate}, ${t.elevated} et ${t.crisis}. Source : ${s.source}. ${s.license}.`
+        ? `${s.title} (${s.seriesId}) : ${n} valeur(s) quotidienne(s) du ${s.points[0]!.date} au ${last.date}, sur une échelle de 0 à ${s.scale} ; dernière valeur ${f1(last.value)}${kept ? ` (${kept})` : ""}. Bandes à ${t.moderate}, ${t.elevated} et ${t.crisis}. Source : ${s.source}. ${s.license}.`
         : `${s.title} (${s.seriesId}) : ${s.empty}. Source : ${s.source}. ${s.license}.`
       : last
-        ? `${s.title} (${s.seriesId}): ${n} daily value(s) from ${s.points[0]!.date} to ${last.date}, on a 0–${s.scale} scale; latest ${f1(last.value)}. Bands at ${t.moderate}, ${t.elevated} and ${t.crisis}. Source: ${s.source}. ${s.license}.`
+        ? `${s.title} (${s.seriesId}): ${n} daily value(s) from ${s.points[0]!.date} to ${last.date}, on a 0–${s.scale} scale; latest ${f1(last.value)}${kept ? ` (${kept})` : ""}. Bands at ${t.moderate}, ${t.elevated} and ${t.crisis}. Source: ${s.source}. ${s.license}.`
         : `${s.title} (${s.seriesId}): ${s.empty}. Source: ${s.source}. ${s.license}.`;
   // A line of text may run to 30 px from the right edge.
   const lineWidth = WIDTH - PLOT.left - 30;

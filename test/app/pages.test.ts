@@ -201,6 +201,11 @@ describe("the pages' content", () => {
     );
     // A value measured by its frame keeps the plain wording.
     expect(en).toContain("31.4 / 100 on 2026-11-21, measured by frame 000002-20261121T234500Z");
+    // The chart a journalist embeds says it too, in the image and in its description.
+    const svg = readFileSync(`${out}/site/series/yen-carry-stress/chart.svg`, "utf8");
+    expect(svg).toContain("yen-carry-stress · 57.9 / 100 (2026-11-21) · valeur conservée après une panne amont</text>");
+    expect(svg).toContain("dernière valeur 57.9 (valeur conservée après une panne amont).");
+    expect(readFileSync(`${out}/site/series/us-financial-stress/chart.svg`, "utf8")).not.toContain("conservée");
   });
 
   it("shows on a memento of the press page the charts published with it, not today's", async () => {
