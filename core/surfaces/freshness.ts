@@ -247,7 +247,9 @@ export function signalFreshness(s: Signal, now: string) {
 }
 
 function plus(instant: string, duration: string): string {
-  return new Date(Date.parse(instant) + durationSeconds(duration) * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
+  // A fraction of a second is kept (an upstream may publish one): expiresAt is exactly
+  // updatedAt + staleAfter, the instant from which signals call the value stale too.
+  return new Date(Date.parse(instant) + durationSeconds(duration) * 1000).toISOString().replace(/\.000Z$/, "Z");
 }
 
 function timeliness(expiresAt: string | null, now: string): "fresh" | "stale" | "unknown" {

@@ -88,6 +88,26 @@ describe("the one rounding rule and the levels", () => {
     expect(levelOf(50, t).level).toBe("Élevé/Tendu");
   });
 
+  it("gives expiresAt to the millisecond an upstream published, so that both call a value stale at the same instant", async () => {
+    const dir = demoCopy();
+    editFile(`${dir}/upstream/us.json`, (t) =>
+      t.replace('"publishedAt": "2026-11-21T05:30:00Z"', '"publishedAt": "2026-11-21T07:30:00.999+02:00"'),
+    );
+    const pub = await loadPublication(nodeFs, dir);
+    const at = async (now: string) => {
+      const u = await collectUpstream(pub, { fs: nodeFs }, { attemptedAt: now });
+      const us = resolveSignals(pub, u, null)[0]!;
+      return { quality: us.present && us.qualityStatus, ...signalFreshness(us, now) };
+    };
+    expect(await at("2026-11-22T05:30:00Z")).toEqual({
+      quality: "nominal",
+      updatedAt: "2026-11-21T05:30:00.999Z",
+      expiresAt: "2026-11-22T05:30:00.999Z",
+      timeliness: "fresh",
+    });
+    expect(await at("2026-11-22T05:30:01Z")).toMatchObject({ quality: "stale", timeliness: "stale" });
+  });
+
   it("is described by the demo's guide on risk levels with the staleAfter its config gives", async () => {
     const demo = await loadPublication(nodeFs, `${ROOT}demo`);
     const after = Object.values(demo.config.instruments).map((c) => c!.staleAfter);
