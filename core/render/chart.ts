@@ -3,11 +3,13 @@
  * size, readable at 600 px wide), the level bands of the instrument's thresholds, the daily line,
  * and in the image itself the series' name and id, the source line and the licence. No script,
  * no external font or image; a `<title>` and a `<desc>` that say what a screen reader needs.
- * Every number is written with a fixed number of decimals, so Node and Deno give the same bytes.
+ * Every coordinate is written with a fixed number of decimals, so Node and Deno give the same bytes;
+ * every number a reader sees is written as the pages write it, in the image's language.
  * Points are placed by date, and the line breaks where a day is missing. Texts in the image are
  * cut to the width they have (the whole text stays in `<title>` and `<desc>`); the licence keeps
  * up to half of its line.
  */
+import { numberText } from "./number.ts";
 import { xmlText } from "./text.ts";
 
 export interface ChartSeries {
@@ -58,6 +60,7 @@ const dayOf = (date: string) =>
   Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) / DAY_MS;
 
 export function seriesChartSvg(s: ChartSeries): string {
+  const num = (v: number) => numberText(v, s.lang);
   const y = (v: number) => PLOT.bottom - (Math.min(Math.max(v, 0), s.scale) / s.scale) * (PLOT.bottom - PLOT.top);
   const n = s.points.length;
   const days = s.points.map((p) => dayOf(p.date));
@@ -78,7 +81,7 @@ export function seriesChartSvg(s: ChartSeries): string {
   });
   const ticks = bounds.map(
     (v) =>
-      `<text x="${PLOT.left - 12}" y="${f1(y(v) + 6)}" font-size="18" text-anchor="end" fill="#444">${f1(v).replace(/\.0$/, "")}</text>`,
+      `<text x="${PLOT.left - 12}" y="${f1(y(v) + 6)}" font-size="18" text-anchor="end" fill="#444">${num(v)}</text>`,
   );
   const last = s.points.at(-1);
   const line =
@@ -103,15 +106,15 @@ export function seriesChartSvg(s: ChartSeries): string {
       ? "valeur conservée après une panne amont"
       : "value retained after an upstream failure"
     : null;
-  const latest = last ? `${f1(last.value)} / ${s.scale} (${last.date})${kept ? ` · ${kept}` : ""}` : s.empty;
+  const latest = last ? `${num(last.value)} / ${num(s.scale)} (${last.date})${kept ? ` · ${kept}` : ""}` : s.empty;
   const t = s.thresholds;
   const desc =
     s.lang === "fr"
       ? last
-        ? `${s.title} (${s.seriesId}) : ${n} valeur(s) quotidienne(s) du ${s.points[0]!.date} au ${last.date}, sur une échelle de 0 à ${s.scale} ; dernière valeur ${f1(last.value)}${kept ? ` (${kept})` : ""}. Bandes à ${t.moderate}, ${t.elevated} et ${t.crisis}. Source : ${s.source}. ${s.license}.`
+        ? `${s.title} (${s.seriesId}) : ${n} valeur(s) quotidienne(s) du ${s.points[0]!.date} au ${last.date}, sur une échelle de 0 à ${num(s.scale)} ; dernière valeur ${num(last.value)}${kept ? ` (${kept})` : ""}. Bandes à ${num(t.moderate)}, ${num(t.elevated)} et ${num(t.crisis)}. Source : ${s.source}. ${s.license}.`
         : `${s.title} (${s.seriesId}) : ${s.empty}. Source : ${s.source}. ${s.license}.`
       : last
-        ? `${s.title} (${s.seriesId}): ${n} daily value(s) from ${s.points[0]!.date} to ${last.date}, on a 0–${s.scale} scale; latest ${f1(last.value)}${kept ? ` (${kept})` : ""}. Bands at ${t.moderate}, ${t.elevated} and ${t.crisis}. Source: ${s.source}. ${s.license}.`
+        ? `${s.title} (${s.seriesId}): ${n} daily value(s) from ${s.points[0]!.date} to ${last.date}, on a 0–${num(s.scale)} scale; latest ${num(last.value)}${kept ? ` (${kept})` : ""}. Bands at ${num(t.moderate)}, ${num(t.elevated)} and ${num(t.crisis)}. Source: ${s.source}. ${s.license}.`
         : `${s.title} (${s.seriesId}): ${s.empty}. Source: ${s.source}. ${s.license}.`;
   // A line of text may run to 30 px from the right edge.
   const lineWidth = WIDTH - PLOT.left - 30;

@@ -11,6 +11,7 @@ import { pageOf } from "../inputs/pages.ts";
 import type { InstrumentKey } from "../schemas/primitives.ts";
 import { seriesChartSvg } from "../render/chart.ts";
 import { esc, htmlPage, PAGE_CSS } from "../render/html.ts";
+import { numberText } from "../render/number.ts";
 import { observationRows, signalHistoryAfter, signalHistoryKey } from "../signal-history/rows.ts";
 import type { PresentSignal } from "../signals.ts";
 import { CONTRACT_VERSION, byCodeUnits } from "./common.ts";
@@ -165,7 +166,7 @@ function citations(ctx: BuildContext, f: SeriesFacts, lang: "fr" | "en") {
   // A value the frame retained after an upstream failure was not measured then: cited as such.
   const what = last
     ? (last.retained ? w.retained : w.value)(
-        `${last.value} / ${f.config.scale}`,
+        `${numberText(last.value, lang)} / ${numberText(f.config.scale, lang)}`,
         last.date,
         last.frameId,
         last.publishedAt,
@@ -315,10 +316,10 @@ export const seriesPages = defineSurface({ format: "text", schema: HtmlText })({
           const body =
             `<nav><ul><li><a href="${esc(ctx.url(SERIES_PAGE))}">Toutes les séries</a></li><li><a href="${esc(ctx.url(PRESS_PAGE))}" hreflang="en" lang="en">Press resources</a></li></ul></nav>\n` +
             `<h1>${esc(f.config.label.fr)}</h1>\n<p>Identifiant stable : <code>${esc(f.config.seriesId)}</code> · instrument <code>${esc(f.key)}</code></p>\n` +
-            `<figure><img src="chart.svg" width="1200" height="630" alt="${esc(`Graphique de ${f.config.label.fr} (${f.config.seriesId}) avec les bandes de niveau`)}"><figcaption>${esc(`Valeurs quotidiennes (jours UTC clos), échelle 0–${f.config.scale}. Source : ${f.config.dashboard}. ${ctx.publication.config.license}.`)}</figcaption></figure>\n` +
-            `<h2>Valeur actuelle</h2>\n<p>${f.signal ? `${esc(f.signal.value)} / ${esc(f.signal.scale)} — ${esc(f.signal.level)}${noteOf(f.signal, ctx.now, " (", ")")}` : "Aucune valeur publiée."} (la valeur de chaque assemblage : <a href="${esc(ctx.url("/api/v1/signals/current.json"))}">signals/current.json</a>)</p>\n` +
+            `<figure><img src="chart.svg" width="1200" height="630" alt="${esc(`Graphique de ${f.config.label.fr} (${f.config.seriesId}) avec les bandes de niveau`)}"><figcaption>${esc(`Valeurs quotidiennes (jours UTC clos), échelle 0–${numberText(f.config.scale, "fr")}. Source : ${f.config.dashboard}. ${ctx.publication.config.license}.`)}</figcaption></figure>\n` +
+            `<h2>Valeur actuelle</h2>\n<p>${f.signal ? `${esc(numberText(f.signal.value, "fr"))} / ${esc(numberText(f.signal.scale, "fr"))} — ${esc(f.signal.level)}${noteOf(f.signal, ctx.now, " (", ")")}` : "Aucune valeur publiée."} (la valeur de chaque assemblage : <a href="${esc(ctx.url("/api/v1/signals/current.json"))}">signals/current.json</a>)</p>\n` +
             `<table><caption>Seuils de niveau (borne basse incluse)</caption><thead><tr><th scope="col">Niveau</th><th scope="col">À partir de</th></tr></thead><tbody>` +
-            `<tr><td>Détendu</td><td>0</td></tr><tr><td>Modéré</td><td>${esc(t.moderate)}</td></tr><tr><td>Élevé/Tendu</td><td>${esc(t.elevated)}</td></tr><tr><td>Crise</td><td>${esc(t.crisis)}</td></tr></tbody></table>\n` +
+            `<tr><td>Détendu</td><td>0</td></tr><tr><td>Modéré</td><td>${esc(numberText(t.moderate, "fr"))}</td></tr><tr><td>Élevé/Tendu</td><td>${esc(numberText(t.elevated, "fr"))}</td></tr><tr><td>Crise</td><td>${esc(numberText(t.crisis, "fr"))}</td></tr></tbody></table>\n` +
             `<h2>Méthodologie</h2>\n<p>${m ? `<a href="${esc(ctx.url(pageOf(ctx.publication.pages.methodology, m.slug)))}">${esc(m.title)}</a>, version ${esc(m.version)} (mise à jour le ${esc(m.updated)}) ; historique des versions dans le <a href="${esc(ctx.url(ctx.publication.pages.changelog))}">journal éditorial</a>.` : "Non renseignée."}</p>\n` +
             (f.revisions.length
               ? `<table><caption>Historique de la méthodologie</caption><thead><tr><th scope="col">Date</th><th scope="col">Changement</th></tr></thead><tbody>${f.revisions
@@ -361,7 +362,7 @@ export const seriesRegistryPage = defineSurface({ format: "text", schema: HtmlTe
           `<tr><th scope="row"><a href="${esc(ctx.url(seriesPage(f.config.seriesId)))}">${esc(f.config.label.fr)}</a></th>` +
           `<td><code>${esc(f.config.seriesId)}</code></td><td>${esc(f.key)}</td>` +
           `<td>${f.methodology ? `${esc(f.methodology.title)} v${esc(f.methodology.version)}` : "—"}</td>` +
-          `<td>${f.signal ? `${esc(f.signal.value)} / ${esc(f.signal.scale)} (${esc(f.signal.level)})${noteOf(f.signal, ctx.now, "<br>", "")}` : "—"}</td>` +
+          `<td>${f.signal ? `${esc(numberText(f.signal.value, "fr"))} / ${esc(numberText(f.signal.scale, "fr"))} (${esc(f.signal.level)})${noteOf(f.signal, ctx.now, "<br>", "")}` : "—"}</td>` +
           `<td><a href="${esc(ctx.url(seriesCsvPath(f.config.seriesId)))}">CSV</a> · <a href="${esc(ctx.url(seriesChartPath(f.config.seriesId)))}">SVG</a></td></tr>`,
       )
       .join("\n");

@@ -3,6 +3,7 @@ import { instrumentsOf } from "../inputs/publication.ts";
 import { signalHistoryKey, newLevelChanges, signalHistoryOf } from "../signal-history/rows.ts";
 import { BLACK_BOX_PATH, firstFrameAt } from "./black-box.ts";
 import type { LevelChange } from "../signal-history/model.ts";
+import { numberText } from "../render/number.ts";
 import { xmlText } from "../render/text.ts";
 import { defineSurface, type BuildContext } from "./types.ts";
 
@@ -49,12 +50,14 @@ export const riskAtom = defineSurface({ format: "text", schema: AtomText })({
       `  <rights>${xmlText(p.config.attribution)}</rights>`,
       `  <generator>risk-cli</generator>`,
     ];
+    // The entries are French prose for a person's feed reader: French numbers ("52,5").
+    const num = (n: number) => numberText(n, "fr");
     for (const c of entries) {
       const label = labels.get(c.instrument);
       const name = label ? `${label.fr} / ${label.en}` : c.instrument;
       const raw =
         c.to.rawValue !== null
-          ? `; valeur brute ${c.to.rawValue}${c.to.rawUnit !== null ? ` ${c.to.rawUnit}` : ""}`
+          ? `; valeur brute ${num(c.to.rawValue)}${c.to.rawUnit !== null ? ` ${c.to.rawUnit}` : ""}`
           : "";
       const retained = c.to.fallbackUsed
         ? `; valeur conservée après une panne amont (${c.to.sourceStatus}), pas une lecture fraîche`
@@ -62,7 +65,7 @@ export const riskAtom = defineSurface({ format: "text", schema: AtomText })({
       lines.push(
         "  <entry>",
         `    <id>${xmlText(entryId(host, c))}</id>`,
-        `    <title>${xmlText(`${name} : ${c.from.level} → ${c.to.level} (${c.to.value})`)}</title>`,
+        `    <title>${xmlText(`${name} : ${c.from.level} → ${c.to.level} (${num(c.to.value)})`)}</title>`,
         `    <updated>${c.at}</updated>`,
         `    <published>${c.at}</published>`,
         `    <link rel="alternate" type="text/html" href="${xmlText(pages.get(c.instrument) ?? url(p.pages.home))}"/>`,
@@ -70,7 +73,7 @@ export const riskAtom = defineSurface({ format: "text", schema: AtomText })({
         `    <author><name>${xmlText(p.config.name)}</name><uri>${xmlText(url(p.pages.home))}</uri></author>`,
         `    <category term="${c.to.tone}" label="${xmlText(c.to.level)}"/>`,
         `    <content type="text">${xmlText(
-          `${name} passe de ${c.from.level} (${c.from.value}) à ${c.to.level} (${c.to.value}) à ${c.at}, frame ${c.frameId} comparée à ${c.previousFrameId}${raw}${c.to.observedAt ? `; observation amont ${c.to.observedAt}` : ""}${retained}.`,
+          `${name} passe de ${c.from.level} (${num(c.from.value)}) à ${c.to.level} (${num(c.to.value)}) à ${c.at}, frame ${c.frameId} comparée à ${c.previousFrameId}${raw}${c.to.observedAt ? `; observation amont ${c.to.observedAt}` : ""}${retained}.`,
         )}</content>`,
         "  </entry>",
       );

@@ -115,7 +115,7 @@ describe("the pages' content", () => {
     expect(html).toContain(`CSV de la série tel que publié le 2026-11-23 : sha256 ${csv.sha256}`);
     // The last closed day (2026-11-22), with the frame that measured its value.
     expect(html).toMatch(
-      /\d+(\.\d)? \/ 100 le 2026-11-22, mesurée par la frame 000002-20261122T090000Z le 2026-11-22T09:00:00Z/,
+      /\d+(,\d)? \/ 100 le 2026-11-22, mesurée par la frame 000002-20261122T090000Z le 2026-11-22T09:00:00Z/,
     );
     const command = "risk-cli replay --archive archive.git --date 2026-11-23 --out us-financial-stress-2026-11-23";
     expect(html).toContain(command);
@@ -164,9 +164,11 @@ describe("the pages' content", () => {
     expect(eu).toMatchObject({ qualityStatus: "stale", fallbackUsed: false });
     const note = `valeur périmée : publiée en amont le ${eu.sourceUpdatedAt}, fraîche jusqu’au 2026-11-22T05:40:00Z`;
     expect(readFileSync(`${site}/series/eu-sovereign-stress/index.html`, "utf8")).toContain(
-      `${eu.value} / 100 — ${eu.level} (${note})`,
+      `${String(eu.value).replace(".", ",")} / 100 — ${eu.level} (${note})`,
     );
-    expect(readFileSync(`${site}/series/index.html`, "utf8")).toContain(`${eu.value} / 100 (${eu.level})<br>${note}`);
+    expect(readFileSync(`${site}/series/index.html`, "utf8")).toContain(
+      `${String(eu.value).replace(".", ",")} / 100 (${eu.level})<br>${note}`,
+    );
     // A value retained after an upstream failure says so in the registry too, not only on its page.
     const { demoCopy } = await import("../helpers/publication.ts");
     const pub = demoCopy();
@@ -176,9 +178,9 @@ describe("the pages' content", () => {
     await run("2026-11-21T12:00:00Z");
     rmSync(`${pub}/upstream/yen.json`);
     await run("2026-11-21T12:15:00Z");
-    const retained = "57.9 / 100 (Élevé/Tendu)<br>valeur conservée après une panne amont : non fraîche";
+    const retained = "57,9 / 100 (Élevé/Tendu)<br>valeur conservée après une panne amont : non fraîche";
     expect(readFileSync(`${out}/site/series/index.html`, "utf8")).toContain(retained);
-    expect(readFileSync(`${out}/site/series/index.html`, "utf8")).toContain("31.4 / 100 (Modéré)</td>");
+    expect(readFileSync(`${out}/site/series/index.html`, "utf8")).toContain("31,4 / 100 (Modéré)</td>");
   });
 
   it("cites a closed day's value its frame retained after an upstream failure as retained, not as measured", async () => {
@@ -193,7 +195,7 @@ describe("the pages' content", () => {
     await run("2026-11-22T00:00:00Z");
     const fr = readFileSync(`${out}/site/series/yen-carry-stress/index.html`, "utf8");
     expect(fr).toContain(
-      "57.9 / 100 le 2026-11-21, valeur conservée après une panne amont, publiée par la frame 000002-20261121T234500Z le 2026-11-21T23:45:00Z",
+      "57,9 / 100 le 2026-11-21, valeur conservée après une panne amont, publiée par la frame 000002-20261121T234500Z le 2026-11-21T23:45:00Z",
     );
     const en = readFileSync(`${out}/site/en/press-resources/index.html`, "utf8");
     expect(en).toContain(
@@ -203,8 +205,8 @@ describe("the pages' content", () => {
     expect(en).toContain("31.4 / 100 on 2026-11-21, measured by frame 000002-20261121T234500Z");
     // The chart a journalist embeds says it too, in the image and in its description.
     const svg = readFileSync(`${out}/site/series/yen-carry-stress/chart.svg`, "utf8");
-    expect(svg).toContain("yen-carry-stress · 57.9 / 100 (2026-11-21) · valeur conservée après une panne amont</text>");
-    expect(svg).toContain("dernière valeur 57.9 (valeur conservée après une panne amont).");
+    expect(svg).toContain("yen-carry-stress · 57,9 / 100 (2026-11-21) · valeur conservée après une panne amont</text>");
+    expect(svg).toContain("dernière valeur 57,9 (valeur conservée après une panne amont).");
     expect(readFileSync(`${out}/site/series/us-financial-stress/chart.svg`, "utf8")).not.toContain("conservée");
   });
 
