@@ -444,7 +444,9 @@ function publicationReader(
         })
           // Errors, and a glob that matches nothing (a corpus emptied by a typo must not pass unseen).
           .filter((f) => f.severity === "error" || f.code === "empty-glob")
-          .map(({ needle, ...f }) => formatFinding({ ...f, line: f.line ?? lineOf(files.files.get(f.file), needle) }))
+          .map(({ needle, after, ...f }) =>
+            formatFinding({ ...f, line: f.line ?? lineOf(files.files.get(f.file), needle, after) }),
+          )
       );
     },
     /** Keeps what was parsed for the next assembly (written even with the cache off, so it stays current). */

@@ -18,7 +18,7 @@ import { emptyDay, type DayCounts } from "../core/traffic/counts.ts";
 import { RiskError } from "../core/errors.ts";
 import { readRegularFile } from "../archive/regular-file.ts";
 import { instrumentsOf, type Publication } from "../core/inputs/publication.ts";
-import { pageOf } from "../core/inputs/pages.ts";
+import { publisherPages } from "../core/editorial/dead-links.ts";
 import { AGENTS_PAGE, AGENTS_PAGE_EN, PRESS_PAGE, SERIES_PAGE, seriesPage } from "../core/surfaces/pages.ts";
 
 export const TRAFFIC_STATE_FILE = "risk-cli-traffic.json";
@@ -64,13 +64,8 @@ export const OTHER_PAGES = "(other pages)";
  * client's to choose, and is never published as it came.
  */
 export function knownPages(p: Publication): Set<string> {
-  const pages = new Set<string>(["/", "/en/", AGENTS_PAGE, AGENTS_PAGE_EN, SERIES_PAGE, PRESS_PAGE]);
-  const { pages: at } = p;
-  for (const path of [at.home, at.sources, at.protocol, at.changelog, at.agents, at.glossary]) pages.add(path);
-  for (const d of [...p.articles, ...p.guides]) pages.add(d.path);
-  for (const m of p.methodologies) pages.add(pageOf(at.methodology, m.slug));
-  for (const g of p.glossary) pages.add(pageOf(at.glossaryEntry, g.slug));
-  for (const s of p.primarySources) pages.add(pageOf(at.source, s.slug));
+  const pages = publisherPages(p);
+  for (const path of ["/", "/en/", AGENTS_PAGE, AGENTS_PAGE_EN, SERIES_PAGE, PRESS_PAGE]) pages.add(path);
   for (const [, config] of instrumentsOf(p)) pages.add(seriesPage(config.seriesId));
   return pages;
 }

@@ -335,7 +335,7 @@ const parser = or(
   ),
   command("lint", object({ command: constant("lint"), publication, json }), {
     brief: message`Check the whole publication without writing anything.`,
-    description: message`Parses every input file (exit 3: every article and guide that cannot be read is named in one run; a config or registry file that cannot be read stops it at that file), builds every corpus surface in memory and checks it against its schema (exit 4), then lists the editorial findings, each with file, line and field: reviews whose claim no longer exists and translations whose original is missing (errors, exit 1); stale translations, misplaced claim-id markers, content globs that match no document and documents dated after today (warnings); French articles without a claim (notes).`,
+    description: message`Parses every input file (exit 3: every article and guide that cannot be read is named in one run; a config or registry file that cannot be read stops it at that file), builds every corpus surface in memory and checks it against its schema (exit 4), then lists the editorial findings, each with file, line and field: reviews whose claim no longer exists and translations whose original is missing (errors, exit 1); stale translations, misplaced claim-id markers, content globs that match no document, documents dated after today and links to pages of the publication that do not exist (warnings); French articles without a claim (notes).`,
     footer: examples("risk-cli lint", "risk-cli lint --publication ./my-publication --json"),
   }),
   command(

@@ -46,9 +46,9 @@ export async function runLint(opts: { publication?: string; json: boolean }): Pr
   assemble({ publication, upstream, previous: null, now, toolVersion: VERSION, inputs: "lint" }, nodeHasher, {
     surfaces,
   });
-  const findings: LintFinding[] = editorialFindings(publication, now, url).map(({ needle, ...f }) => ({
+  const findings: LintFinding[] = editorialFindings(publication, now, url).map(({ needle, after, ...f }) => ({
     ...f,
-    line: f.line ?? lineOf(files.files.get(f.file), needle),
+    line: f.line ?? lineOf(files.files.get(f.file), needle, after),
   }));
   for (const [key, cfg] of instrumentsOf(publication)) {
     const r = collected.instruments[key];

@@ -123,8 +123,18 @@ const _EXCLUDED = anyOf(EXCLUDED_SECTIONS);
 const _NAVIGATION = new RegExp(`^(?:${NAVIGATION_PREFIXES.map(wordSource).join("|")})`);
 const _NUMBER = new RegExp(`(?<![${WORD_CLASS}])\\d+(?: \\d{3})*(?:[,.]\\d+)?`, "g");
 const _UNIT_AFTER = new RegExp(`^\\s*(?:${MATERIAL_UNITS.map(wordSource).join("|")})`);
-// A footnote is read for its links, never for a claim: it is not a candidate block.
-const _PROSE: ReadonlySet<string> = new Set(["paragraph", "listItem", "quote", "table", "heading", "footnote"]);
+/**
+ * The blocks whose text is read as prose, links included. A footnote is read for its links, never
+ * for a claim: it is not a candidate block.
+ */
+export const PROSE_BLOCKS: ReadonlySet<string> = new Set([
+  "paragraph",
+  "listItem",
+  "quote",
+  "table",
+  "heading",
+  "footnote",
+]);
 const _CANDIDATE_BLOCKS: ReadonlySet<string> = new Set(["paragraph", "listItem"]);
 
 /** The claims (at most three), references and counts of one French article. */
@@ -163,7 +173,7 @@ export function extractArticleEvidence(article: ArticleInput, options: ExtractOp
   const firstNotes = new Set(parsed.footnotes.values());
   for (const block of parsed.blocks) {
     if (block.type === "footnote" && !firstNotes.has(block)) continue;
-    if (!_PROSE.has(block.type)) {
+    if (!PROSE_BLOCKS.has(block.type)) {
       for (const m of block.markers)
         warn("marker-unused", m.line, `claim-id "${m.name}" stands before a ${block.type} block, which holds no claim`);
       continue;

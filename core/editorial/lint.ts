@@ -12,6 +12,8 @@ import { editorialOf } from "./analysis.ts";
 import { withoutUnsafeLinks } from "./links.ts";
 import { impossibleDays } from "../claims/dates.ts";
 import { withoutComments } from "../render/text.ts";
+import { deadLinks } from "./dead-links.ts";
+import { quote } from "../inputs/locate.ts";
 
 export interface Finding {
   severity: "error" | "warning" | "note";
@@ -23,6 +25,7 @@ export interface Finding {
     | "no-claim"
     | "dropped-markup"
     | "unsafe-link"
+    | "dead-link"
     | "impossible-date"
     | "empty-glob"
     | "no-articles"
@@ -37,6 +40,8 @@ export interface Finding {
   needle: string;
   /** The line, when the finding knows it already. */
   line?: number;
+  /** Text the needle stands after, when the needle alone may occur earlier in the file. */
+  after?: string;
 }
 
 const SEVERITY_ORDER = { error: 0, warning: 1, note: 2 } as const;
@@ -223,6 +228,18 @@ export function editorialFindings(
       });
     }
   }
+  for (const d of options.errorsOnly ? [] : deadLinks(p)) {
+    findings.push({
+      severity: "warning",
+      code: "dead-link",
+      file: d.file,
+      field: d.field,
+      message: `the link to ${quote(d.href)} leads to no ${d.kind} of the publication (deleted, made a draft, or given another slug), yet it is published as written; fix the link's slug, or publish the ${d.kind}`,
+      needle: d.href,
+      after: d.entry === undefined ? undefined : `slug: ${d.entry}`,
+      line: d.line,
+    });
+  }
   for (const a of editorial.articles) {
     for (const w of a.evidence.warnings) {
       findings.push({
@@ -255,10 +272,14 @@ export function editorialFindings(
   );
 }
 
-/** The 1-based line of the first occurrence of `needle` in `text`, or null. */
-export function lineOf(text: string | undefined, needle: string): number | null {
+/**
+ * The 1-based line of the first occurrence of `needle` in `text` (the first after `after`, when
+ * `after` is written there), or null.
+ */
+export function lineOf(text: string | undefined, needle: string, after?: string): number | null {
   if (!text || !needle) return null;
-  const at = text.indexOf(needle);
+  const from = after ? text.indexOf(after) : -1;
+  const at = from >= 0 && text.indexOf(needle, from) >= 0 ? text.indexOf(needle, from) : text.indexOf(needle);
   if (at < 0) return null;
   let line = 1;
   for (let i = text.indexOf("\n"); i !== -1 && i < at; i = text.indexOf("\n", i + 1)) line++;
@@ -266,7 +287,7 @@ export function lineOf(text: string | undefined, needle: string): number | null 
 }
 
 /** A finding as reported: its line found in the file (null when the file does not say). */
-export interface LintFinding extends Omit<Finding, "needle" | "line"> {
+export interface LintFinding extends Omit<Finding, "needle" | "line" | "after"> {
   line: number | null;
 }
 
