@@ -294,12 +294,18 @@ const notALock = (path: string) =>
     file: path,
   });
 
-/** Whether a process of this host is running (EPERM: it is, and belongs to another user). */
+/**
+ * Whether a process of this host is running. Only ESRCH says it is gone (EPERM: it runs as another
+ * user). Deno without --allow-run refuses the signal itself (and /proc), which says nothing of the
+ * process: the holder is then taken as alive, since taking a live writer's lock would let two
+ * writers commit at once; the lock error says to remove the file once that process is gone.
+ */
 export function processAlive(pid: number): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
     return true;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
+    return (e as NodeJS.ErrnoException).code !== "ESRCH";
   }
 }
