@@ -6,7 +6,8 @@
  */
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
-import { tmpdir } from "node:os";
+import { createServer } from "node:net";
+import { hostname, tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -40,10 +41,10 @@ interface Output {
   summary: { frameHash: string; commit: string };
 }
 
-async function assembleWith(runtime: "node" | "deno", dir: string): Promise<Output> {
+async function assembleWith(runtime: "node" | "deno", dir: string, extra: string[] = []): Promise<Output> {
   const site = join(dir, "site");
   const archive = join(dir, "archive");
-  const args = ["assemble", "--now", NOW, "--site", site, "--archive", archive, "--json"];
+  const args = ["assemble", "--now", NOW, "--site", site, "--archive", archive, "--json", ...extra];
   const [cmd, argv] =
     runtime === "node"
       ? [process.execPath, [DIST_MAIN, ...args]]
@@ -124,6 +125,70 @@ describe("assemble on Node (dist) and on Deno (sources)", () => {
     expect(hd.raw).toBe(hn.raw); // same tree, author, committer, time and message ...
     expect(hd.sha).toBe(hn.sha); // ... hence the same commit
     expect(deno.summary.commit).toBe(hd.sha);
+  }, 120_000);
+});
+
+/** One command on Node (dist) and on Deno (sources, the task's flags): exit code and output. */
+async function runOn(
+  runtime: "node" | "deno",
+  args: string[],
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const [cmd, argv] =
+    runtime === "node"
+      ? [process.execPath, [DIST_MAIN, ...args]]
+      : [DENO, ["run", ...DENO_FLAGS, join(ROOT, "cli", "main.ts"), ...args]];
+  try {
+    const { stdout, stderr } = await run(cmd, argv, { cwd: ROOT, env: ENV, maxBuffer: 16 << 20 });
+    return { code: 0, stdout, stderr };
+  } catch (e) {
+    const err = e as { code?: number; stdout?: string; stderr?: string };
+    return { code: err.code ?? -1, stdout: err.stdout ?? "", stderr: err.stderr ?? "" };
+  }
+}
+
+/** A local port nothing listens on: connecting to it is refused. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  const port = (server.address() as { port: number }).port;
+  await new Promise((done) => server.close(done));
+  return port;
+}
+
+describe("failures on Deno as on Node", () => {
+  it("a lock held by a live process of this host: exit 5 on Deno as on Node, the lock left in place", async () => {
+    const { archive } = await assembleWith("node", join(tmp, "locked"));
+    const lock = join(archive, "risk-cli.lock");
+    const holder = `${JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString() })}\n`;
+    fs.writeFileSync(lock, holder);
+    const later = ["assemble", "--now", "2026-11-21T11:00:00Z", "--archive", archive, "--json"];
+    for (const runtime of ["node", "deno"] as const) {
+      const r = await runOn(runtime, [...later, "--site", join(tmp, "locked", `site-${runtime}`)]);
+      expect({ runtime, code: r.code, json: JSON.parse(r.stdout || "{}") }).toMatchObject({
+        runtime,
+        code: 5,
+        json: { ok: false, code: "E_LOCKED", pid: process.pid },
+      });
+      expect(fs.readFileSync(lock, "utf8")).toBe(holder);
+    }
+  }, 120_000);
+
+  it("an unreachable upstream publishes the same bytes and reason on Deno as on Node", async () => {
+    const publication = join(tmp, "unreachable-pub");
+    fs.cpSync(join(ROOT, "demo"), publication, { recursive: true });
+    const config = join(publication, "risk.config.yaml");
+    const url = `http://127.0.0.1:${await closedPort()}/us.json`;
+    fs.writeFileSync(config, fs.readFileSync(config, "utf8").replace("source: upstream/us.json", `source: ${url}`));
+    const extra = ["--publication", publication];
+    const [node, deno] = await Promise.all([
+      assembleWith("node", join(tmp, "unreachable-node"), extra),
+      assembleWith("deno", join(tmp, "unreachable-deno"), extra),
+    ]);
+    expect(fs.readFileSync(join(node.site, "api", "v1", "risk.json"), "utf8")).toContain(
+      "the network failed (ECONNREFUSED)",
+    );
+    expectSameTree(node.site, deno.site);
+    expect((await head(deno.archive)).sha).toBe((await head(node.archive)).sha);
   }, 120_000);
 });
 

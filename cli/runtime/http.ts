@@ -71,9 +71,27 @@ export function fetchHttp(options: { fetch?: typeof fetch; userAgent?: string } 
   };
 }
 
+/**
+ * Deno's fetch says in words what Node's says with a system code. The reason of a fallback is
+ * published, so the same failure must read the same on both runtimes: the words become the code.
+ */
+const DENO_NETWORK_WORDS: [RegExp, string][] = [
+  [/connection refused/i, "ECONNREFUSED"],
+  [/temporary failure in name resolution/i, "EAI_AGAIN"],
+  [/dns error|failed to lookup address|name or service not known|nodename nor servname/i, "ENOTFOUND"],
+  [/connection reset/i, "ECONNRESET"],
+  [/network is unreachable/i, "ENETUNREACH"],
+  [/no route to host/i, "EHOSTUNREACH"],
+  [/timed out/i, "ETIMEDOUT"],
+];
+
 /** fetch's errors say "fetch failed"; the cause says why (ECONNREFUSED, a bad gzip stream…). */
 function describe(e: unknown): string {
-  const err = e as { message?: string; cause?: { code?: string; message?: string } };
-  const cause = err?.cause?.code ?? err?.cause?.message;
+  const err = e as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  // Deno run without --allow-net: a refusal of this process, not of the network.
+  if (err?.name === "NotCapable" || err?.name === "PermissionDenied") return "fetch failed (--allow-net not given)";
+  const said = err?.cause?.code ?? err?.cause?.message;
+  const code = err?.cause?.code ?? DENO_NETWORK_WORDS.find(([words]) => words.test(said ?? ""))?.[1];
+  const cause = code ?? said;
   return cause ? `${err.message ?? "fetch failed"} (${cause})` : (err?.message ?? String(e));
 }

@@ -288,6 +288,8 @@ async function checkRedirectHost(source: string, next: string, http: NonNullable
 
 /** A network error's code (ECONNREFUSED, ENOTFOUND…) from the HTTP port's message, if it has one. */
 function networkCode(message: string): string {
+  // Deno run without network permission: the fix is the runtime's flag, not the source.
+  if (message.includes("--allow-net")) return " (Deno refused network access: run it with --allow-net)";
   const m = /\b(E[A-Z_]{3,}|UND_ERR_[A-Z_]+)\b/.exec(message);
   return m ? ` (${m[1]})` : "";
 }
