@@ -4,7 +4,7 @@
  * than Node's own start-up, which `--version` does not need.
  */
 import { object, or } from "@optique/core/constructs";
-import { lineBreak, message, optionName, text, type Message } from "@optique/core/message";
+import { formatMessage, lineBreak, message, optionName, text, type Message } from "@optique/core/message";
 import { multiple, optional, withDefault } from "@optique/core/modifiers";
 import { argument, command, constant, flag, option } from "@optique/core/primitives";
 import { choice, integer, string } from "@optique/core/valueparser";
@@ -12,7 +12,7 @@ import { createSuggestionMessage, findSimilar } from "@optique/core/suggestion";
 import type { Usage } from "@optique/core/usage";
 import { parseSync } from "@optique/core/parser";
 import { VERSION } from "../core/version.ts";
-import { oneLine } from "./terminal.ts";
+import { jsonText, oneLine } from "./terminal.ts";
 
 /** An "Examples:" footer, one command per line. */
 function examples(...commands: string[]): Message {
@@ -554,6 +554,12 @@ export async function parseArgs(args: readonly string[] = process.argv.slice(2))
   if (!args.some((word) => RUNNER_WORDS.has(word.split("=")[0]!))) {
     const parsed = parseSync(parser, args);
     if (parsed.success) return parsed.value;
+    // A job that asked for --json reads its failure on standard output, as for every other
+    // failure; the runner then says it on standard error and exits 2.
+    if (args.includes("--json"))
+      process.stdout.write(
+        `${jsonText({ ok: false, code: "E_USAGE", message: oneLine(formatMessage(parsed.error, { colors: false, quotes: true })) })}\n`,
+      );
   }
   return runParser(args);
 }

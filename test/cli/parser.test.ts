@@ -93,6 +93,23 @@ describe("the command line", () => {
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
   });
 
+  it("prints a usage error as JSON on standard output when --json is given, as every other failure", () => {
+    for (const args of [
+      ["assemble", "--bogus", "--json"],
+      ["prove", "--json"],
+      ["replay", "--json", "--date"],
+    ]) {
+      const r = runCli(args);
+      expect(r.status, args.join(" ")).toBe(2);
+      const out = JSON.parse(r.stdout) as { ok: boolean; code: string; message: string };
+      expect(out).toMatchObject({ ok: false, code: "E_USAGE" });
+      expect(out.message.length).toBeGreaterThan(10);
+      expect(r.stderr).toContain(out.message);
+    }
+    // Without --json, standard output stays empty.
+    expect(runCli(["assemble", "--bogus"]).stdout).toBe("");
+  });
+
   it("explains a known option after --, and an integer too large without speaking of bigint", () => {
     const after = runCli(["assemble", "--", "--json"]);
     expect(after.status).toBe(2);
