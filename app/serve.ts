@@ -21,16 +21,12 @@ import type { MementoIndex } from "../archive/api/memento.ts";
 import { gitdirOf } from "../archive/git/objects.ts";
 import { MEMENTO_PREFIX, mementoUri, TIMEMAP_PREFIX } from "../archive/models/memento-paths.ts";
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
-import { cacheControlOf, servedType } from "../core/render/headers.ts";
+import { cacheControlOf, EXPOSED_HEADERS, servedType } from "../core/render/headers.ts";
 import { logFileType } from "../core/log/site-log.ts";
 import { readRegularFile } from "../archive/regular-file.ts";
 import { pageFile } from "../core/render/page-url.ts";
 
 const ALLOW = "GET, HEAD, OPTIONS";
-
-/** The headers of an answer that a cross-origin page may read besides the CORS-safelisted ones. */
-export const EXPOSED_HEADERS =
-  "ETag, Link, Memento-Datetime, Content-Range, Accept-Ranges, Content-Encoding, Vary, Location, Allow";
 
 /** Media types by extension, for files integrity.json does not list (itself, pages). */
 const BY_EXTENSION: Record<string, string> = {

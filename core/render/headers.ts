@@ -17,6 +17,13 @@ export function servedType(mediaType: string): string {
     : mediaType;
 }
 
+/**
+ * The headers of an answer that a cross-origin page may read besides the CORS-safelisted ones:
+ * `risk-cli serve` sends them, and the `_headers` file asks a static host to send them too.
+ */
+export const EXPOSED_HEADERS =
+  "ETag, Link, Memento-Datetime, Content-Range, Accept-Ranges, Content-Encoding, Vary, Location, Allow";
+
 /** How long a client may keep a file: the surfaces change at every assembly (15 minutes). */
 export function cacheControlOf(path: string): string {
   if (path.startsWith(LOG_TILE_PREFIX)) return "public, max-age=31536000, immutable";
@@ -31,7 +38,12 @@ export function cacheControlOf(path: string): string {
  * same rule under both.
  */
 export function hostHeaders(surfaces: readonly { path: string; mediaType: string }[]): string {
-  const lines = ["/*", "  Access-Control-Allow-Origin: *", "  X-Content-Type-Options: nosniff"];
+  const lines = [
+    "/*",
+    "  Access-Control-Allow-Origin: *",
+    `  Access-Control-Expose-Headers: ${EXPOSED_HEADERS}`,
+    "  X-Content-Type-Options: nosniff",
+  ];
   const rules = surfaces.flatMap((s) =>
     publicUrl(s.path) !== s.path ? [s, { path: publicUrl(s.path), mediaType: s.mediaType }] : [s],
   );

@@ -165,7 +165,7 @@ describe("risk-cli serve", () => {
 });
 
 describe("the _headers file static hosts apply", () => {
-  it("gives every surface its contract type, CORS and nosniff, and is written by replay too", async () => {
+  it("gives every surface its contract type, CORS with the headers serve exposes, and nosniff, and is written by replay too", async () => {
     const text = readFileSync(`${site}/_headers`, "utf8");
     const integrity = JSON.parse(readFileSync(`${site}/api/v1/integrity.json`, "utf8"));
     for (const s of integrity.surfaces as { path: string; mediaType: string }[]) {
@@ -178,6 +178,9 @@ describe("the _headers file static hosts apply", () => {
       const r = await get(s.path);
       expect(r.headers["content-type"]).toBe(h["content-type"]);
       expect(r.headers["cache-control"]).toBe(h["cache-control"]);
+      // A page of another origin reads the ETag from a static host as from risk-cli serve.
+      expect(h["access-control-expose-headers"], s.path).toBe(r.headers["access-control-expose-headers"]);
+      expect(h["access-control-expose-headers"]).toContain("ETag");
     }
   });
 });
@@ -199,6 +202,9 @@ describe("the _headers rules of pages", () => {
       const r = await get(folder);
       expect(r.headers["content-type"]).toBe(h["content-type"]);
       expect(r.headers["cache-control"]).toBe(h["cache-control"]);
+      // A page of another origin reads the ETag from a static host as from risk-cli serve.
+      expect(h["access-control-expose-headers"], folder).toBe(r.headers["access-control-expose-headers"]);
+      expect(h["access-control-expose-headers"]).toContain("ETag");
     }
   });
 });
