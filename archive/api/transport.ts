@@ -18,6 +18,7 @@ import { dirname } from "node:path";
 import { RiskError } from "../../core/errors.ts";
 import { isLoopbackHost } from "../../core/inputs/addresses.ts";
 import { BRANCH, headCommit, initRepository, isRepository, updateBranch } from "../git/objects.ts";
+import { isogitFs } from "../git/isogit-fs.ts";
 import { ATTESTATIONS_REF, attestationsHead, setAttestationsHead } from "./attestation-ref.ts";
 import { UNPUSHED_PREFIX } from "./unpushed.ts";
 import { TOKEN_USER, withoutSecret } from "./secret-text.ts";
@@ -218,7 +219,7 @@ async function isAncestor(
 ): Promise<boolean> {
   if (ancestor === oid) return true;
   try {
-    return await git.isDescendent({ fs, gitdir, oid, ancestor, depth: -1 });
+    return await git.isDescendent({ fs: isogitFs(gitdir), gitdir, oid, ancestor, depth: -1 });
   } catch {
     return false;
   }
@@ -245,7 +246,7 @@ async function pullAttestations(gitdir: string, remote: Remote): Promise<NonNull
   let fetched: string | null;
   try {
     const result = await git.fetch({
-      fs,
+      fs: isogitFs(gitdir),
       gitdir,
       http: withRemoteHead(http, branch),
       url: remote.url,
@@ -316,7 +317,7 @@ async function pullFramesOnce(gitdir: string, remote: Remote): Promise<PullResul
     // entry in the archive's config (its URL carries no credential).
     await git.addRemote({ fs, gitdir, remote: REMOTE_NAME, url: remote.url, force: true });
     const result = await git.fetch({
-      fs,
+      fs: isogitFs(gitdir),
       gitdir,
       http: withRemoteHead(http, remote.branch),
       url: remote.url,
@@ -380,7 +381,7 @@ export async function pushArchive(gitdir: string, remote: Remote): Promise<PushR
   const { git, http } = await loadGit();
   try {
     const result = await git.push({
-      fs,
+      fs: isogitFs(gitdir),
       http,
       gitdir,
       url: remote.url,
@@ -397,7 +398,7 @@ export async function pushArchive(gitdir: string, remote: Remote): Promise<PushR
     if (attestationsHead(gitdir) === null) return { outcome: "pushed", head, attestations: "none" };
     const branch = attestationsBranch(remote.branch);
     const pushed = await git.push({
-      fs,
+      fs: isogitFs(gitdir),
       http,
       gitdir,
       url: remote.url,

@@ -11,6 +11,7 @@ import * as fs from "node:fs";
 import { createHash } from "node:crypto";
 import { deflateSync, inflateSync } from "node:zlib";
 import { RiskError } from "../../core/errors.ts";
+import { isogitFs } from "./isogit-fs.ts";
 import { PackCorruptError, PackUnsupportedError, packStore, type GitObject } from "./pack.ts";
 
 export type TreeEntry = { mode: string; path: string; oid: string; type: "blob" | "tree" | "commit" };
@@ -323,7 +324,9 @@ function readTyped(gitdir: string, oid: string, type: GitObject["type"]): Buffer
 export async function readBlob(gitdir: string, oid: string): Promise<Uint8Array> {
   const body = readTyped(gitdir, oid, "blob");
   if (body) return body;
-  const { blob } = await viaIsogit(gitdir, oid, async () => (await isogit()).readBlob({ fs, gitdir, oid }));
+  const { blob } = await viaIsogit(gitdir, oid, async () =>
+    (await isogit()).readBlob({ fs: isogitFs(gitdir), gitdir, oid }),
+  );
   return blob;
 }
 
@@ -353,7 +356,8 @@ export async function readTree(gitdir: string, oid: string, cache?: TreeCache): 
   const body = readTyped(gitdir, oid, "tree");
   const tree = body
     ? parseTree(body)
-    : ((await viaIsogit(gitdir, oid, async () => (await isogit()).readTree({ fs, gitdir, oid }))).tree as TreeEntry[]);
+    : ((await viaIsogit(gitdir, oid, async () => (await isogit()).readTree({ fs: isogitFs(gitdir), gitdir, oid })))
+        .tree as TreeEntry[]);
   cache?.set(oid, tree);
   return tree;
 }
@@ -456,7 +460,9 @@ export async function readCommit(gitdir: string, oid: string): Promise<CommitInf
     throw damaged(oid, `is a ${obj.type} where a commit belongs`);
   const parsed = obj !== "fallback" && obj.type === "commit" ? parseCommit(oid, obj.body) : null;
   if (parsed) return parsed;
-  const { commit } = await viaIsogit(gitdir, oid, async () => (await isogit()).readCommit({ fs, gitdir, oid }));
+  const { commit } = await viaIsogit(gitdir, oid, async () =>
+    (await isogit()).readCommit({ fs: isogitFs(gitdir), gitdir, oid }),
+  );
   return {
     oid,
     tree: commit.tree,

@@ -105,6 +105,28 @@ describe("archive transport over Git's smart HTTP protocol (git http-backend)", 
     expect(again.status, again.stderr).toBe(0);
   });
 
+  it("pushes and pulls an archive that borrows its objects through objects/info/alternates (git clone --shared)", async () => {
+    const dir = tempDir();
+    for (let i = 0; i < 3; i++)
+      await runAssemble({ site: `${dir}/site`, archive: `${dir}/archive.git`, now: at(15 * i), json: true });
+    git(`${dir}/archive.git`, "gc", "-q");
+    // Every object of the borrower is in the lender: isomorphic-git alone finds none to send.
+    execFileSync("git", ["clone", "-q", "--bare", "--shared", `${dir}/archive.git`, `${dir}/borrower.git`]);
+    const push = await runCli(["archive", "push", "--archive", `${dir}/borrower.git`, "--json"], { env: env(server) });
+    expect(push.status, push.stderr).toBe(0);
+    expect(remoteHead(server)).toBe(git(`${dir}/archive.git`, "rev-parse", "refs/heads/main"));
+    expect(verifyFreshClone(server).status).toBe(0);
+    // A borrower one frame behind offers the frames it borrows as held: only the new one travels.
+    const whole = await runCli(["archive", "pull", "--archive", `${dir}/empty.git`, "--json"], { env: env(server) });
+    execFileSync("git", ["clone", "-q", "--bare", "--shared", `${dir}/archive.git`, `${dir}/behind.git`]);
+    git(`${dir}/behind.git`, "update-ref", "refs/heads/main", "refs/heads/main~1");
+    const pull = await runCli(["archive", "pull", "--archive", `${dir}/behind.git`, "--json"], { env: env(server) });
+    expect(pull.status, pull.stderr).toBe(0);
+    expect(JSON.parse(pull.stdout).outcome).toBe("fast-forward");
+    expect(JSON.parse(pull.stdout).bytesReceived).toBeLessThan(JSON.parse(whole.stdout).bytesReceived / 2);
+    expect(runCliSync(["verify", "--archive", `${dir}/behind.git`]).status).toBe(0);
+  });
+
   it("pulls into an empty folder, then assemble --push adds a frame on top", async () => {
     const before = await seed(2);
     const dir = tempDir();
