@@ -54,12 +54,13 @@ export function incompleteClone(gitdir: string): "shallow" | "partial" | null {
 }
 
 /**
- * An object missing from an archive that is a shallow or partial clone: not damage, but a copy
- * that lacks what risk-cli reads (exit 6), with the command that fetches it. Null for any other.
+ * An object missing from an archive that is a shallow or partial clone, or whose alternates are
+ * gone: not damage, but a copy that lacks what risk-cli reads (exit 6), with the command that
+ * fetches it or the way back. Null for any other.
  */
 export function notFetched(gitdir: string, oid: string): RiskError | null {
   const kind = incompleteClone(gitdir);
-  if (!kind) return null;
+  if (!kind) return lostAlternate(gitdir, oid);
   const fix =
     kind === "shallow"
       ? "Fetch the frames below it with `git --git-dir <archive> fetch --unshallow`, or clone the archive again without --depth."
@@ -68,6 +69,22 @@ export function notFetched(gitdir: string, oid: string): RiskError | null {
     "E_ARCHIVE",
     `The archive is a ${kind} clone (cloned with ${kind === "shallow" ? "--depth" : "--filter"}): Git object ${oid} was not fetched, and risk-cli reads every frame's objects. Nothing was checked or written. ${fix}`,
     { oid, incomplete: kind },
+  );
+}
+
+/**
+ * An object missing from an archive that borrows objects from another repository
+ * (`objects/info/alternates`, left by `git clone --shared` or `--reference`) whose folder is gone:
+ * the lender was moved or deleted, or a relative line no longer leads to it after a copy. Not
+ * damage to the archive's own objects (exit 6), and said so, with the ways back. Null otherwise.
+ */
+function lostAlternate(gitdir: string, oid: string): RiskError | null {
+  const lost = packStore(gitdir).missingAlternates.length;
+  if (lost === 0) return null;
+  return new RiskError(
+    "E_ARCHIVE",
+    `The archive borrows objects from another repository through objects/info/alternates, and ${lost === 1 ? "the folder it names does" : `${lost} folders it names do`} not exist (moved or deleted, or a relative line read from another place): Git object ${oid} is in none of the folders left. Nothing was checked or written. Put that repository back where the line says, or correct the line; then, to make the archive hold its own objects, run \`git --git-dir <archive> repack -a -d\` and remove objects/info/alternates.`,
+    { oid, incomplete: "alternates" },
   );
 }
 

@@ -580,14 +580,20 @@ export class PackStore {
   private packs = new Map<string, Pack>();
   private listed = false;
   private readonly dirs: string[];
+  private readonly lost: string[] = [];
 
   constructor(readonly objectsDir: string) {
-    this.dirs = objectDirs(objectsDir);
+    this.dirs = objectDirs(objectsDir, this.lost);
   }
 
   /** The objects folders searched: this one, then its alternates (read once). */
   get objectDirs(): readonly string[] {
     return this.dirs;
+  }
+
+  /** The alternates named in an `info/alternates` file that are not folders (moved, deleted). */
+  get missingAlternates(): readonly string[] {
+    return this.lost;
   }
 
   private list(): boolean {
@@ -683,11 +689,18 @@ export class PackStore {
   }
 }
 
-/** `dir` and the folders named by its `info/alternates` (recursively, as Git does, 5 deep). */
-function objectDirs(dir: string, depth = 0, seen = new Set<string>()): string[] {
+/**
+ * `dir` and the folders named by its `info/alternates` (recursively, as Git does, 5 deep); a named
+ * folder that does not exist goes to `lost`, so that an object missing with it is blamed on it.
+ */
+function objectDirs(dir: string, lost: string[], depth = 0, seen = new Set<string>()): string[] {
   const self = resolve(dir);
   if (seen.has(self) || depth > 5) return [];
   seen.add(self);
+  if (depth > 0 && !fs.statSync(self, { throwIfNoEntry: false })?.isDirectory()) {
+    lost.push(self);
+    return [];
+  }
   const out = [self];
   let text: string;
   try {
@@ -698,7 +711,7 @@ function objectDirs(dir: string, depth = 0, seen = new Set<string>()): string[] 
   for (const line of text.split("\n")) {
     const path = line.trim();
     if (!path || path.startsWith("#")) continue;
-    out.push(...objectDirs(isAbsolute(path) ? path : resolve(self, path), depth + 1, seen));
+    out.push(...objectDirs(isAbsolute(path) ? path : resolve(self, path), lost, depth + 1, seen));
   }
   return out;
 }

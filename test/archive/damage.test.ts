@@ -133,6 +133,27 @@ describe("a damaged archive is named, never a crash", () => {
     expect(v.status, v.stderr).toBe(0);
   });
 
+  it("an objects/info/alternates folder that no longer exists is named as such (exit 6), never as damage", async () => {
+    const { archive, dir, site } = await archiveWithFrames(2);
+    const borrower = `${dir}/borrower.git`;
+    execFileSync("git", ["clone", "-q", "--bare", "--shared", archive, borrower]);
+    renameSync(archive, `${dir}/moved.git`);
+    for (const args of [
+      ["verify"],
+      ["replay", "--date", at(0), "--out", `${dir}/out`],
+      ["assemble", "--site", site, "--now", at(30)],
+    ]) {
+      const r = runCli([...args, "--archive", borrower]);
+      expect(r.status, `${args[0]}: ${r.stderr}`).toBe(6);
+      expect(r.stderr).toContain("objects/info/alternates");
+      expect(r.stderr).toContain("does not exist");
+      expect(r.stderr).not.toMatch(/damaged|Verification failed|frame \?|moved\.git|\/tmp\//);
+    }
+    // Put back where the line says, the borrower reads again.
+    renameSync(`${dir}/moved.git`, archive);
+    expect(runCli(["verify", "--archive", borrower]).status).toBe(0);
+  });
+
   it("a flipped bit in a commit, and a deleted blob: verify exits 1 naming the frame, replay too", async () => {
     const { archive, summaries } = await archiveWithFrames(2);
     const first = git(archive, "rev-parse", "refs/heads/main~1");
