@@ -747,8 +747,8 @@ function checkIntegrity(frame: Frame, commit: string, doc: unknown): void {
 }
 
 /**
- * An object a shallow or partial clone did not fetch is no failed verification: it passes as
- * it is (exit 6, with the fetch that completes the clone).
+ * An object a shallow or partial clone did not fetch, or that an alternate no longer there held,
+ * is no failed verification: it passes as it is (exit 6, with the way to complete the archive).
  */
 function keepIncomplete(e: unknown): void {
   if (e instanceof RiskError && (e.data as { incomplete?: string }).incomplete) throw e;
@@ -762,7 +762,8 @@ function isDamage(e: unknown): boolean {
 function fail(frameId: string | null, commit: string, path: string | null, problem: string): never {
   throw new RiskError(
     "E_VERIFY",
-    `Verification failed at frame ${frameId ?? "?"} (commit ${commit.slice(0, 12)})${path ? `, ${path}` : ""}: ${problem}`,
+    // A commit that cannot be read names no frame: say which commit, not "frame ?".
+    `Verification failed at ${frameId === null ? "" : `frame ${frameId} (`}commit ${commit.slice(0, 12)}${frameId === null ? "" : ")"}${path ? `, ${path}` : ""}: ${problem}`,
     { frame: frameId, commit, path },
   );
 }

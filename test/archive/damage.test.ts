@@ -154,6 +154,16 @@ describe("a damaged archive is named, never a crash", () => {
     expect(runCli(["verify", "--archive", borrower]).status).toBe(0);
   });
 
+  it('a head commit deleted: verify exits 1 naming the commit, never a frame "?"', async () => {
+    const { archive } = await archiveWithFrames(1);
+    const head = git(archive, "rev-parse", "refs/heads/main");
+    rmSync(looseFile(archive, head));
+    const v = runCli(["verify", "--archive", archive]);
+    expect(v.status, v.stderr).toBe(1);
+    expect(v.stderr).toContain(`Verification failed at commit ${head.slice(0, 12)}: the head commit is missing`);
+    expect(v.stderr).not.toContain("frame ?");
+  });
+
   it("a flipped bit in a commit, and a deleted blob: verify exits 1 naming the frame, replay too", async () => {
     const { archive, summaries } = await archiveWithFrames(2);
     const first = git(archive, "rev-parse", "refs/heads/main~1");
