@@ -171,6 +171,7 @@ export function gitSubstitutions(gitdir: string): string[] {
  * isomorphic-git. Without a main branch, HEAD's branch (a clone of the archive branch).
  */
 export async function headCommit(gitdir: string): Promise<string | null> {
+  checkRepositoryFormat(gitdir);
   const other = otherHeadBranch(gitdir, checkGitFiles(gitdir));
   if (other) {
     // An auditor's `git clone --bare --branch risk-archive` copies every branch and points HEAD
@@ -507,6 +508,56 @@ export async function writeCommit(
   const message = c.message.replace(/\r/g, "").replace(/^\n+/, "").replace(/\n+$/, "") + "\n";
   const text = `tree ${c.tree}\n${c.parents.map((p) => `parent ${p}\n`).join("")}author ${who}\ncommitter ${who}\n\n${message}`;
   return writeLoose(gitdir, "commit", new TextEncoder().encode(text));
+}
+
+/** The Git extensions that change nothing risk-cli reads or writes (a partial clone is named when an object is missing). */
+const HARMLESS_EXTENSIONS = new Set(["noop", "partialclone", "preciousobjects", "worktreeconfig"]);
+
+/**
+ * Refuses a repository whose objects or refs risk-cli cannot read and write as Git would: SHA-256
+ * object names (`git init --object-format=sha256`), reftable refs, or any extension it does not
+ * know (Git refuses those too). risk-cli writes SHA-1 loose objects and loose refs: in such a
+ * repository its frames were committed with exit 0 and Git then called the branch broken.
+ */
+function checkRepositoryFormat(gitdir: string): void {
+  const st = fs.lstatSync(`${gitdir}/config`, { throwIfNoEntry: false });
+  if (!st) return;
+  if (!st.isFile() || st.size > 1024 * 1024) throw damaged("config", "is not a regular file of a size Git writes");
+  let section = "";
+  let version = 0;
+  const extensions: [string, string][] = [];
+  for (const raw of fs.readFileSync(`${gitdir}/config`, "utf8").split("\n")) {
+    const line = raw.replace(/^\s+/, "");
+    const head = /^\[([A-Za-z0-9.-]+)(?:\s+"[^"]*")?\]/.exec(line);
+    if (head) {
+      section = head[1]!.toLowerCase();
+      continue;
+    }
+    const entry = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*([^#;]*))?/.exec(line);
+    if (!entry) continue;
+    const key = entry[1]!.toLowerCase();
+    const value = (entry[2] ?? "true")
+      .trim()
+      .replace(/^"(.*)"$/, "$1")
+      .toLowerCase();
+    if (section === "core" && key === "repositoryformatversion") version = Number(value);
+    if (section === "extensions") extensions.push([key, value]);
+  }
+  const refuse = (what: string) =>
+    new RiskError(
+      "E_ARCHIVE",
+      `The archive is a Git repository ${what}, which risk-cli does not read or write: it reads and writes SHA-1 objects and loose refs only, as Git's default repository holds them. Nothing was read or written. Give an archive made by risk-cli assemble or \`git init --bare\` (a clone of this one keeps its format).`,
+      { archive: "format" },
+    );
+  if (!(version === 0 || version === 1)) throw refuse(`of format version ${version} (core.repositoryformatversion)`);
+  for (const [key, value] of extensions) {
+    if (key === "objectformat" && value !== "sha1")
+      throw refuse(`whose objects are named by ${value} (extensions.objectFormat)`);
+    if (key === "refstorage" && value !== "files")
+      throw refuse(`whose refs are kept in ${value} (extensions.refStorage)`);
+    if (version === 1 && key !== "objectformat" && key !== "refstorage" && !HARMLESS_EXTENSIONS.has(key))
+      throw refuse(`that uses the Git extension extensions.${key}`);
+  }
 }
 
 /**

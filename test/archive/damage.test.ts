@@ -12,6 +12,7 @@ import {
 import { describe, expect, it } from "vitest";
 import { archiveWithFrames, at, git, replaceInTree, showBlob } from "../helpers/archive.ts";
 import { runCli } from "../helpers/cli.ts";
+import { tempDir } from "../helpers/tmp.ts";
 
 const looseFile = (gitdir: string, oid: string) => `${gitdir}/objects/${oid.slice(0, 2)}/${oid.slice(2)}`;
 
@@ -162,6 +163,35 @@ describe("a damaged archive is named, never a crash", () => {
     expect(v.status, v.stderr).toBe(1);
     expect(v.stderr).toContain(`Verification failed at commit ${head.slice(0, 12)}: the head commit is missing`);
     expect(v.stderr).not.toContain("frame ?");
+  });
+
+  it("a SHA-256, reftable or unknown-extension Git repository is refused before anything is written (exit 6)", async () => {
+    const dir = tempDir();
+    const make = (name: string, ...config: string[][]) => {
+      const gitdir = `${dir}/${name}.git`;
+      execFileSync("git", ["init", "-q", "--bare", ...(name === "sha256" ? ["--object-format=sha256"] : []), gitdir]);
+      for (const kv of config) git(gitdir, "config", ...kv);
+      return gitdir;
+    };
+    const v1 = ["core.repositoryformatversion", "1"];
+    const cases: [string, string][] = [
+      [make("sha256"), "extensions.objectFormat"],
+      [make("reftable", v1, ["extensions.refStorage", "reftable"]), "extensions.refStorage"],
+      [make("unknown", v1, ["extensions.frobnicate", "true"]), "extensions.frobnicate"],
+    ];
+    for (const [archive, named] of cases) {
+      const r = runCli(["assemble", "--site", `${archive}-site`, "--archive", archive, "--now", at(0)]);
+      expect(r.status, r.stderr).toBe(6);
+      expect(r.stderr).toContain(named);
+      // Git itself may refuse these repositories: their objects folder is listed instead.
+      expect(readdirSync(`${archive}/objects`).sort()).toEqual(["info", "pack"]);
+      expect(runCli(["verify", "--archive", archive]).status).toBe(6);
+    }
+    // An extension that changes nothing risk-cli reads or writes is taken.
+    const precious = make("precious", v1, ["extensions.preciousObjects", "true"]);
+    const ok = runCli(["assemble", "--site", `${precious}-site`, "--archive", precious, "--now", at(0)]);
+    expect(ok.status, ok.stderr).toBe(0);
+    expect(runCli(["verify", "--archive", precious]).status).toBe(0);
   });
 
   it("a flipped bit in a commit, and a deleted blob: verify exits 1 naming the frame, replay too", async () => {
