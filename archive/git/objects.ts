@@ -225,10 +225,11 @@ async function writeLoose(gitdir: string, type: "blob" | "tree" | "commit", byte
   const dir = `${gitdir}/objects/${oid.slice(0, 2)}`;
   const file = `${dir}/${oid.slice(2)}`;
   if (fs.existsSync(file)) return oid;
-  fs.mkdirSync(dir, { recursive: true });
+  if (fs.mkdirSync(dir, { recursive: true }) !== undefined) shareAsGit(gitdir, dir);
   const tmp = `${dir}/.tmp-${process.pid}-${oid.slice(2, 10)}`;
   try {
     fs.writeFileSync(tmp, deflateSync(wrapped, { level: 1 }));
+    shareAsGit(gitdir, tmp);
     fs.renameSync(tmp, file);
   } catch (e) {
     // A full disk leaves no empty or partial temporary object behind.
@@ -510,6 +511,69 @@ export async function writeCommit(
   return writeLoose(gitdir, "commit", new TextEncoder().encode(text));
 }
 
+/**
+ * The archive's Git config as `section.key` (lower case, subsections left out) to its last value:
+ * only the few settings risk-cli honours are read from it.
+ */
+function gitConfig(gitdir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const st = fs.lstatSync(`${gitdir}/config`, { throwIfNoEntry: false });
+  if (!st) return out;
+  if (!st.isFile() || st.size > 1024 * 1024) throw damaged("config", "is not a regular file of a size Git writes");
+  let section = "";
+  for (const raw of fs.readFileSync(`${gitdir}/config`, "utf8").split("\n")) {
+    const line = raw.replace(/^\s+/, "");
+    const head = /^\[([A-Za-z0-9.-]+)(\s+"[^"]*")?\]/.exec(line);
+    if (head) {
+      section = head[2] ? "" : head[1]!.toLowerCase();
+      continue;
+    }
+    const entry = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*([^#;]*))?/.exec(line);
+    if (!entry || !section) continue;
+    out.set(`${section}.${entry[1]!.toLowerCase()}`, (entry[2] ?? "true").trim().replace(/^"(.*)"$/, "$1"));
+  }
+  return out;
+}
+
+const sharedPerms = new Map<string, number>();
+
+/**
+ * `core.sharedRepository` as Git reads it: the bits to add (group 0660, all 0664), an exact mode
+ * (an octal value, kept negative as Git does), or 0 (the umask alone).
+ */
+function sharedPerm(gitdir: string): number {
+  let perm = sharedPerms.get(gitdir);
+  if (perm === undefined) {
+    const value = (gitConfig(gitdir).get("core.sharedrepository") ?? "umask").toLowerCase();
+    perm = ["group", "true", "1"].includes(value)
+      ? 0o660
+      : ["all", "world", "everybody", "2"].includes(value)
+        ? 0o664
+        : /^0[0-7]{3}$/.test(value)
+          ? -Number.parseInt(value, 8)
+          : 0;
+    sharedPerms.set(gitdir, perm);
+  }
+  return perm;
+}
+
+/**
+ * Gives a file or folder just written the permissions Git gives it in a shared repository
+ * (Git's `adjust_shared_perm`), so that the group's other accounts can read the new frames
+ * whatever the writer's umask. Nothing when the repository is not shared.
+ */
+function shareAsGit(gitdir: string, path: string): void {
+  const shared = sharedPerm(gitdir);
+  if (shared === 0) return;
+  const st = fs.statSync(path);
+  let tweak = Math.abs(shared);
+  if (!(st.mode & 0o200)) tweak &= ~0o222;
+  if (st.mode & 0o100) tweak |= (tweak & 0o444) >> 2;
+  let mode = shared < 0 ? (st.mode & ~0o777) | tweak : st.mode | tweak;
+  if (st.isDirectory()) mode |= 0o2000;
+  if ((mode & 0o7777) !== (st.mode & 0o7777)) fs.chmodSync(path, mode & 0o7777);
+}
+
 /** The Git extensions that change nothing risk-cli reads or writes (a partial clone is named when an object is missing). */
 const HARMLESS_EXTENSIONS = new Set(["noop", "partialclone", "preciousobjects", "worktreeconfig"]);
 
@@ -520,29 +584,11 @@ const HARMLESS_EXTENSIONS = new Set(["noop", "partialclone", "preciousobjects", 
  * repository its frames were committed with exit 0 and Git then called the branch broken.
  */
 function checkRepositoryFormat(gitdir: string): void {
-  const st = fs.lstatSync(`${gitdir}/config`, { throwIfNoEntry: false });
-  if (!st) return;
-  if (!st.isFile() || st.size > 1024 * 1024) throw damaged("config", "is not a regular file of a size Git writes");
-  let section = "";
-  let version = 0;
-  const extensions: [string, string][] = [];
-  for (const raw of fs.readFileSync(`${gitdir}/config`, "utf8").split("\n")) {
-    const line = raw.replace(/^\s+/, "");
-    const head = /^\[([A-Za-z0-9.-]+)(?:\s+"[^"]*")?\]/.exec(line);
-    if (head) {
-      section = head[1]!.toLowerCase();
-      continue;
-    }
-    const entry = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*([^#;]*))?/.exec(line);
-    if (!entry) continue;
-    const key = entry[1]!.toLowerCase();
-    const value = (entry[2] ?? "true")
-      .trim()
-      .replace(/^"(.*)"$/, "$1")
-      .toLowerCase();
-    if (section === "core" && key === "repositoryformatversion") version = Number(value);
-    if (section === "extensions") extensions.push([key, value]);
-  }
+  const config = gitConfig(gitdir);
+  const version = Number(config.get("core.repositoryformatversion") ?? "0");
+  const extensions = [...config].flatMap(([name, value]) =>
+    name.startsWith("extensions.") ? [[name.slice("extensions.".length), value.toLowerCase()] as const] : [],
+  );
   const refuse = (what: string) =>
     new RiskError(
       "E_ARCHIVE",
@@ -643,6 +689,7 @@ export async function updateBranch(gitdir: string, oid: string, expected?: strin
   if (expected === undefined) {
     const tmp = `${file}.tmp-${process.pid}`;
     fs.writeFileSync(tmp, `${oid}\n`);
+    shareAsGit(gitdir, tmp);
     fs.renameSync(tmp, file);
     return;
   }
@@ -650,6 +697,7 @@ export async function updateBranch(gitdir: string, oid: string, expected?: strin
   const take = () => {
     try {
       fs.writeFileSync(lock, `${oid}\n`, { flag: "wx" });
+      shareAsGit(gitdir, lock);
       return true;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;

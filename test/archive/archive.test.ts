@@ -5,6 +5,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   symlinkSync,
   utimesSync,
   writeFileSync,
@@ -26,6 +27,8 @@ import { nodeHasher } from "../../cli/runtime/node.ts";
 import { archiveWithFrames, at, git, replaceInTree, rewrite, showBlob } from "../helpers/archive.ts";
 import { demoCopy, editFile } from "../helpers/publication.ts";
 import { tempDir, treeDigest } from "../helpers/tmp.ts";
+import { CLI } from "../helpers/cli.ts";
+import { dirname } from "node:path";
 
 /** The surfaces an assembly of the demo builds (per-series CSVs expanded). */
 const SURFACES = await demoSurfaces();
@@ -95,6 +98,43 @@ describe("the archive", () => {
       "site/api/v1/signals/current.json",
       "tile/0/000.p/1",
     ]);
+  });
+
+  it("gives the group read access to what it writes in a shared repository (core.sharedRepository), whatever the umask", async () => {
+    const { archive, site } = await archiveWithFrames(1);
+    git(archive, "config", "core.sharedRepository", "group");
+    const before = new Set(
+      execFileSync("find", [`${archive}/objects`, "-type", "f"], { encoding: "utf8" }).split("\n"),
+    );
+    execFileSync(
+      "sh",
+      [
+        "-c",
+        'umask 077 && exec "$0" "$@"',
+        process.execPath,
+        CLI,
+        "assemble",
+        "--site",
+        site,
+        "--archive",
+        archive,
+        "--now",
+        at(15),
+        "--json",
+      ],
+      {
+        stdio: "ignore",
+      },
+    );
+    const added = execFileSync("find", [`${archive}/objects`, "-type", "f"], { encoding: "utf8" })
+      .split("\n")
+      .filter((f) => f && !before.has(f));
+    expect(added.length).toBeGreaterThan(3);
+    for (const path of [...added, ...added.map((f) => dirname(f)), `${archive}/refs/heads/main`]) {
+      const mode = statSync(path).mode;
+      expect(mode & 0o040, path).toBe(0o040);
+      if (statSync(path).isDirectory()) expect(mode & 0o050, path).toBe(0o050);
+    }
   });
 
   it("refuses an assembly whose clock is not after the last frame", async () => {
