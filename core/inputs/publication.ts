@@ -250,14 +250,27 @@ export async function readPublicationFile(
   const file = `${root}/${rel}`;
   if (fs.realPath) {
     const realTop = realRoot ?? (await fs.realPath(root).catch(() => root));
-    const real = await fs.realPath(file).catch(() => null);
-    if (real !== null && real !== realTop && !real.startsWith(`${realTop}/`))
+    const inside = (real: string | null) => real === null || real === realTop || real.startsWith(`${realTop}/`);
+    if (!inside(await fs.realPath(file).catch(() => null))) {
+      // The link may be a folder on the way (a content folder linked from elsewhere): name it.
+      const parts = rel.split("/");
+      for (let n = 1; n < parts.length; n++) {
+        const folder = parts.slice(0, n).join("/");
+        if (!inside(await fs.realPath(`${root}/${folder}`).catch(() => null)))
+          throw inputError(
+            rel,
+            undefined,
+            undefined,
+            `its folder ${folder} is a symbolic link leading out of the publication; copy the folder into it instead`,
+          );
+      }
       throw inputError(
         rel,
         undefined,
         undefined,
         "a symbolic link leading out of the publication; copy the file into it instead",
       );
+    }
   }
   return readInput(fs, file, rel);
 }

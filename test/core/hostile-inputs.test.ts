@@ -182,6 +182,21 @@ describe("symbolic links leading out of the publication", () => {
       "upstream/us.json: a symbolic link leading out of the publication",
     );
   });
+
+  it("name the folder that is the link when a content folder leads out of the publication", async () => {
+    const { symlinkSync, rmSync: rm } = await import("node:fs");
+    const pub = copyDemo();
+    const elsewhere = join(tempDir("risk-out-"), "fr");
+    cpSync(join(pub, "content/articles/fr"), elsewhere, { recursive: true });
+    rm(join(pub, "content/articles/fr"), { recursive: true });
+    symlinkSync(elsewhere, join(pub, "content/articles/fr"));
+    const r = lint(pub);
+    expect(r.status).toBe(3);
+    expect(r.stderr).toContain(
+      "its folder content/articles/fr is a symbolic link leading out of the publication; copy the folder into it instead",
+    );
+    expect(r.stderr).not.toContain(elsewhere);
+  });
 });
 
 describe("any registry is read or refused with exit 3, never a crash", () => {
