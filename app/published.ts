@@ -7,6 +7,7 @@ import * as fs from "node:fs";
 import { join, resolve, sep } from "node:path";
 import { openArchive, type Archive, type FoundFrame } from "../archive/index.ts";
 import { parseDateOrDateTime } from "../core/dates.ts";
+import { INSTANT_RULE } from "../archive/models/instant.ts";
 import { RiskError } from "../core/errors.ts";
 import type { Hasher } from "../core/ports.ts";
 import { readRegularFile } from "../archive/regular-file.ts";
@@ -22,8 +23,6 @@ const MAX_SURFACE_BYTES = 256 * 1024 * 1024;
 const MAX_INTEGRITY_BYTES = 32 * 1024 * 1024;
 
 /** What an instant argument must be, after its name: as replay --date says it. */
-const INSTANT_RULE =
-  "a real calendar date (2026-11-21, the end of that UTC day) or a date-time with a zone (2026-11-21T09:30:00Z)";
 
 /**
  * The epoch milliseconds of an instant given by a client, read by the parser `replay --date` uses

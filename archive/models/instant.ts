@@ -11,10 +11,10 @@ export function parseInstant(text: string): number {
   return ms;
 }
 
+/** What an instant given on the command line or to the MCP server may be, to say it in an error. */
+export const INSTANT_RULE =
+  "a real calendar date (2026-11-21, the end of that UTC day) or a date-time with a zone (2026-11-21T09:30:00Z)";
+
 function bad(text: string): RiskError {
-  return new RiskError(
-    "E_USAGE",
-    `Cannot read the date "${text.slice(0, 40)}": give a real calendar date (2026-11-21, the end of that UTC day) or a date-time with a zone (2026-11-21T09:30:00Z)`,
-    { date: text },
-  );
+  return new RiskError("E_USAGE", `Cannot read the date "${text.slice(0, 40)}": give ${INSTANT_RULE}`, { date: text });
 }

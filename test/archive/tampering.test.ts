@@ -35,6 +35,15 @@ beforeAll(() => {
   writeFileSync(checkpoint, box.log.checkpoint);
 }, 60_000);
 
+/** A copy of the archive, with its environment for git and git run in it. */
+function archiveCopy(prefix: string) {
+  const copy = `${tempDir(prefix)}/a.git`;
+  cpSync(`${dir}/archive.git`, copy, { recursive: true });
+  const env = { ...process.env, GIT_DIR: copy };
+  const git = (...args: string[]) => execFileSync("git", args, { env, encoding: "utf8" }).trim();
+  return { copy, env, git };
+}
+
 /** A copy of the archive whose head commit is rewritten by `edit` (git commands in the copy). */
 function tampered(
   edit: (git: (...args: string[]) => string, put: (path: string, text: string, mode?: string) => void) => void,
@@ -65,10 +74,7 @@ function tampered(
 
 /** A copy whose head commit message is edited by `edit`. */
 function retold(edit: (message: string) => string) {
-  const copy = `${tempDir("risk-retold-")}/a.git`;
-  cpSync(`${dir}/archive.git`, copy, { recursive: true });
-  const env = { ...process.env, GIT_DIR: copy };
-  const git = (...args: string[]) => execFileSync("git", args, { env, encoding: "utf8" }).trim();
+  const { copy, env, git } = archiveCopy("risk-retold-");
   const head = git("rev-parse", "main");
   const raw = execFileSync("git", ["cat-file", "commit", head], { env, encoding: "utf8" });
   const [headers, message] = [raw.slice(0, raw.indexOf("\n\n")), raw.slice(raw.indexOf("\n\n") + 2)];
@@ -327,9 +333,7 @@ describe("a tampered head tree or commit message", () => {
       expect(r.stderr).toContain(what);
     }
     // Only the author changed: the same tree and message.
-    const copy = `${tempDir("risk-author-")}/a.git`;
-    cpSync(`${dir}/archive.git`, copy, { recursive: true });
-    const env = { ...process.env, GIT_DIR: copy };
+    const { copy, env } = archiveCopy("risk-author-");
     const raw = execFileSync("git", ["cat-file", "commit", "main"], { env, encoding: "utf8" });
     const commit = execFileSync("git", ["hash-object", "-t", "commit", "-w", "--stdin"], {
       env,
@@ -351,9 +355,7 @@ describe("a tampered head tree or commit message", () => {
       ["committer", "+0200"],
       ["author", "-0000"],
     ] as const) {
-      const copy = `${tempDir("risk-zone-")}/a.git`;
-      cpSync(`${dir}/archive.git`, copy, { recursive: true });
-      const env = { ...process.env, GIT_DIR: copy };
+      const { copy, env } = archiveCopy("risk-zone-");
       const raw = execFileSync("git", ["cat-file", "commit", "main"], { env, encoding: "utf8" });
       // The same instant: only the offset Git writes after it differs.
       const commit = execFileSync("git", ["hash-object", "-t", "commit", "-w", "--stdin"], {
@@ -387,10 +389,7 @@ describe("a tampered head tree or commit message", () => {
   });
 
   it("a Git replace ref on a surface's blob, or an info/grafts file: verify fails, since git show would read other bytes", () => {
-    const copy = `${tempDir("risk-replace-")}/a.git`;
-    cpSync(`${dir}/archive.git`, copy, { recursive: true });
-    const env = { ...process.env, GIT_DIR: copy };
-    const git = (...args: string[]) => execFileSync("git", args, { env, encoding: "utf8" }).trim();
+    const { copy, env, git } = archiveCopy("risk-replace-");
     const blob = git("rev-parse", "main:site/api/v1/risk.json");
     const other = execFileSync("git", ["hash-object", "-w", "--stdin"], { env, input: "{}", encoding: "utf8" }).trim();
     git("replace", blob, other);
@@ -409,10 +408,7 @@ describe("a tampered head tree or commit message", () => {
   });
 
   it("a merge commit forged at the head: verify fails naming its frame", () => {
-    const copy = `${tempDir("risk-merge-")}/a.git`;
-    cpSync(`${dir}/archive.git`, copy, { recursive: true });
-    const env = { ...process.env, GIT_DIR: copy };
-    const git = (...args: string[]) => execFileSync("git", args, { env, encoding: "utf8" }).trim();
+    const { copy, env, git } = archiveCopy("risk-merge-");
     const raw = execFileSync("git", ["cat-file", "commit", "main"], { env, encoding: "utf8" });
     const forged = raw.replace(/^(parent [0-9a-f]{40})$/m, `$1\nparent ${git("rev-parse", "main~3")}`);
     const commit = execFileSync("git", ["hash-object", "-t", "commit", "-w", "--stdin"], {
