@@ -1,6 +1,6 @@
 import type { InstrumentConfig } from "./inputs/schemas.ts";
 
-export type Tone = "calm" | "moderate" | "elevated" | "crisis";
+import type { Tone } from "./schemas/primitives.ts";
 export type LevelLabel = "Détendu" | "Modéré" | "Élevé/Tendu" | "Crise";
 
 const LABELS: Record<Tone, LevelLabel> = {

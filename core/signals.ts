@@ -7,18 +7,17 @@
 import type { FrameSignal } from "./frame.ts";
 import { REASON_MAX, sourceLabel } from "./inputs/collect.ts";
 import { instrumentsOf, type Publication } from "./inputs/publication.ts";
-import type { InstrumentConfig } from "./inputs/schemas.ts";
+import type { DebtLatest, InstrumentConfig } from "./inputs/schemas.ts";
 import {
   normalisedValue,
   publishableExcerpt,
   roundValue,
-  type DebtLatest,
   type SourceStatus,
   type UpstreamState,
 } from "./inputs/upstream.ts";
 import { ageSeconds, durationSeconds } from "./durations.ts";
-import { levelOf, type LevelLabel, type Tone } from "./levels.ts";
-import type { InstrumentKey } from "./schemas/primitives.ts";
+import { levelOf, type LevelLabel } from "./levels.ts";
+import type { InstrumentKey, Tone } from "./schemas/primitives.ts";
 
 /**
  * `nominal`, `official-delayed` and `unknown` come from the upstream; `stale` is a fresh reading whose

@@ -124,12 +124,19 @@ describe("the architecture", () => {
   });
 });
 
-/** Exported functions, classes and constants defined in more than one module: one name, two meanings. */
+/**
+ * Exported functions, classes, constants, types and interfaces defined in more than one module:
+ * one name, two meanings (a schema and the type inferred from it share their module).
+ */
 export function namesDefinedTwice(files: Map<string, string>): string[] {
   const where = new Map<string, string[]>();
   for (const [file, text] of files)
-    for (const m of text.matchAll(/^export (?:async )?(?:function\*?|const|let|class) ([A-Za-z_$][\w$]*)/gm))
-      where.set(m[1]!, [...(where.get(m[1]!) ?? []), file]);
+    for (const m of text.matchAll(
+      /^export (?:async )?(?:function\*?|const|let|class|type|interface|enum) ([A-Za-z_$][\w$]*)/gm,
+    )) {
+      const known = where.get(m[1]!) ?? [];
+      if (!known.includes(file)) where.set(m[1]!, [...known, file]);
+    }
   return [...where]
     .filter(([, files]) => files.length > 1)
     .map(([name, files]) => `${name}: ${files.join(", ")}`)
@@ -137,7 +144,7 @@ export function namesDefinedTwice(files: Map<string, string>): string[] {
 }
 
 describe("the names", () => {
-  it("give each exported function, class and constant one meaning: defined in one module", () => {
+  it("give each exported function, class, constant and type one meaning: defined in one module", () => {
     const code = new Map([...sources()].filter(([file]) => !file.startsWith("bench/")));
     expect(namesDefinedTwice(code)).toEqual([]);
   });
@@ -146,8 +153,19 @@ describe("the names", () => {
     const files = new Map([
       ["core/inputs/pages.ts", "export const pageOf = (pattern: string, slug: string) => pattern;"],
       ["core/traffic/classify.ts", "export const pageOf = (path: string) => path;\nexport function other() {}"],
+      ["core/levels.ts", 'export type Tone = "calm" | "crisis";'],
+      [
+        "core/schemas/primitives.ts",
+        'export const Tone = z.enum(["calm", "crisis"]);\nexport type Tone = z.infer<typeof Tone>;',
+      ],
+      ["core/claims/extract.ts", "export interface Reference { href: string }"],
+      ["core/claims/references.ts", "export type Reference = z.infer<typeof EvidenceReference>;"],
     ]);
-    expect(namesDefinedTwice(files)).toEqual(["pageOf: core/inputs/pages.ts, core/traffic/classify.ts"]);
+    expect(namesDefinedTwice(files)).toEqual([
+      "Reference: core/claims/extract.ts, core/claims/references.ts",
+      "Tone: core/levels.ts, core/schemas/primitives.ts",
+      "pageOf: core/inputs/pages.ts, core/traffic/classify.ts",
+    ]);
   });
 });
 

@@ -15,8 +15,7 @@
  *   sentence>`, with `-2`, `-3`… for a sentence repeated in the article; so an edit elsewhere in
  *   the article leaves the id of an unchanged claim as it was.
  */
-import type { z } from "zod";
-import type { Claim, EvidenceReference } from "../schemas/contract.ts";
+import type { ClaimRecord } from "../schemas/contract.ts";
 import { classifySentence } from "./classify.ts";
 import {
   findDatesFolded,
@@ -34,14 +33,12 @@ import {
   primarySourceOf,
   sourcePublicationOf,
   type PrimaryHost,
+  type Reference,
   type ReferenceKind,
 } from "./references.ts";
 import { rfc3986Href } from "../schemas/primitives.ts";
 import { splitSentences } from "./sentences.ts";
 import { anyOf, bound, claimKey, fnv1a64, fold, WORD_CLASS, wordSource } from "./text.ts";
-
-export type ClaimRecord = z.infer<typeof Claim>;
-export type Reference = z.infer<typeof EvidenceReference>;
 
 export interface ArticleInput {
   slug: string;

@@ -5,7 +5,7 @@
  * entry on a tie): the registry is a history, the newest word stands.
  */
 import type { ClaimReviewsFile } from "../inputs/schemas.ts";
-import type { ClaimRecord } from "./extract.ts";
+import type { ClaimRecord } from "../schemas/contract.ts";
 
 export type ClaimReviewsFileEntries = ClaimReviewsFile["entries"];
 type _Entry = ClaimReviewsFileEntries[number];

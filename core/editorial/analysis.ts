@@ -5,7 +5,8 @@
  * computed once per publication and assembly instant.
  */
 import { pageOf } from "../inputs/pages.ts";
-import { extractArticleEvidence, type ArticleEvidence, type ClaimRecord } from "../claims/extract.ts";
+import { extractArticleEvidence, type ArticleEvidence } from "../claims/extract.ts";
+import type { ClaimRecord } from "../schemas/contract.ts";
 import { applyReviews, type OrphanReview } from "../claims/reviews.ts";
 import { primaryHostsOf, type PrimaryHost } from "../claims/references.ts";
 import type { Doc, Publication } from "../inputs/publication.ts";

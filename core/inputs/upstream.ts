@@ -6,6 +6,7 @@ import {
   DashboardReading as DashboardSchema,
   DebtLatest as DebtSchema,
   type ConfluenceFile as Confluence,
+  type DebtLatest,
 } from "./schemas.ts";
 
 /**
@@ -40,8 +41,6 @@ export interface Reading {
   qualityStatus: "nominal" | "official-delayed" | "unknown";
   debt?: DebtLatest;
 }
-
-export type DebtLatest = z.infer<typeof DebtSchema>;
 
 /**
  * How the collection of one instrument ended. `document` is the exact text the upstream sent,

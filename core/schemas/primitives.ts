@@ -57,6 +57,7 @@ export const TemporalPrecision = z.enum(["day", "month", "quarter", "year", "ran
 export const DepthId = z.enum(["mention", "reference", "linked-source", "direct-proof", "reproduction"]);
 export const Level = z.enum(["Détendu", "Modéré", "Élevé/Tendu", "Crise"]);
 export const Tone = z.enum(["calm", "moderate", "elevated", "crisis"]);
+export type Tone = z.infer<typeof Tone>;
 export const InstrumentKey = z.enum(["us", "eu", "yen", "energie", "debt"]);
 export type InstrumentKey = z.infer<typeof InstrumentKey>;
 export const INSTRUMENT_KEYS = InstrumentKey.options;

@@ -5,7 +5,7 @@ import type { PresentSignal } from "../signals.ts";
 import { IsoDate, IsoDateTime, Uri } from "../schemas/primitives.ts";
 import { defineSurface, previousCopy } from "./types.ts";
 import { CONTRACT_VERSION } from "./common.ts";
-import { MissingSignal, RiskIndex, indexOf } from "./risk.ts";
+import { MissingInstrument, RiskIndex, indexOf } from "./risk.ts";
 
 const Coverage = z.strictObject({
   /** Share of the families observed before the neutral imputation, 0..1. */
@@ -35,7 +35,7 @@ export const DebtRiskSnapshot = z.strictObject({
   status: z.enum(["nominal", "degraded", "missing"]),
   /** The debt index exactly as risk.json publishes it; null when there is no value to publish. */
   signal: RiskIndex.nullable(),
-  missing: MissingSignal.nullable(),
+  missing: MissingInstrument.nullable(),
   currentStress: z.strictObject({ excludesBudgetOfficeProjections: z.literal(true), rule: z.string() }),
   methodology: z.strictObject({ slug: z.string(), version: z.string(), url: Uri }).nullable(),
   provenance: DebtProvenance.nullable(),

@@ -45,7 +45,7 @@ export const RiskIndex = z.strictObject({
 });
 
 /** An instrument with no value to publish: its upstream failed and no earlier frame had a value. */
-export const MissingSignal = z.strictObject({
+export const MissingInstrument = z.strictObject({
   instrument: InstrumentKey,
   sourceStatus: SourceStatusSchema.exclude(["ok"]),
   reason: z.string(),
@@ -58,7 +58,7 @@ export const RiskSnapshot = z.strictObject({
   snapshot: IsoDateTime,
   status: z.enum(["nominal", "degraded"]),
   indices: z.partialRecord(InstrumentKey, RiskIndex),
-  missing: z.array(MissingSignal),
+  missing: z.array(MissingInstrument),
   scaleCaveat: RiskBandScaleCaveat,
   precisionGuard: EditorialPrecisionGuard,
   confluence: z
@@ -107,7 +107,7 @@ export const risk = defineSurface({ format: "json", schema: RiskSnapshot })({
   summary: "Risk snapshot: one index per instrument measured by its own dashboard; no global aggregate",
   build({ publication: p, now, upstream, signals }) {
     const indices: Record<string, z.input<typeof RiskIndex>> = {};
-    const missing: z.input<typeof MissingSignal>[] = [];
+    const missing: z.input<typeof MissingInstrument>[] = [];
     let snapshot: string | null = null;
     for (const s of signals) {
       if (!s.present) {

@@ -3,7 +3,7 @@ import { freshnessFields, type PresentSignal } from "../signals.ts";
 import { InstrumentKey, IsoDate, IsoDateTime, Uri, SIGNAL_VALUE_FIELDS } from "../schemas/primitives.ts";
 import { defineSurface } from "./types.ts";
 import { CONTRACT_VERSION } from "./common.ts";
-import { FRESHNESS_FIELDS, MissingSignal, ObservedAt } from "./risk.ts";
+import { FRESHNESS_FIELDS, MissingInstrument, ObservedAt } from "./risk.ts";
 
 export const SignalCurrent = z.strictObject({
   instrument: InstrumentKey,
@@ -36,7 +36,7 @@ export const SignalCurrentSurface = z.strictObject({
     rounding: z.string(),
   }),
   signals: z.array(SignalCurrent),
-  missing: z.array(MissingSignal),
+  missing: z.array(MissingInstrument),
   license: z.string(),
   attribution: z.string(),
 });

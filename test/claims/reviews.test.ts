@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { extractArticleEvidence, type ClaimRecord } from "../../core/claims/extract.ts";
+import { extractArticleEvidence } from "../../core/claims/extract.ts";
+import type { ClaimRecord } from "../../core/schemas/contract.ts";
 import { applyReviews, type ClaimReviewsFileEntries } from "../../core/claims/reviews.ts";
 import { Claim } from "../../core/schemas/contract.ts";
 import { article, articleOf, demo, OPTIONS, optionsOf } from "./_demo.ts";
