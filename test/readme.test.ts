@@ -163,12 +163,9 @@ describe("the README's test command", () => {
     const readme = readFileSync(join(ROOT, "README.md"), "utf8");
     const intro = readme.slice(readme.indexOf("Run the tests"), readme.indexOf("```sh\nnpm test"));
     const run = readFileSync(join(ROOT, ".ci/run"), "utf8");
-    // The packages after the install command, up to the end of its (continued) line.
-    const from = run.indexOf("--no-install-recommends ") + "--no-install-recommends ".length;
-    const packages = run
-      .slice(from, run.indexOf("\nfi", from))
-      .split(/[\s\\]+/)
-      .filter((word) => /^[a-z0-9][a-z0-9.+-]*$/.test(word));
+    // The packages it adds to the list of those missing, which it then installs.
+    const packages = [...run.matchAll(/missing\+=\(([a-z0-9][a-z0-9.+-]*)\)/g)].map((m) => m[1]!);
+    expect(run).toContain('apt-get install -y --no-install-recommends "${missing[@]}"');
     expect(packages.length).toBeGreaterThanOrEqual(4);
     for (const name of packages)
       expect(intro, `README.md's "Run the tests" does not name ${name}`).toContain(`\`${name}\``);
