@@ -113,6 +113,33 @@ describe("caches and fast paths", () => {
     expect(new TextDecoder().decode(site.files.get(path)!)).not.toContain("Observatoirf");
   });
 
+  it("keep a document's body in the parsed-files memo as where it starts in the text, and read it back from there", async () => {
+    const dir = tempDir("risk-caches-");
+    const publication = demoCopy();
+    const archive = `${dir}/archive.git`;
+    const first = memorySite();
+    await runAssembly({ publication, site: first, archive, now: at(0) }, ports);
+    const name = readdirFirst(publication);
+    const memo = JSON.parse(readFileSync(`${archive}/risk-cli-parsed-files.json`, "utf8")) as {
+      entries: { files: Record<string, { value: { body: unknown } }> };
+    };
+    const kept = memo.entries.files[`content/articles/fr/${name}`]!.value.body;
+    const text = readFileSync(`${publication}/content/articles/fr/${name}`, "utf8");
+    expect(typeof kept).toBe("number");
+    expect(text.slice(kept as number)).toContain("\n");
+    // Found again: the same catalog as an assembly that parses every file.
+    const again = memorySite();
+    const cold = memorySite();
+    await runAssembly({ publication, site: again, archive, now: at(15) }, ports);
+    for (const minutes of [0, 15])
+      await runAssembly(
+        { publication, site: cold, archive: `${dir}/cold.git`, now: at(minutes), caches: allCaches(false) },
+        ports,
+      );
+    expect(again.files.get("/api/v1/catalog.json")).toEqual(cold.files.get("/api/v1/catalog.json"));
+    expect(again.files.get("/llms-full.txt")).toEqual(cold.files.get("/llms-full.txt"));
+  });
+
   it("are turned off by --no-cache on the command line, with the same frame", () => {
     const dir = tempDir("risk-caches-cli-");
     const env = { SOURCE_DATE_EPOCH: "1795000000" };
