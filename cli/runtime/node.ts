@@ -1,6 +1,6 @@
 import { promises as fsp, readFileSync, statSync } from "node:fs";
 import { decodeInput, inputReadError, MAX_INPUT_BYTES, tooLargeError } from "../../core/inputs/read.ts";
-import { createHash } from "node:crypto";
+import * as crypto from "node:crypto";
 import type { Hasher, Http, Logger, ReadOnlyFs } from "../../core/ports.ts";
 import { VERSION } from "../../core/version.ts";
 import { fetchHttp } from "./http.ts";
@@ -41,10 +41,31 @@ export const nodeFs: ReadOnlyFs = {
     ),
 };
 
+/**
+ * One-shot hashing (`crypto.hash`, Node 20.12 and Deno) where the runtime has it: 4 to 6 µs for a
+ * memo key of a few hundred characters against about 30 µs through `createHash`, and an edit
+ * makes thousands of such keys. Short texts given in parts are joined first for the same reason.
+ */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string | Uint8Array, encoding: "hex") => string }).hash;
+const JOINED_UP_TO = 64 * 1024;
+
+/** Parts that are all strings, of at most JOINED_UP_TO code units together. */
+function shortText(parts: readonly (string | Uint8Array)[]): boolean {
+  let length = 0;
+  for (const part of parts) {
+    if (typeof part !== "string") return false;
+    length += part.length;
+    if (length > JOINED_UP_TO) return false;
+  }
+  return true;
+}
+
 export const nodeHasher: Hasher = {
-  sha256: (bytes) => createHash("sha256").update(bytes).digest("hex"),
+  sha256: (bytes) =>
+    oneShot ? oneShot("sha256", bytes, "hex") : crypto.createHash("sha256").update(bytes).digest("hex"),
   sha256Parts(parts) {
-    const h = createHash("sha256");
+    if (oneShot && shortText(parts)) return oneShot("sha256", (parts as string[]).join(""), "hex");
+    const h = crypto.createHash("sha256");
     for (const part of parts) h.update(part);
     return h.digest("hex");
   },
