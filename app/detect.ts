@@ -42,6 +42,7 @@ export interface Detection {
     slug: "file" | "jekyll" | { key: string };
     translations: "translationOf" | "same-slug" | { key: string };
     timezone?: string;
+    templates?: "hugo" | "liquid" | "nunjucks";
     frontmatter: {
       map: Record<string, (typeof FRONTMATTER_KEYS)[number]>;
       draft?: string;
@@ -107,6 +108,29 @@ function generatorOf(root: string): Generator {
   if (has("_config.yml") || has("_posts")) return "jekyll";
   if (ELEVENTY_CONFIGS.some(has)) return "eleventy";
   return "markdown";
+}
+
+/**
+ * The template syntax the generator evaluates in a Markdown body: Hugo's shortcodes, Jekyll's
+ * Liquid, Eleventy's `markdownTemplateEngine` (Liquid unless its config names Nunjucks, `njk`).
+ */
+function templatesOf(root: string, generator: Generator): Detection["content"]["templates"] {
+  if (generator === "hugo") return "hugo";
+  if (generator === "jekyll") return "liquid";
+  if (generator !== "eleventy") return undefined;
+  for (const name of ELEVENTY_CONFIGS) {
+    let text: string;
+    try {
+      text = fs.readFileSync(join(root, name), "utf8");
+    } catch {
+      continue;
+    }
+    const engine = /\bmarkdownTemplateEngine\s*[:=]\s*(["'`])([^"'`\n]*)\1/.exec(text)?.[2];
+    // `markdownTemplateEngine: false`: Markdown read as it is.
+    if (/\bmarkdownTemplateEngine\s*:\s*false\b/.test(text)) return undefined;
+    return engine === "njk" ? "nunjucks" : "liquid";
+  }
+  return "liquid";
 }
 
 /**
@@ -778,6 +802,7 @@ export function detectSite(root: string): Detection {
       slug: slugRule,
       translations,
       ...(zone ? { timezone: zone } : {}),
+      ...(templatesOf(root, generator) ? { templates: templatesOf(root, generator) } : {}),
       frontmatter: { map, ...(draft ? { draft } : {}), ...(published ? { published } : {}), ignore },
     },
     urls,

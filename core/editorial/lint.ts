@@ -220,9 +220,11 @@ export function editorialFindings(
         code: "dropped-markup",
         file: rel(doc.file),
         field: "(body)",
-        message: d.reason
-          ? `${d.component === "{" ? "an MDX expression {" : `<${d.component}>`} ${d.reason}`
-          : `the component <${d.component}> carries no text (no title, caption, alt, source or label) and is left out of every published text; give it one of those props if it says something a reader needs`,
+        message: d.template
+          ? `${d.component} is filled in by your site's generator, which risk-cli does not run: it is left out of every published text; write in the text what it says, or give it a caption or title parameter`
+          : d.reason
+            ? `${d.component === "{" ? "an MDX expression {" : `<${d.component}>`} ${d.reason}`
+            : `the component <${d.component}> carries no text (no title, caption, alt, source or label) and is left out of every published text; give it one of those props if it says something a reader needs`,
         needle: "",
         line: d.line,
       });

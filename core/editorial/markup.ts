@@ -21,6 +21,7 @@
  */
 
 import { withoutUnsafeLinks } from "./links.ts";
+import { type TemplateSyntax, withoutTemplates } from "./templates.ts";
 
 export interface DroppedMarkup {
   /** The line in the body (1-based; the caller adds the frontmatter's lines). */
@@ -30,6 +31,8 @@ export interface DroppedMarkup {
   reason?: string;
   /** Set when what was dropped is a link's address in this scheme (`javascript:`): the link keeps its text. */
   scheme?: string;
+  /** Set when what was dropped is template syntax the site's generator fills in (`{{ site.title }}`). */
+  template?: boolean;
 }
 
 /** Props whose value is text a reader sees: kept where the component stood. */
@@ -197,15 +200,25 @@ function lineCounter(text: string) {
 }
 
 /** The body with its markup reduced to readable text, and what was dropped. */
-export function readableBody(body: string, options: { mdx: boolean }): { text: string; dropped: DroppedMarkup[] } {
+export function readableBody(
+  body: string,
+  options: { mdx: boolean; templates?: TemplateSyntax },
+): { text: string; dropped: DroppedMarkup[] } {
   const dropped: DroppedMarkup[] = [];
   // Control characters become spaces: same length, so that offsets and line numbers stay the file's.
   // In a footnote's label they become "_" instead: a space would break the label, leaving its calls
   // and its definition as raw markup in every published text.
   // Zero-width characters go: line numbers stay, offsets in a line are the text's, not the file's.
-  const clean = (body.search(CONTROL) >= 0 ? body.replace(_NOTE_LABEL, (m) => m.replace(CONTROL, "_")) : body)
+  const cleaned = (body.search(CONTROL) >= 0 ? body.replace(_NOTE_LABEL, (m) => m.replace(CONTROL, "_")) : body)
     .replace(CONTROL, " ")
     .replace(ZERO_WIDTH, "");
+  // The generator evaluates its template syntax before it reads the Markdown, code included.
+  let clean = cleaned;
+  if (options.templates) {
+    const evaluated = withoutTemplates(cleaned, options.templates);
+    clean = evaluated.text;
+    for (const d of evaluated.dropped) dropped.push({ line: d.line, component: d.tag, template: true });
+  }
   const lineOf = lineCounter(clean);
   const out: string[] = [];
   let swallowed = false;

@@ -424,7 +424,7 @@ interface Entry {
 function readDocument(file: string, text: string, content: ContentConfig | undefined) {
   const { format, head, body, bodyLine } = splitDocument(file, text);
   const fm = readFrontmatter(file, format, head, content);
-  const readable = readableBody(body, { mdx: file.endsWith(".mdx") });
+  const readable = readableBody(body, { mdx: file.endsWith(".mdx"), templates: content?.templates });
   const pairKey = typeof content?.translations === "object" ? content.translations.key : undefined;
   return {
     ...fm,

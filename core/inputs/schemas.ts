@@ -296,6 +296,12 @@ export const ContentConfig = z.strictObject({
     .string()
     .refine(isTimeZone, { message: "a time zone by its IANA name, such as Europe/Paris or UTC" })
     .optional(),
+  /**
+   * The template syntax the site's generator evaluates in a body before the Markdown: `hugo`
+   * (shortcodes), `liquid` (Jekyll, Eleventy) or `nunjucks` (Eleventy's `njk`). What it fills in
+   * is never published as written; without it, braces are text.
+   */
+  templates: z.enum(["hugo", "liquid", "nunjucks"]).optional(),
   frontmatter: z
     .strictObject({
       /** The publisher's keys renamed to risk-cli's: { pubDate: date, updatedDate: updated }. */

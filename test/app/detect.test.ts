@@ -11,7 +11,7 @@ import { demoPublication } from "../../cli/paths.ts";
 import { docLocations, locate } from "../../core/inputs/documents.ts";
 import { loadPublication } from "../../core/inputs/publication.ts";
 import { ContentConfig } from "../../core/inputs/schemas.ts";
-import { ROOT } from "../helpers/cli.ts";
+import { ROOT, runCli } from "../helpers/cli.ts";
 import { siteFromDemo } from "../helpers/sites.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
@@ -867,4 +867,67 @@ describe("the globs init --detect writes", () => {
     writeFileSync(join(root, "src/content/posts/c.md"), post("C"));
     expect((await runLint({ publication: root, json: true })).counts.articles).toBe(3);
   });
+});
+
+describe("a site whose generator evaluates template syntax in its bodies", () => {
+  const SECRET = "NOTE-INTERNE";
+  const bodies = {
+    hugo: `Le 9 avril 2026, le spread est tombé à 98 points de base.\n\n{{< figure src="c.png" caption="Écart BTP-Bund" >}}\n\n{{% note %}}\nVoir [l'article]({{< ref "autre.md" >}}).\n{{% /note %}}\n\n{{< youtube abc >}}\n`,
+    liquid: `Le 5 mars 2026, la BCE a maintenu son taux à 2 %.\n\n{% include figure.html caption="Taux de la BCE" %}\n\n{% comment %}${SECRET}{% endcomment %}\n\nSur {{ site.title }}, voir [le billet]({% post_url 2026-02-01-point %}).\n`,
+    nunjucks: `Le 30 avril 2026, l'écart a dépassé 400 points de base.\n\n{# ${SECRET} #}\n{% set seuil = 400 %}Le seuil est de {{ seuil }} points.\n`,
+  };
+  const sites = {
+    hugo: () =>
+      site({
+        "hugo.toml": 'baseURL = "https://h.example.org/"\n',
+        "content/posts/spread.md": toml(
+          'title = "Spread"\ndescription = "Un article."\ndate = 2026-04-10',
+          bodies.hugo,
+        ),
+      }),
+    liquid: () =>
+      site({
+        "_config.yml": "title: Site\n",
+        "_posts/2026-03-05-taux.md": md("title: Taux\ndescription: Un article.", bodies.liquid),
+      }),
+    nunjucks: () =>
+      site({
+        ".eleventy.js": 'module.exports = () => ({ markdownTemplateEngine: "njk" });\n',
+        "posts/credit.md": md("title: Crédit\ndescription: Un article.\ndate: 2026-05-02", bodies.nunjucks),
+      }),
+  };
+
+  for (const syntax of ["hugo", "liquid", "nunjucks"] as const)
+    it(`is read as its generator reads it (${syntax}): no shortcode, tag, output or comment in llms-full, the search index or the claims`, async () => {
+      const root = sites[syntax]();
+      const { result, stderr } = await captured(() => runInitDetect({ dir: root, json: false }));
+      expect(result?.content.templates, stderr).toBe(syntax);
+      const out = tempDir("risk-templates-");
+      const r = runCli(["assemble", "--publication", root, "--site", `${out}/site`, "--archive", `${out}/archive`]);
+      expect(r.status, r.stderr).toBe(0);
+      for (const file of ["llms-full.txt", "api/v1/search-index.json", "api/v1/claims.json", "api/v1/catalog.json"]) {
+        const text = readFileSync(`${out}/site/${file}`, "utf8");
+        expect(/\{\{[<% \w-]|\{%|\{#|%\}|[>%]\}\}/.exec(text)?.[0], file).toBeUndefined();
+        expect(text.includes(SECRET), file).toBe(false);
+      }
+      const full = readFileSync(`${out}/site/llms-full.txt`, "utf8");
+      if (syntax === "hugo") expect(full).toContain("Écart BTP-Bund");
+      if (syntax === "hugo") expect(full).toContain("Voir l'article.");
+      if (syntax === "liquid") expect(full).toContain("Taux de la BCE");
+      if (syntax === "liquid") expect(full).toContain("voir le billet.");
+      // What the generator fills in and risk-cli cannot is named, with its file and line.
+      const lint = await runLint({ publication: root, json: true });
+      const named = lint.findings
+        .filter((f) => f.code === "dropped-markup")
+        .map((f) => `${f.file}:${f.line} ${f.message}`);
+      const expected = {
+        hugo: "content/posts/spread.md:14 {{< youtube abc >}} is filled in by your site's generator",
+        liquid: "_posts/2026-03-05-taux.md:11 {{ site.title }} is filled in by your site's generator",
+        nunjucks: "posts/credit.md:9 {{ seuil }} is filled in by your site's generator",
+      }[syntax];
+      expect(
+        named.some((n) => n.startsWith(expected)),
+        named.join("\n"),
+      ).toBe(true);
+    }, 60_000);
 });

@@ -335,3 +335,90 @@ describe("zero-width characters in an article", () => {
     expect(JSON.stringify(hidden)).not.toMatch(/[\u200b-\u200d\ufeff]/);
   });
 });
+
+describe("a generator's template syntax in a body", () => {
+  const hugo = (body: string) => readableBody(body, { mdx: false, templates: "hugo" });
+  const liquid = (body: string) => readableBody(body, { mdx: false, templates: "liquid" });
+  const nunjucks = (body: string) => readableBody(body, { mdx: false, templates: "nunjucks" });
+
+  it("never reaches the text: Hugo shortcodes keep their caption and title, a ref link its text, an escaped one shows as written", () => {
+    const body = [
+      "Au 30 juin 2026, la dette atteignait 38 100 milliards.",
+      "",
+      '{{< figure src="chart.png" title="Encours de la dette" caption="Source : Trésor" >}}',
+      "",
+      "{{% note %}}",
+      "Une **note** de la rédaction.",
+      "{{% /note %}}",
+      "",
+      "{{< youtube abc123 >}}",
+      "",
+      'Voir [l\'article sur la dette]({{< ref "dette/index.md" >}}) et ![le graphique]({{< relref "x" >}}).',
+      "",
+      '{{</* figure src="x" */>}} est la syntaxe échappée.',
+      "",
+      "Entre accolades {{ site.Title }} dans Hugo : du texte.",
+    ].join("\n");
+    const { text, dropped } = hugo(body);
+    sameLines(body, text);
+    expect(text).toContain("Encours de la dette — Source : Trésor");
+    expect(text).toContain("Une **note** de la rédaction.");
+    expect(text).toContain("Voir l'article sur la dette et le graphique.");
+    expect(text).toContain('{{< figure src="x" >}} est la syntaxe échappée.');
+    expect(text).toContain("{{ site.Title }}");
+    expect(text.split(/\{\{[<%]/)).toHaveLength(2);
+    expect(text).not.toMatch(/youtube|chart\.png|\/note|[>%]\}\}(?! est)/);
+    // The shortcode that carries no text is named with its line; the paired note and the ref are not.
+    expect(dropped).toEqual([{ line: 9, component: "{{< youtube abc123 >}}", template: true }]);
+  });
+
+  it("never reaches the text: Liquid's comments, outputs and tags go, raw and highlight stay as the page shows them", () => {
+    const body = [
+      "Le 5 mars 2026, la BCE a maintenu son taux à 2 %.",
+      "",
+      '{% include figure.html src="/img/taux.png" caption="Taux directeurs de la BCE" %}',
+      "",
+      "Abonnez-vous sur {{ site.url }}/newsletter/ pour recevoir {{- site.title -}}.",
+      "",
+      "{% comment %}",
+      "Note interne : PRIVATE-NOTE à vérifier.",
+      "{% endcomment %}",
+      "",
+      "{% raw %}Les gabarits s'écrivent {{ page.title }}.{% endraw %}",
+      "",
+      "{% highlight python %}",
+      "taux = 2.0 < 3",
+      "{% endhighlight %}",
+      "",
+      "{%- if site.url -%}Voir [le billet]({% post_url 2026-02-01-point %}) et [les archives]({{ '/archives/' | relative_url }}).{% endif %}",
+      "{% capture secret %}CAPTURED{% endcapture %}{% assign x = 1 %}",
+    ].join("\n");
+    const { text, dropped } = liquid(body);
+    sameLines(body, text);
+    expect(text).toContain("Taux directeurs de la BCE");
+    expect(text).toContain("Abonnez-vous sur /newsletter/ pour recevoir .");
+    expect(text).toContain("Les gabarits s'écrivent {{ page.title }}.");
+    expect(text).toContain("```python\ntaux = 2.0 < 3\n```");
+    expect(text).toContain("Voir le billet et les archives.");
+    expect(text).not.toMatch(/PRIVATE-NOTE|CAPTURED|\{%|site\.url|relative_url|post_url/);
+    expect(dropped.map((d) => [d.line, d.component])).toEqual([
+      [5, "{{ site.url }}"],
+      [5, "{{- site.title -}}"],
+      [17, "{{ '/archives/' | relative_url }}"],
+    ]);
+    // In Nunjucks, {# … #} is a comment too; in Liquid it is text.
+    expect(nunjucks("A {# PRIVATE #} B {% year %}").text).toBe("A  B ");
+    expect(liquid("A {# text #} B").text).toBe("A {# text #} B");
+    // Without the generator's syntax named, braces are text.
+    expect(md("A {{ x }} B").text).toBe("A {{ x }} B");
+  });
+
+  for (const flood of ["{{< a ", "{{% x %}}", "{% raw %}", "{% comment %}a", "{{ x ", "[a]({{ y }}", "{# ", "{{</* "]) {
+    it(`reads 60 KB and 240 KB of ${JSON.stringify(flood)} in proportion (quadratic would be 16 times)`, () => {
+      expectLinear(flood, (body) => {
+        for (const read of [hugo, liquid, nunjucks])
+          expect(read(body).text.split("\n")).toHaveLength(body.split("\n").length);
+      });
+    });
+  }
+});
