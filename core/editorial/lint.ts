@@ -14,6 +14,7 @@ import { impossibleDays } from "../claims/dates.ts";
 import { withoutComments } from "../render/text.ts";
 import { deadLinks } from "./dead-links.ts";
 import { quote } from "../inputs/locate.ts";
+import { NEVER_CLOSED } from "./markup.ts";
 
 export interface Finding {
   severity: "error" | "warning" | "note";
@@ -24,6 +25,7 @@ export interface Finding {
     | "stale-translation"
     | "no-claim"
     | "dropped-markup"
+    | "mdx-syntax"
     | "unsafe-link"
     | "dead-link"
     | "impossible-date"
@@ -210,6 +212,23 @@ export function editorialFindings(
           file: rel(doc.file),
           field: "(body)",
           message: unsafe(d.scheme),
+          needle: "",
+          line: d.line,
+        });
+        continue;
+      }
+      if (d.mdx) {
+        const shown =
+          d.component === "{" ? "an MDX expression {" : d.component.startsWith("<") ? d.component : `<${d.component}>`;
+        findings.push({
+          severity: "error",
+          code: "mdx-syntax",
+          file: rel(doc.file),
+          field: "(body)",
+          message:
+            d.reason === NEVER_CLOSED
+              ? `${shown} ${d.reason}; MDX refuses to compile the file, so your site's build fails on it: close it`
+              : `${shown} ${d.reason}`,
           needle: "",
           line: d.line,
         });

@@ -33,6 +33,17 @@ export interface DroppedMarkup {
   scheme?: string;
   /** Set when what was dropped is template syntax the site's generator fills in (`{{ site.title }}`). */
   template?: boolean;
+  /** Set when MDX refuses to compile the file there (the site's own build fails on it): `reason` says why. */
+  mdx?: boolean;
+}
+
+/** The JSX elements of an MDX body still open, across its fenced code: each must close, as MDX demands. */
+interface JsxState {
+  open: { name: string; line: number }[];
+  /** How many of each name are open: a closing tag that closes nothing is known without a search. */
+  count: Map<string, number>;
+  /** The lines before the part being read. */
+  base: number;
 }
 
 /** Props whose value is text a reader sees: kept where the component stood. */
@@ -59,7 +70,8 @@ const ZERO_WIDTH = /[\u200b-\u200d\ufeff]/g;
 // A footnote label as written (no bracket, no space), where control characters may stand too. The
 // two kinds of character are disjoint and a label stops at the next bracket, so matching is linear.
 const _NOTE_LABEL = /\[\^(?:[^\][\s]|[\v\f])+\]/g;
-const NEVER_CLOSED = "is never closed: everything after it is read as its content and left out of every published text";
+export const NEVER_CLOSED =
+  "is never closed: everything after it is read as its content and left out of every published text";
 
 interface Tag {
   name: string;
@@ -222,6 +234,7 @@ export function readableBody(
   const lineOf = lineCounter(clean);
   const out: string[] = [];
   let swallowed = false;
+  const jsx: JsxState | undefined = options.mdx ? { open: [], count: new Map(), base: 0 } : undefined;
   for (const part of fencedParts(clean)) {
     const text = clean.slice(part.start, part.end);
     // Fenced code is shown as written: markup inside it is the subject of the text.
@@ -230,8 +243,9 @@ export function readableBody(
     else {
       const first = lineOf(part.start);
       const prose = options.mdx ? withoutModuleStatements(text) : text;
+      if (jsx) jsx.base = first - 1;
       const reduced = (options.mdx ? /[<`\\{]/ : /[<`\\]/).test(prose)
-        ? reduceMarkup(prose, options.mdx, (d) => dropped.push({ ...d, line: d.line + first - 1 }))
+        ? reduceMarkup(prose, options.mdx, (d) => dropped.push({ ...d, line: d.line + first - 1 }), jsx)
         : { text: prose, swallowed: false };
       // After the markup is gone, so that no element or comment left out can join a link back together.
       const safe = withoutUnsafeLinks(reduced.text);
@@ -240,8 +254,16 @@ export function readableBody(
       swallowed = reduced.swallowed;
     }
   }
+  // An element MDX never saw closed: the file does not compile (already said when the rest was swallowed).
+  if (jsx && !swallowed)
+    for (const o of jsx.open)
+      dropped.push({ line: o.line, component: o.name, reason: MDX_UNCLOSED(o.name), mdx: true });
+  dropped.sort((a, b) => a.line - b.line);
   return { text: out.join(""), dropped };
 }
+
+const MDX_UNCLOSED = (name: string) =>
+  `is never closed, and MDX closes every element (<${name} /> when it holds nothing): MDX refuses to compile the file, so your site's build fails on it; close it with </${name}>`;
 
 interface Part {
   start: number;
@@ -352,6 +374,7 @@ function reduceMarkup(
   text: string,
   mdx: boolean,
   drop: (d: DroppedMarkup) => void,
+  jsx?: JsxState,
 ): { text: string; swallowed: boolean } {
   const out: string[] = [];
   const lineAt = lineCounter(text);
@@ -372,7 +395,7 @@ function reduceMarkup(
   };
   // What is left open from `at` holds the rest of the document: dropped, its line breaks kept.
   const swallow = (at: number, component: string) => {
-    drop({ line: lineAt(at), component, reason: NEVER_CLOSED });
+    drop({ line: lineAt(at), component, reason: NEVER_CLOSED, ...(mdx ? { mdx: true } : {}) });
     out.push(text.slice(last, at), newlines(text.slice(at)));
     return { text: out.join(""), swallowed: true };
   };
@@ -413,6 +436,14 @@ function reduceMarkup(
       continue;
     }
     if (text.startsWith("<!--", at)) {
+      if (jsx)
+        drop({
+          line: lineAt(at),
+          component: "<!--",
+          reason:
+            "MDX takes no HTML comment and refuses to compile the file, so your site's build fails on it; write {/* … */}",
+          mdx: true,
+        });
       const end = text.indexOf("-->", at + 4);
       i = end < 0 ? text.length : end + 3;
       continue;
@@ -425,6 +456,16 @@ function reduceMarkup(
     }
     const tag = readTag(text, at, braces);
     if (!tag) {
+      // MDX reads every < as a tag's start: a digit, = or an address after it does not compile.
+      const after = text.slice(at + 1, at + 200);
+      if (jsx && /^(?:[0-9=]|[A-Za-z][A-Za-z0-9+.-]*:\/\/|[^\s<>@]+@[^\s<>@]+>)/.test(after))
+        drop({
+          line: lineAt(at),
+          component: /^<[^\s[\]()]{0,30}/.exec(text.slice(at, at + 32))![0],
+          reason:
+            "is read by MDX as the start of a tag, and MDX refuses to compile the file, so your site's build fails on it; write &lt; (or {'<'}) for a sign, [text](address) for a link",
+          mdx: true,
+        });
       i = at + 1;
       continue;
     }
@@ -434,6 +475,8 @@ function reduceMarkup(
     if (!tag.closing && (REMOVED.has(lower) || lower === "svg")) {
       const close = tag.selfClosing ? -1 : closeOf(tag.name, tag.end);
       if (close < 0 && !tag.selfClosing && RAW_TEXT.has(lower)) return swallow(at, tag.name);
+      if (close < 0 && !tag.selfClosing && jsx)
+        drop({ line: lineAt(at), component: tag.name, reason: MDX_UNCLOSED(tag.name), mdx: true });
       out.push(text.slice(last, at));
       const inner = close < 0 ? "" : text.slice(tag.end, close);
       resume = close < 0 ? tag.end : text.indexOf(">", close) + 1;
@@ -448,7 +491,30 @@ function reduceMarkup(
       }
     } else if (tag.closing) {
       out.push(text.slice(last, at), " ");
+      if (jsx) {
+        const top = jsx.open.at(-1);
+        const held = (jsx.count.get(tag.name) ?? 0) > 0;
+        if (!held || top!.name !== tag.name)
+          drop({
+            line: lineAt(at),
+            component: `/${tag.name}`,
+            reason: !held
+              ? `closes no open <${tag.name}>: MDX refuses to compile the file, so your site's build fails on it; remove it, or open the element before it`
+              : `stands where <${top!.name}> (line ${top!.line}) is still open: MDX refuses to compile the file, so your site's build fails on it; close <${top!.name}> first`,
+            mdx: true,
+          });
+        // Closed: every element opened inside it is closed with it (each popped once: linear).
+        while (held && jsx.open.length) {
+          const o = jsx.open.pop()!;
+          jsx.count.set(o.name, jsx.count.get(o.name)! - 1);
+          if (o.name === tag.name) break;
+        }
+      }
     } else {
+      if (jsx && !tag.selfClosing) {
+        jsx.open.push({ name: tag.name, line: lineAt(at) + jsx.base });
+        jsx.count.set(tag.name, (jsx.count.get(tag.name) ?? 0) + 1);
+      }
       out.push(text.slice(last, at));
       const words = [...tag.attrs]
         .filter(([name, value]) => value && (TEXT_PROPS.includes(name) || (lower === "img" && name === "alt")))

@@ -217,6 +217,11 @@ const FLOODS = [
   "<>",
   "<style>",
   "<svg>",
+  "<a>",
+  "</a>",
+  "<a><b></a>",
+  "<1",
+  "<https://x.example ",
   "\\",
   "\0",
   "[^\u202e",
@@ -421,4 +426,72 @@ describe("a generator's template syntax in a body", () => {
       });
     });
   }
+});
+
+describe("an MDX file that would not compile", () => {
+  it("is named at each place MDX refuses: an element never closed, a closing tag that closes nothing, an HTML comment, a < before a digit or an address", () => {
+    const body = [
+      "Le 11 août 2026, l'inflation est restée <2 % selon [Eurostat](https://ec.europa.eu/eurostat).",
+      "",
+      "<!-- une note -->",
+      "",
+      "Voir <https://www.ecb.europa.eu> pour le détail.<br>",
+      "",
+      "<Tabs>",
+      "```js",
+      'const x = "<Tab>";',
+      "```",
+      "</Tabs>",
+      "",
+      '<Callout type="info">',
+      "Une remarque sans fermeture.",
+      "</Note>",
+      "",
+      'a < b et <Figure caption="x" />',
+    ].join("\n");
+    const { dropped } = mdx(body);
+    expect(dropped.filter((d) => d.mdx).map((d) => [d.line, d.component])).toEqual([
+      [1, "<2"],
+      [3, "<!--"],
+      [5, "<https://www.ecb.europa.eu>"],
+      [5, "br"],
+      [13, "Callout"],
+      [15, "/Note"],
+    ]);
+    // The same text in a .md file compiles wherever Markdown is read: nothing to say.
+    expect(md(body).dropped.filter((d) => d.mdx)).toEqual([]);
+    // Closed elements, across fenced code too, compile.
+    expect(mdx("<Tabs>\n\n```\n<x>\n```\n\n</Tabs>\n\n<br />\n").dropped).toEqual([]);
+  });
+
+  it("is a lint error naming the file and line, and the assembly still publishes what it reads", async () => {
+    const { demoCopy, editFile } = await import("../helpers/publication.ts");
+    const { loadPublication } = await import("../../core/inputs/publication.ts");
+    const { editorialFindings } = await import("../../core/editorial/lint.ts");
+    const { nodeFs } = await import("../../cli/runtime/node.ts");
+    const { renameSync } = await import("node:fs");
+    const pub = demoCopy();
+    const md = `${pub}/content/articles/fr/spread-btp-bund-2026.md`;
+    // MDX takes no HTML comment: the claim marker is an MDX comment there.
+    editFile(
+      md,
+      (t) => `${t.replace(/<!-- (claim-id: [a-z-]+) -->/g, "{/* $1 */}")}\n<Callout>\nUne note jamais fermée.\n`,
+    );
+    renameSync(md, md.replace(/\.md$/, ".mdx"));
+    editFile(
+      `${pub}/risk.config.yaml`,
+      (t) =>
+        `${t}content:\n  articles:\n    fr: ["content/articles/fr/*.{md,mdx}"]\n    en: ["content/articles/en/*.md"]\n`,
+    );
+    const p = await loadPublication(nodeFs, pub);
+    const findings = editorialFindings(p, "2026-11-21T10:00:00Z", (path) => `https://x.example${path}`);
+    const refused = findings.filter((f) => f.code === "mdx-syntax");
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toMatchObject({ severity: "error", file: "content/articles/fr/spread-btp-bund-2026.mdx" });
+    expect(refused[0]!.message).toMatch(/^<Callout> is never closed.*close it with <\/Callout>/);
+    const lines = (await import("node:fs")).readFileSync(md.replace(/\.md$/, ".mdx"), "utf8").split("\n");
+    expect(lines[refused[0]!.line! - 1]).toBe("<Callout>");
+    // Published as read: the element's text stays.
+    expect(p.articles.find((a) => a.slug === "spread-btp-bund-2026")!.body).toContain("Une note jamais fermée.");
+  });
 });

@@ -101,7 +101,9 @@ export function siteFromDemo(style: SiteStyle): string {
             : "src/content/analysis"
           : `src/content/guides/${d.lang}`;
       const mdx = d.slug === "spread-btp-bund-2026";
-      write(`${folder}/${d.slug}.${mdx ? "mdx" : "md"}`, yamlDoc(meta, mdx ? `${MDX_BLOCK}\n${d.body}` : d.body));
+      // MDX takes no HTML comment: a claim marker is an MDX comment there.
+      const body = mdx ? d.body.replace(/<!--\s*(claim-id:[^>]*?)\s*-->/g, "{/* $1 */}") : d.body;
+      write(`${folder}/${d.slug}.${mdx ? "mdx" : "md"}`, yamlDoc(meta, mdx ? `${MDX_BLOCK}\n${body}` : body));
     }
     write(
       "src/content/posts/brouillon.md",
