@@ -206,7 +206,7 @@ function readConfig(
     if (format === "toml") value = parseToml(text);
     else if (format === "json") value = JSON.parse(text);
     else {
-      const doc = parseDocument(text, { logLevel: "silent", prettyErrors: false });
+      const doc = parseDocument(text, { merge: true, logLevel: "silent", prettyErrors: false });
       if (doc.errors[0]) return { broken: yamlProblem(doc.errors[0]) };
       value = doc.toJS({ maxAliasCount: 100 });
     }
@@ -443,9 +443,9 @@ function frontmatterOf(rel: string, text: string, warn: (message: string) => voi
     // The yaml library's own warnings would reach the terminal without the file's name: they
     // are collected and reported with it instead.
     const counter = new LineCounter();
-    const doc = parseDocument(head, { lineCounter: counter, prettyErrors: false, logLevel: "silent" });
+    const doc = parseDocument(head, { lineCounter: counter, merge: true, prettyErrors: false, logLevel: "silent" });
     const error = doc.errors[0];
-    if (error) return broken(counter.linePos(error.pos[0]).line, yamlProblem(error));
+    if (error) return broken(counter.linePos(error.pos[0]).line, yamlProblem(error, head, 1));
     for (const w of doc.warnings) warn(w.message.split("\n")[0]!);
     try {
       value = doc.toJS({ maxAliasCount: 100 });

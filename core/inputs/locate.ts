@@ -41,7 +41,7 @@ export function parseWithSchema<S extends z.ZodType>(
   const err = doc.errors[0];
   if (err) {
     const line = counter.linePos(err.pos[0]).line + lineOffset;
-    throw inputError(file, line, undefined, yamlProblem(err));
+    throw inputError(file, line, undefined, yamlProblem(err, text, lineOffset));
   }
   let value: unknown;
   try {
@@ -61,16 +61,45 @@ export function parseWithSchema<S extends z.ZodType>(
  * What a YAML parse error says, for a publisher: the library's first line, except where it names
  * its own limit (a stack exhausted by lists nested thousands deep), which is said as the input's.
  */
-export function yamlProblem(error: { code: string; message: string }): string {
+export function yamlProblem(
+  error: { code: string; message: string; pos?: [number, number] },
+  text?: string,
+  lineOffset = 0,
+): string {
   if (error.code === "RESOURCE_EXHAUSTION" || /call stack/i.test(error.message))
     return "invalid YAML: its lists or mappings are nested too deeply to be read; write the value flat";
+  if (error.code === "DUPLICATE_KEY" && text !== undefined && error.pos) {
+    // The key as written on its line, and the line that wrote it first at the same indentation.
+    const keyOf = (l: string) => /^([ \t]*)(["']?)([^"':\n]{1,80})\2[ \t]*:/.exec(l);
+    const start = text.lastIndexOf("\n", error.pos[0] - 1) + 1;
+    const end = text.indexOf("\n", start);
+    const m = keyOf(text.slice(start, end < 0 ? text.length : end));
+    if (m) {
+      const first = text
+        .slice(0, start)
+        .split("\n")
+        .findIndex((l) => {
+          const k = keyOf(l);
+          return k !== null && k[1] === m[1] && k[3] === m[3];
+        });
+      const where = first >= 0 ? ` (first on line ${first + 1 + lineOffset})` : "";
+      return `the key ${JSON.stringify(m[3]!.trim())} is written twice${where}: YAML takes a key once, and generators differ on which value wins; keep the one you mean`;
+    }
+  }
   return `invalid YAML: ${error.message.split("\n")[0]}`;
 }
 
 function parse(text: string): { doc: Document; counter: LineCounter } {
   const counter = new LineCounter();
   // Warnings (a complex key, an unknown tag) would go to the console: errors are what is reported.
-  const doc = parseDocument(text, { lineCounter: counter, uniqueKeys: true, prettyErrors: false, logLevel: "error" });
+  // Merge keys (`<<: *defaults`) are read as Jekyll's, Hugo's and Astro's YAML readers read them.
+  const doc = parseDocument(text, {
+    lineCounter: counter,
+    uniqueKeys: true,
+    merge: true,
+    prettyErrors: false,
+    logLevel: "error",
+  });
   return { doc, counter };
 }
 

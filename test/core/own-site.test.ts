@@ -477,3 +477,29 @@ describe("frontmatter and file names as publishers write them", () => {
     expect(p.articles.some((d) => d.meta.translationOf === slug)).toBe(false);
   });
 });
+
+describe("frontmatter as other editors and generators write it", () => {
+  it("reads YAML merge keys (<<: *defaults) as Jekyll, Hugo and Astro do, and names a key written twice with both lines", async () => {
+    const head = (yaml: string) =>
+      readFrontmatter("posts/a.md", "yaml", yaml, ContentConfig.parse({ frontmatter: { ignore: ["defaults"] } }));
+    const merged = head(
+      'defaults: &defaults\n  description: "Partagée par ancre."\n  tags: [dette]\ntitle: "Ancres"\n<<: *defaults\ndate: 2026-03-04\n',
+    );
+    expect(merged.meta).toMatchObject({
+      title: "Ancres",
+      description: "Partagée par ancre.",
+      tags: ["dette"],
+      date: "2026-03-04",
+    });
+    const pub = demoCopy();
+    writeFileSync(
+      `${pub}/content/articles/fr/doublon.md`,
+      '---\ntitle: "Premier titre"\ndescription: "x"\ndate: 2026-03-05\ntitle: "Second titre"\n---\nTexte.\n',
+    );
+    const r = runCli(["lint", "--publication", pub]);
+    expect(r.status).toBe(3);
+    expect(r.stderr).toContain(
+      'content/articles/fr/doublon.md:5: the key "title" is written twice (first on line 2): YAML takes a key once',
+    );
+  });
+});
