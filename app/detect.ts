@@ -614,7 +614,17 @@ export function detectSite(root: string): Detection {
       published = key;
       continue;
     }
-    if (isPairKey(key) && !pairKey) {
+    // Jekyll's multilingual convention: `lang` and `ref`, one `ref` shared by every language version.
+    const jekyllRef =
+      key === "ref" &&
+      generator === "jekyll" &&
+      found.some(
+        (f) =>
+          f.lang === "en" &&
+          typeof f.fm.ref === "string" &&
+          found.some((o) => o.lang === "fr" && o.fm.ref === f.fm.ref),
+      );
+    if ((isPairKey(key) || jekyllRef) && !pairKey) {
       pairKey = key;
       continue;
     }

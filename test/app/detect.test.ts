@@ -931,3 +931,21 @@ describe("a site whose generator evaluates template syntax in its bodies", () =>
       ).toBe(true);
     }, 60_000);
 });
+
+describe("a Jekyll site following the lang and ref convention", () => {
+  it("pairs translations by the ref every language version shares", async () => {
+    const root = site({
+      "_config.yml": "title: Site\n",
+      "_posts/2026-03-05-taux-bce.md": md("title: Taux\ndescription: Un article.\nlang: fr\nref: taux-bce"),
+      "en/_posts/2026-03-06-ecb-rates.md": md("title: Rates\ndescription: An article.\nlang: en\nref: taux-bce"),
+    });
+    const { result, stderr } = await captured(() => runInitDetect({ dir: root, json: false }));
+    expect(result?.content.translations, stderr).toEqual({ key: "ref" });
+    expect(result?.content.frontmatter.ignore).not.toContain("ref");
+    expect(result?.unmapped.filter((u) => u.startsWith("translations:"))).toEqual([]);
+    const lint = await runLint({ publication: root, json: true });
+    expect(lint.findings.filter((f) => f.severity === "error")).toEqual([]);
+    const p = await loadPublication(nodeFs, root);
+    expect(p.articles.find((a) => a.lang === "en")?.meta.translationOf).toBe("taux-bce");
+  });
+});
