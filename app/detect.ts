@@ -614,6 +614,11 @@ export function detectSite(root: string): Detection {
       published = key;
       continue;
     }
+    // Eleventy writes no page whose permalink is false: risk-cli leaves it out as unpublished.
+    if (key === "permalink" && generator === "eleventy" && !published && valuesOf(key).some((v) => v === false)) {
+      published = key;
+      continue;
+    }
     // Jekyll's multilingual convention: `lang` and `ref`, one `ref` shared by every language version.
     const jekyllRef =
       key === "ref" &&
@@ -649,10 +654,11 @@ export function detectSite(root: string): Detection {
   if (slugKey) for (const f of found) if (typeof f.fm[slugKey] === "string") f.slug = f.fm[slugKey] as string;
   const addressKey = ADDRESS_KEYS[generator];
   if (addressKey && counts.has(addressKey)) {
-    const own = found.filter((f) => addressKey in f.fm).map((f) => f.rel);
-    unmapped.push(
-      `${addressKey}: ${own.length} page(s) give their own address (${some(own)}); risk-cli links every page by the urls: pattern of its kind, so check those pages' links, or give them the pattern's address`,
-    );
+    const own = found.filter((f) => addressKey in f.fm && f.fm[addressKey] !== false).map((f) => f.rel);
+    if (own.length)
+      unmapped.push(
+        `${addressKey}: ${own.length} page(s) give their own address (${some(own)}); risk-cli links every page by the urls: pattern of its kind, so check those pages' links, or give them the pattern's address`,
+      );
   }
   // Hugo leaves out a page before its publishDate and after its expiryDate; risk-cli reads
   // neither, so such a page would be published at once, or kept: said, with the pages.

@@ -212,7 +212,7 @@ export async function runInitDetect(opts: { dir: string; json: boolean }) {
       flag: "wx",
     }),
   );
-  log.info(`detected a ${detection.generator} site`);
+  log.info(`detected ${/^[aeiou]/.test(detection.generator) ? "an" : "a"} ${detection.generator} site`);
   for (const d of detection.documents)
     log.info(`  ${d.files} ${d.lang} ${d.kind}${d.files > 1 ? "s" : ""}: ${d.globs.join(", ")}`);
   for (const l of detection.leftOut) log.info(`left out: ${l}`);

@@ -226,6 +226,12 @@ export function readFrontmatter(
       `${key} says whether the document is published: write true or false (found ${JSON.stringify(value).slice(0, 40)})`,
     );
   };
+  // Eleventy's `permalink: false` leaves a page unwritten; its other values give the page's address.
+  const published = (key: string, value: unknown): boolean | undefined => {
+    const address = typeof value === "string" && value.trim().startsWith("/");
+    const table = value !== null && typeof value === "object" && !(value instanceof Date) && !Array.isArray(value);
+    return address || table ? true : flag(key, value);
+  };
   // JavaScript objects do not keep such a key as data: it would vanish, unseen by the key checks.
   const proto = head.includes("__proto__") ? lineOfKey(head, "__proto__") : undefined;
   if (proto !== undefined)
@@ -263,7 +269,7 @@ export function readFrontmatter(
   const publishedKey = fm.published;
   const draft =
     (draftKey !== undefined && flag(draftKey, raw[draftKey]) === true) ||
-    (publishedKey !== undefined && flag(publishedKey, raw[publishedKey]) === false);
+    (publishedKey !== undefined && published(publishedKey, raw[publishedKey]) === false);
   const meta: Record<string, unknown> = {};
   const origin = new Map<string, string>();
   for (const [key, value] of Object.entries(raw)) {

@@ -949,3 +949,24 @@ describe("a Jekyll site following the lang and ref convention", () => {
     expect(p.articles.find((a) => a.lang === "en")?.meta.translationOf).toBe("taux-bce");
   });
 });
+
+describe("an Eleventy page with permalink: false", () => {
+  it("is left out as Eleventy leaves it unwritten, while a page with its own permalink is published", async () => {
+    const root = site({
+      ".eleventy.js": "module.exports = () => ({});\n",
+      "posts/credit.md": md(
+        'title: Crédit\ndescription: Un article.\ndate: 2026-05-02\npermalink: "/analyses/credit/"',
+      ),
+      "posts/technique.md": md("title: Technique\ndescription: Jamais écrite.\ndate: 2026-05-03\npermalink: false"),
+      "posts/simple.md": md("title: Simple\ndescription: Un article.\ndate: 2026-05-04"),
+    });
+    const { result, stderr } = await captured(() => runInitDetect({ dir: root, json: false }));
+    expect(result?.content.frontmatter.published, stderr).toBe("permalink");
+    expect(stderr).toContain("detected an eleventy site");
+    expect(result?.unmapped.find((u) => u.startsWith("permalink:"))).toContain(
+      "1 page(s) give their own address (posts/credit.md)",
+    );
+    const p = await loadPublication(nodeFs, root);
+    expect(p.articles.map((a) => a.slug).sort()).toEqual(["credit", "simple"]);
+  });
+});
