@@ -30,8 +30,8 @@ export interface LintReport {
 export async function runLint(opts: { publication?: string; json: boolean }): Promise<LintReport> {
   const log = stderrLogger(opts.json);
   const pubDir = resolve(opts.publication ?? defaultPublication("checking", { json: opts.json }));
-  const files = await readPublicationFiles(runtimeFs().fs, pubDir);
   const bad: RiskError[] = [];
+  const files = await readPublicationFiles(runtimeFs().fs, pubDir, { badDocuments: bad });
   const publication = parsePublication(files, { badDocuments: bad });
   if (bad.length) throw everyBadDocument(bad);
   const now = resolveNow(undefined, process.env, () => new Date());

@@ -123,7 +123,11 @@ const WhereContent = z.looseObject({ content: ContentConfig.optional() });
 export async function readPublicationFiles(
   fs: ReadOnlyFs,
   root: string,
-  options: { knownContent?: (configText: string) => { content: ContentConfig | undefined } | null } = {},
+  options: {
+    knownContent?: (configText: string) => { content: ContentConfig | undefined } | null;
+    /** Where an article or guide that cannot be read (not UTF-8, unreadable) is recorded and left out, for lint to name them all. */
+    badDocuments?: RiskError[];
+  } = {},
 ): Promise<InputFiles> {
   const failure = (dir: string, e: unknown) => {
     const code = (e as { code?: unknown }).code;
@@ -180,6 +184,7 @@ export async function readPublicationFiles(
       );
   }
   const locations = docLocations(content);
+  const documents = new Set<string>();
   let listed = 0;
   const walk = async (dir: string): Promise<void> => {
     for (const name of await list(dir)) {
@@ -192,7 +197,10 @@ export async function readPublicationFiles(
         );
       const rel = dir ? `${dir}/${name}` : name;
       // A folder named on a Mac may be decomposed (NFD); the config's globs are read in NFC.
-      if (locate(rel.normalize("NFC"), locations)) rels.push(rel);
+      if (locate(rel.normalize("NFC"), locations)) {
+        rels.push(rel);
+        documents.add(rel);
+      }
     }
     for (const name of await subfolders(dir))
       if (!name.startsWith(".") && !SKIPPED_FOLDERS.has(name)) await walk(dir ? `${dir}/${name}` : name);
@@ -201,10 +209,19 @@ export async function readPublicationFiles(
   for (const name of await list("content/methodologies")) {
     if (/\.(yaml|json)$/.test(name)) rels.push(`content/methodologies/${name}`);
   }
-  // Read concurrently, but report the first failure in list order.
-  const results = await Promise.allSettled([...new Set(rels)].map(read));
-  const failed = results.find((r) => r.status === "rejected");
-  if (failed) throw failed.reason;
+  // Read concurrently, but report the first failure in list order (every document's, for lint).
+  const unique = [...new Set(rels)];
+  const results = await Promise.allSettled(unique.map(read));
+  const listedBad = (k: number) =>
+    options.badDocuments !== undefined &&
+    documents.has(unique[k]!) &&
+    (results[k] as PromiseRejectedResult).reason instanceof RiskError &&
+    (results[k] as PromiseRejectedResult).reason.code === "E_INPUT";
+  const failed = results.findIndex((r, k) => r.status === "rejected" && !listedBad(k));
+  if (failed >= 0) throw (results[failed] as PromiseRejectedResult).reason;
+  results.forEach((r, k) => {
+    if (r.status === "rejected") options.badDocuments!.push(r.reason as RiskError);
+  });
   return { root, files: byNfcName(files) };
 }
 

@@ -91,6 +91,25 @@ describe("risk-cli lint", () => {
 });
 
 describe("risk-cli lint and documents it cannot read", () => {
+  it("names a file saved in Latin-1 among the other bad documents, in one run", () => {
+    const pub = demoCopy();
+    const fr = `${pub}/content/articles/fr`;
+    writeFileSync(
+      `${fr}/latin1.md`,
+      Buffer.concat([
+        Buffer.from('---\ntitle: "Cr'),
+        Buffer.from([0xe9]),
+        Buffer.from('dit\"\ndescription: x\ndate: 2026-03-03\n---\nTexte.\n'),
+      ]),
+    );
+    writeFileSync(`${fr}/sans-description.md`, "---\ntitle: T\ndate: 2026-03-12\n---\nTexte.\n");
+    const r = runCli(["lint", "--publication", pub]);
+    expect(r.status).toBe(EXIT.E_INPUT);
+    expect(r.stderr).toContain("content/articles/fr/latin1.md:2: it is not valid UTF-8; save it as UTF-8");
+    expect(r.stderr).toContain("content/articles/fr/sans-description.md (field description): the field is required");
+    expect(r.stderr).toContain("(and 1 more document(s) that cannot be read, named above)");
+  });
+
   it("names every bad document in one run, each with what to do, then exits 3", () => {
     const pub = demoCopy();
     const fr = `${pub}/content/articles/fr`;
