@@ -33,8 +33,16 @@ export interface LogLine {
   agent: string | null;
 }
 
+/**
+ * A Combined or Common Log Format line, after an optional first field naming the virtual host
+ * (Apache's `vhost_combined`, `%v:%p %h ...`, and nginx formats that start with `$host`). The
+ * request line is taken whole, escaped quotes included: one that is no `METHOD TARGET` (a TLS
+ * handshake on the plain port, `"-"` for a connection that sent nothing, an SSH banner) is a
+ * line of its own, never malformed; it is not a GET, so it counts for nothing.
+ */
 const LINE =
-  /^(\S+) \S+ \S+ \[(\d{2})\/([A-Z][a-z]{2})\/(\d{4}):(\d{2}):(\d{2}):(\d{2}) ([+-]\d{4})\] "(\S+) (\S+)(?: [^"]*)?" (\d{3}) (?:\d+|-)(?: "((?:[^"\\]|\\.)*)" "((?:[^"\\]|\\.)*)")?/;
+  /^(?:\S+ )?(\S+) \S+ \S+ \[(\d{2})\/([A-Z][a-z]{2})\/(\d{4}):(\d{2}):(\d{2}):(\d{2}) ([+-]\d{4})\] "([^"\\]*(?:\\.[^"\\]*)*)" (\d{3}) (?:\d+|-)(?: "((?:[^"\\]|\\.)*)" "((?:[^"\\]|\\.)*)")?/;
+const REQUEST = /^(\S+) (\S+)/;
 const MONTHS: Record<string, number> = {
   Jan: 0,
   Feb: 1,
@@ -53,7 +61,9 @@ const MONTHS: Record<string, number> = {
 export function parseLogLine(line: string): LogLine | null {
   const m = LINE.exec(line);
   if (!m) return null;
-  const [, client, dd, mon, yyyy, hh, mi, ss, zone, method, target, status, referrer, agent] = m;
+  const [, client, dd, mon, yyyy, hh, mi, ss, zone, request, status, referrer, agent] = m;
+  // A request line that is no request is kept as one with method "-" and no path.
+  const [, method, target] = REQUEST.exec(request!) ?? ["", "-", ""];
   const month = MONTHS[mon!];
   if (month === undefined) return null;
   // Every field in its range: 30/Feb or 25:61 is malformed, never rolled over to another day.
@@ -76,7 +86,7 @@ export function parseLogLine(line: string): LogLine | null {
   const cut = path.search(/[?#]/);
   if (cut >= 0) path = path.slice(0, cut);
   // Most targets are plain paths; only an encoded or dotted one goes through URL's normalisation.
-  if (!path.startsWith("/") || path.includes("%") || path.includes("/.")) {
+  if (path !== "" && (!path.startsWith("/") || path.includes("%") || path.includes("/."))) {
     try {
       path = new URL(path, "http://x").pathname;
     } catch {

@@ -342,6 +342,31 @@ describe("access logs that a careless or hostile server hands over", () => {
     expect(Object.keys(state.files)).toHaveLength(1);
   });
 
+  it("reads lines that start with the virtual host, and counts a request line that is no request as dropped, not malformed", async () => {
+    const dir = tempDir("risk-traffic-vhost-");
+    const file = join(dir, "other_vhosts_access.log");
+    const garbage = [
+      // A TLS handshake on the plain port, a connection that sent nothing, an SSH banner, as nginx writes them.
+      '203.0.113.9 - - [20/Nov/2026:10:00:00 +0000] "\\x16\\x03\\x01\\x00\\xF1\\x01" 400 157 "-" "-"',
+      '203.0.113.9 - - [20/Nov/2026:10:00:01 +0000] "-" 400 0 "-" "-"',
+      '203.0.113.9 - - [20/Nov/2026:10:00:02 +0000] "SSH-2.0-Go" 400 157 "-" "-"',
+    ];
+    writeFileSync(
+      file,
+      `${[
+        // Apache's vhost_combined (%v:%p first), and nginx's `$host $remote_addr ...`.
+        ...lines(3).map((l) => `risques.example.org:443 ${l}`),
+        ...lines(3, "/series/", 10).map((l) => `risques.example.org ${l}`),
+        ...garbage,
+      ].join("\n")}\n`,
+    );
+    const state = fresh();
+    const report = await ingestLogs([file], state, options);
+    expect(report.malformed).toBe(0);
+    expect(report.counted).toBe(9);
+    expect(state.days["2026-11-20"]!.pages).toEqual({ "/series/": 6 });
+  });
+
   it("never names a path that is no page of the publication, nor an address as a referrer; impossible dates are malformed", () => {
     const dir = tempDir("risk-traffic-keys-");
     const file = join(dir, "access.log");
