@@ -562,7 +562,7 @@ async function pendingTraffic(
   const state = t.readTrafficState(gitdir);
   if (p.config.traffic) {
     const files = await t.logFiles(root, p.config.traffic.logs);
-    const report = t.ingestLogs(files, state, {
+    const report = await t.ingestLogs(files, state, {
       now,
       ownHost: p.config.traffic.host ?? new URL(p.config.baseUrl).hostname,
       pages: t.knownPages(p),

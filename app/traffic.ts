@@ -4,19 +4,20 @@
  * kept: never an address, a user agent, a cookie, a referrer's path or any key per visitor. A log
  * file is known by the time, request and length of its first line (no address in it) and by how
  * many of its bytes were counted, so ingesting the same lines again, or a rotated or gzipped copy
- * of a file already read, counts nothing twice. Malformed lines and a gzip file cut short are
- * counted and reported, never fatal.
+ * of a file already read, counts nothing twice. A log is read as a stream, never whole, so its
+ * size costs time and not memory. Malformed lines and a gzip file cut short are counted and
+ * reported, never fatal.
  */
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import picomatch from "picomatch";
-import { constants, gunzipSync } from "node:zlib";
+import { Readable } from "node:stream";
+import { createGunzip } from "node:zlib";
 import { isbot } from "isbot";
 import { classify, familyOf, languageOf, pageRead, parseLogLine, referrerDomain } from "../core/traffic/classify.ts";
 import { emptyDay, type DayCounts } from "../core/traffic/counts.ts";
 import { RiskError } from "../core/errors.ts";
-import { readRegularFile } from "../archive/regular-file.ts";
 import { instrumentsOf, type Publication } from "../core/inputs/publication.ts";
 import { publisherPages } from "../core/editorial/dead-links.ts";
 import { AGENTS_PAGE, AGENTS_PAGE_EN, PRESS_PAGE, SERIES_PAGE, seriesPage } from "../core/surfaces/pages.ts";
@@ -48,11 +49,16 @@ export interface IngestReport {
 }
 
 /**
- * The most a log file may hold, as stored and once gunzipped: a file is read whole, and a gzip
- * bomb must not take the machine's memory. A day of a busy publication's log is far below it;
- * a larger file is left out and named, and logs rotated more often are read.
+ * The most a log file may hold, as stored and once gunzipped. A log is read as a stream, a
+ * megabyte at a time, so its size costs time, not memory; the cap stops a gzip bomb, which would
+ * otherwise be gunzipped for hours. A day of a busy publication's log is far below it; a larger
+ * file is left out and named, and logs rotated more often are read.
  */
-export const MAX_LOG_BYTES = 1 << 30;
+export const MAX_LOG_BYTES = 16 * 2 ** 30;
+
+/** A line longer than this (a megabyte) is malformed: it is never held whole in memory. */
+const MAX_LINE_BYTES = 1 << 20;
+const CHUNK_BYTES = 1 << 20;
 
 /** Where a human read of a path that is no page of the publication is counted. */
 export const OTHER_PAGES = "(other pages)";
@@ -92,18 +98,26 @@ export function writeTrafficState(gitdir: string, state: TrafficState): void {
 
 const mib = (bytes: number) => `${Math.round((bytes / 2 ** 20) * 10) / 10} MiB`;
 
-type LogRead = { bytes: Buffer; truncated: boolean } | { skipped: string };
+/** A log file open for reading: its descriptor, its size when opened, whether it is gzip. */
+interface OpenLog {
+  fd: number;
+  size: number;
+  gzip: boolean;
+}
+
+/** Why a file is left out whole. */
+class LeftOut extends Error {}
 
 /**
- * The bytes of a log file, gunzipped when it is gzip; a stream cut short gives what it holds.
- * Only a regular file is read (never a device, a FIFO or a folder), and never more than
- * MAX_LOG_BYTES, stored or gunzipped. A missing or unreadable file is an error; what is wrong
- * inside a file (not gzip after all, too large) leaves that file out and says why.
+ * Opens a log file: only a regular file (never a device, a FIFO or a folder; opened without
+ * blocking, so a FIFO never hangs), of at most `max` bytes. Only the bytes it holds when opened
+ * are read, so that a log being written to is read up to a point and the rest left for the next
+ * ingestion. A missing or unreadable file is an error; a file left out gives the reason.
  */
-function logBytes(path: string, max: number): LogRead {
-  let raw: Buffer | "not-regular" | "refused";
+function openLog(path: string, max: number): OpenLog | { skipped: string } {
+  let fd: number;
   try {
-    raw = readRegularFile(path, { followLink: true, admit: (size) => size <= max });
+    fd = fs.openSync(path, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
   } catch (e) {
     throw new RiskError(
       "E_IO",
@@ -113,23 +127,115 @@ function logBytes(path: string, max: number): LogRead {
       },
     );
   }
-  if (raw === "not-regular") return { skipped: "not a regular file" };
-  if (raw === "refused") return { skipped: `over ${mib(max)}; rotate the log more often` };
-  if (raw[0] !== 0x1f || raw[1] !== 0x8b) return { bytes: raw, truncated: false };
-  const options = { maxOutputLength: max };
-  try {
-    return { bytes: gunzipSync(raw, options), truncated: false };
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") return { skipped: `gunzips to over ${mib(max)}` };
+  const st = fs.fstatSync(fd);
+  const skip = (skipped: string) => {
+    fs.closeSync(fd);
+    return { skipped };
+  };
+  if (!st.isFile()) return skip("not a regular file");
+  if (st.size > max) return skip(`over ${mib(max)}; rotate the log more often`);
+  const magic = Buffer.alloc(2);
+  const n = st.size >= 2 ? fs.readSync(fd, magic, 0, 2, 0) : 0;
+  return { fd, size: st.size, gzip: n === 2 && magic[0] === 0x1f && magic[1] === 0x8b };
+}
+
+/**
+ * The bytes of an open log, a chunk at a time, gunzipped when it is gzip. A gzip stream cut short
+ * gives what it holds and sets `seen.truncated`; one that is no gzip stream, or gunzips to over
+ * `max`, throws LeftOut.
+ */
+async function* bytesOf(log: OpenLog, max: number, seen: { truncated: boolean }): AsyncGenerator<Buffer> {
+  function* raw() {
+    for (let pos = 0; pos < log.size; ) {
+      const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, log.size - pos));
+      const n = fs.readSync(log.fd, chunk, 0, chunk.length, pos);
+      if (n === 0) return;
+      pos += n;
+      yield n === chunk.length ? chunk : chunk.subarray(0, n);
+    }
   }
+  if (!log.gzip) {
+    yield* raw();
+    return;
+  }
+  const gunzip = createGunzip({ chunkSize: CHUNK_BYTES });
+  const source = Readable.from(raw());
+  source.on("error", (e) => gunzip.destroy(e));
+  source.pipe(gunzip);
+  let total = 0;
   try {
-    // Cut in the middle: take what decompresses.
-    return { bytes: gunzipSync(raw, { ...options, finishFlush: constants.Z_SYNC_FLUSH }), truncated: true };
+    for await (const chunk of gunzip as AsyncIterable<Buffer>) {
+      total += chunk.length;
+      if (total > max) throw new LeftOut(`gunzips to over ${mib(max)}`);
+      yield chunk;
+    }
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") return { skipped: `gunzips to over ${mib(max)}` };
-    return { skipped: "named .gz or starting like gzip, but not a gzip stream that can be read" };
+    if (e instanceof LeftOut) throw e;
+    // Cut in the middle: what was gunzipped is kept.
+    if ((e as NodeJS.ErrnoException).code === "Z_BUF_ERROR") {
+      seen.truncated = true;
+      return;
+    }
+    throw new LeftOut("named .gz or starting like gzip, but not a gzip stream that can be read");
+  } finally {
+    source.destroy();
+    gunzip.destroy();
   }
 }
+
+/**
+ * What a log holds, in pieces of whole lines: a block of complete lines (each ending with a line
+ * feed) and the offset of its first byte in the (gunzipped) log, or the end offset of a line over
+ * MAX_LINE_BYTES, which is never held whole. A last line without a line feed is left out: it is
+ * being written, and is read whole next time.
+ */
+type Piece = { block: Buffer; offset: number } | { longEnd: number };
+
+async function* piecesOf(log: OpenLog, max: number, seen: { truncated: boolean }): AsyncGenerator<Piece> {
+  let carry: Buffer[] = [];
+  let carried = 0;
+  let long = false;
+  let offset = 0;
+  for await (const chunk of bytesOf(log, max, seen)) {
+    const at = offset;
+    offset += chunk.length;
+    let from = 0;
+    if (long || carried > 0) {
+      const nl = chunk.indexOf(0x0a);
+      if (nl < 0) {
+        if (!long) carry.push(chunk);
+        carried += chunk.length;
+        if (carried > MAX_LINE_BYTES) [long, carry] = [true, []];
+        continue;
+      }
+      if (long || carried + nl + 1 > MAX_LINE_BYTES) yield { longEnd: at + nl + 1 };
+      else yield { block: Buffer.concat([...carry, chunk.subarray(0, nl + 1)]), offset: at - carried };
+      [long, carry, carried, from] = [false, [], 0, nl + 1];
+    }
+    const last = chunk.lastIndexOf(0x0a);
+    if (last >= from) {
+      yield { block: chunk.subarray(from, last + 1), offset: at + from };
+      from = last + 1;
+    }
+    if (from < chunk.length) {
+      carry = [chunk.subarray(from)];
+      carried = chunk.length - from;
+    }
+  }
+}
+
+/** Each line of a block of complete lines, without its line end, and the offset of its end in the log. */
+function eachLine(block: Buffer, offset: number, visit: (line: string, end: number) => void): void {
+  let start = 0;
+  for (let nl = block.indexOf(0x0a); nl >= 0; nl = block.indexOf(0x0a, start)) {
+    const end = nl > start && block[nl - 1] === 0x0d ? nl - 1 : nl;
+    visit(block.toString("utf8", start, end), offset + nl + 1);
+    start = nl + 1;
+  }
+}
+
+/** Stands for a line over MAX_LINE_BYTES among a file's first lines: it is never parsed. */
+const longLine = (end: number) => `(a line over ${MAX_LINE_BYTES} bytes, ending at byte ${end})`;
 
 /**
  * A file's identity: the time, request, status and length of its first lines (three, or as many
@@ -184,12 +290,14 @@ const dayOf = (ms: number) => {
 /**
  * Counts the new lines of `files` into `state` (changed in place). `now` decides which days are
  * too old (over 91 days) and where late lines are counted; `ownHost` tells internal referrers.
+ * Each file is read twice as a stream, never whole: once for its first lines (its identity) and
+ * the clients with a burst of 404s, once to count its new lines.
  */
-export function ingestLogs(
+export async function ingestLogs(
   files: readonly string[],
   state: TrafficState,
   options: { now: string; ownHost: string; pages: ReadonlySet<string>; maxBytes?: number },
-): IngestReport {
+): Promise<IngestReport> {
   const report: IngestReport = {
     files: 0,
     lines: 0,
@@ -200,62 +308,103 @@ export function ingestLogs(
     alreadyCounted: 0,
     skipped: [],
   };
+  const max = options.maxBytes ?? MAX_LOG_BYTES;
   const today = options.now.slice(0, 10);
   const oldest = dayOf(Date.parse(`${today}T00:00:00Z`) - WINDOW_DAYS * 86_400_000);
-  const batches: { lines: Buffer; id: string; was: string; end: number }[] = [];
+  /** The files to count: from byte `start` to `lastEnd` (the end of their last complete line). */
+  const batches: { log: OpenLog; id: string; was: string; start: number; lastEnd: number; end: number }[] = [];
   // Bytes counted per identity, this batch's files included: the same content named twice in
   // one batch (a copy, a link, the .gz beside the plain file) is counted once.
   const pending = new Map<string, number>();
   const counted = (id: string) => pending.get(id) ?? state.files[id];
-  for (const file of [...files].sort()) {
-    const read = logBytes(file, options.maxBytes ?? MAX_LOG_BYTES);
-    if ("skipped" in read) {
-      report.skipped.push({ file, reason: read.skipped });
-      continue;
-    }
-    const { bytes, truncated } = read;
-    if (truncated) report.truncated.push(file);
-    const lastEnd = bytes.lastIndexOf(0x0a);
-    if (lastEnd < 0) continue;
-    report.files++;
-    // The first three complete lines (fewer in a short file).
-    const head: string[] = [];
-    for (let start = 0; head.length < 3 && start <= lastEnd; ) {
-      const nl = bytes.indexOf(0x0a, start);
-      head.push(bytes.toString("utf8", start, nl));
-      start = nl + 1;
-    }
-    const known = knownAs(head, counted);
-    const id = identityOf(head);
-    const start = Math.min(known.counted, lastEnd + 1);
-    const end = Math.max(lastEnd + 1, known.counted);
-    batches.push({ lines: bytes.subarray(start, lastEnd + 1), id, was: known.id, end });
-    pending.set(id, end);
-    if (known.id !== id) pending.delete(known.id);
-    report.alreadyCounted += countLines(bytes.subarray(0, start));
-  }
   // A client with a burst of 404s in this batch is a scanner: known only while the batch is read.
   const notFound = new Map<string, number>();
-  for (const b of batches)
-    eachLine(b.lines, (line) => {
-      // The status follows the request's closing quote: only those lines are parsed.
-      if (!line.includes('" 404 ')) return;
-      const l = parseLogLine(line);
-      if (l?.status === 404) notFound.set(l.client, (notFound.get(l.client) ?? 0) + 1);
-    });
-  // A log holds few distinct user agents: each is looked up in the robot list once.
-  const robots = new Map<string, boolean>();
-  const isBot = (agent: string) => {
-    let known = robots.get(agent);
-    if (known === undefined) {
-      known = isbot(agent);
-      if (robots.size > 50_000) robots.clear();
-      robots.set(agent, known);
+  const opened: OpenLog[] = [];
+  try {
+    for (const file of [...files].sort()) {
+      const log = openLog(file, max);
+      if ("skipped" in log) {
+        report.skipped.push({ file, reason: log.skipped });
+        continue;
+      }
+      opened.push(log);
+      // The first three complete lines (fewer in a short file) give the identity, hence where
+      // the new lines start; the 404s of the new lines are counted per client.
+      const seen = { truncated: false };
+      const head: { line: string; end: number }[] = [];
+      const own = new Map<string, number>();
+      let start = -1;
+      let lines = 0;
+      let lastEnd = 0;
+      const found404 = (line: string, end: number) => {
+        if (end <= start || !line.includes('" 404 ')) return;
+        const l = parseLogLine(line);
+        if (l?.status === 404) own.set(l.client, (own.get(l.client) ?? 0) + 1);
+      };
+      let known = { id: "", counted: 0 };
+      const identify = () => {
+        known = knownAs(
+          head.map((h) => h.line),
+          counted,
+        );
+        start = known.counted;
+        for (const h of head) found404(h.line, h.end);
+      };
+      try {
+        for await (const piece of piecesOf(log, max, seen)) {
+          if ("longEnd" in piece) {
+            lines++;
+            lastEnd = piece.longEnd;
+            if (head.length < 3) head.push({ line: longLine(piece.longEnd), end: piece.longEnd });
+            if (start < 0 && head.length === 3) identify();
+            continue;
+          }
+          const { block, offset } = piece;
+          // The status follows the request's closing quote: only lines holding `" 404 ` are parsed.
+          eachLine(block, offset, (line, end) => {
+            lines++;
+            if (head.length < 3) {
+              head.push({ line, end });
+              if (head.length === 3) identify();
+            } else if (start >= 0) found404(line, end);
+          });
+          lastEnd = offset + block.length;
+        }
+      } catch (e) {
+        if (!(e instanceof LeftOut)) throw e;
+        report.skipped.push({ file, reason: e.message });
+        continue;
+      }
+      if (seen.truncated) report.truncated.push(file);
+      if (head.length === 0) continue;
+      if (start < 0) identify();
+      report.files++;
+      for (const [client, n] of own) notFound.set(client, (notFound.get(client) ?? 0) + n);
+      const id = identityOf(head.map((h) => h.line));
+      const from = Math.min(known.counted, lastEnd);
+      const end = Math.max(lastEnd, known.counted);
+      if (from >= lastEnd) report.alreadyCounted += lines;
+      else batches.push({ log, id, was: known.id, start: from, lastEnd, end });
+      pending.set(id, end);
+      if (known.id !== id) pending.delete(known.id);
+      if (from >= lastEnd && known.id !== id) {
+        // Nothing new, but known by its three lines from now on.
+        delete state.files[known.id];
+        state.files[id] = end;
+      }
     }
-    return known;
-  };
-  for (const b of batches) {
-    eachLine(b.lines, (line) => {
+    // A log holds few distinct user agents: each is looked up in the robot list once.
+    const robots = new Map<string, boolean>();
+    const isBot = (agent: string) => {
+      let known = robots.get(agent);
+      if (known === undefined) {
+        known = isbot(agent);
+        if (robots.size > 50_000) robots.clear();
+        robots.set(agent, known);
+      }
+      return known;
+    };
+    const count = (line: string) => {
       report.lines++;
       const l = parseLogLine(line);
       if (!l) {
@@ -287,22 +436,36 @@ export function ingestLogs(
       else if (kind === "preview") d.previews++;
       else if (kind === "robot") d.robots++;
       else if (kind === "scan") d.scans++;
-    });
-    // A file known by its first line or two is known by its three from now on.
-    if (b.was !== b.id) delete state.files[b.was];
-    state.files[b.id] = b.end;
+    };
+    for (const b of batches) {
+      const visit = (line: string, end: number) => {
+        if (end <= b.start) report.alreadyCounted++;
+        else if (end <= b.lastEnd) count(line);
+      };
+      try {
+        for await (const piece of piecesOf(b.log, max, { truncated: false })) {
+          if ("longEnd" in piece) {
+            if (piece.longEnd <= b.start) report.alreadyCounted++;
+            else if (piece.longEnd <= b.lastEnd) {
+              report.lines++;
+              report.malformed++;
+            }
+          } else if (piece.offset + piece.block.length > b.start) eachLine(piece.block, piece.offset, visit);
+          else report.alreadyCounted += countLines(piece.block);
+          if ("offset" in piece && piece.offset + piece.block.length >= b.lastEnd) break;
+        }
+      } catch (e) {
+        // Read whole a moment ago: a file that changed since is counted as far as it reads.
+        if (!(e instanceof LeftOut)) throw e;
+      }
+      // A file known by its first line or two is known by its three from now on.
+      if (b.was !== b.id) delete state.files[b.was];
+      state.files[b.id] = b.end;
+    }
+  } finally {
+    for (const log of opened) fs.closeSync(log.fd);
   }
-  notFound.clear();
   return report;
-}
-
-function eachLine(bytes: Buffer, visit: (line: string) => void): void {
-  let start = 0;
-  for (let nl = bytes.indexOf(0x0a, start); nl >= 0; nl = bytes.indexOf(0x0a, start)) {
-    const end = nl > start && bytes[nl - 1] === 0x0d ? nl - 1 : nl;
-    if (end > start) visit(bytes.toString("utf8", start, end));
-    start = nl + 1;
-  }
 }
 
 function countLines(bytes: Buffer): number {

@@ -2,8 +2,8 @@
  * Reading a file that must be a regular file, through one descriptor: opened without blocking (a
  * FIFO neither hangs nor is read) and, when asked, without following a final symbolic link; the
  * type and size checked on that descriptor, so nothing can be swapped in between the check and
- * the read. Used for the archive's loose objects, a saved checkpoint, and by serve, the MCP
- * server's site reader and the access-log reader. An error opening the file is thrown as it is,
+ * the read. Used for the archive's loose objects, a saved checkpoint, and by serve and the MCP
+ * server's site reader. An error opening the file is thrown as it is,
  * for the caller to name.
  */
 import * as fs from "node:fs";

@@ -60,7 +60,7 @@ export async function measureTraffic(lines = 5_000_000, files = 10) {
     const state: TrafficState = { version: 1, files: {}, days: {}, publishedThrough: null };
     start = performance.now();
     const cpu = process.cpuUsage();
-    const report = ingestLogs(paths, state, {
+    const report = await ingestLogs(paths, state, {
       now: "2026-11-25T00:00:00Z",
       ownHost: "risques.example.org",
       pages: new Set(PATHS),

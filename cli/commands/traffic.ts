@@ -27,7 +27,7 @@ export async function runTrafficIngest(opts: {
   const lock = acquireLock(gitdir, new Date(), log.warn);
   try {
     const state = readTrafficState(gitdir);
-    const report = ingestLogs(
+    const report = await ingestLogs(
       opts.files.map((f) => resolve(f)),
       state,
       {

@@ -1,6 +1,15 @@
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readdirSync, readFileSync, renameSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
@@ -294,7 +303,7 @@ describe("access logs that a careless or hostile server hands over", () => {
   const fresh = (): TrafficState => ({ version: 1, files: {}, days: {}, publishedThrough: null });
   const options = { now: "2026-11-21T10:00:00Z", ownHost: "risques.example.org", pages: new Set(["/series/"]) };
 
-  it("leaves out a damaged gzip, a gzip bomb, a device and a FIFO, naming each, and counts the rest", () => {
+  it("leaves out a damaged gzip, a gzip bomb, a device and a FIFO, naming each, and counts the rest", async () => {
     const dir = tempDir("risk-traffic-hostile-");
     writeFileSync(join(dir, "good.log"), `${lines(10).join("\n")}\n`);
     writeFileSync(join(dir, "damaged.gz"), Buffer.concat([Buffer.from([0x1f, 0x8b]), randomBytes(5000)]));
@@ -303,7 +312,7 @@ describe("access logs that a careless or hostile server hands over", () => {
     execFileSync("mkfifo", [join(dir, "fifo.log")]);
     const files = ["good.log", "damaged.gz", "bomb.gz", "fifo.log"].map((f) => join(dir, f));
     const state = fresh();
-    const report = ingestLogs([...files, "/dev/zero"], state, { ...options, maxBytes: 8 << 20 });
+    const report = await ingestLogs([...files, "/dev/zero"], state, { ...options, maxBytes: 8 << 20 });
     expect(report.counted).toBe(10);
     expect(Object.fromEntries(report.skipped.map((s) => [s.file.replace(`${dir}/`, ""), s.reason]))).toEqual({
       "damaged.gz": expect.stringContaining("not a gzip stream"),
@@ -313,7 +322,7 @@ describe("access logs that a careless or hostile server hands over", () => {
     });
   });
 
-  it("counts the same content once when a batch names it twice, as a copy, a link or its .gz", () => {
+  it("counts the same content once when a batch names it twice, as a copy, a link or its .gz", async () => {
     const dir = tempDir("risk-traffic-twice-");
     const text = `${lines(30).join("\n")}\n`;
     writeFileSync(join(dir, "access.log"), text);
@@ -321,26 +330,45 @@ describe("access logs that a careless or hostile server hands over", () => {
     symlinkSync(join(dir, "access.log"), join(dir, "link.log"));
     const state = fresh();
     const files = ["access.log", "access.log", "access.log.1.gz", "link.log"].map((f) => join(dir, f));
-    const report = ingestLogs(files, state, options);
+    const report = await ingestLogs(files, state, options);
     expect(report.counted).toBe(30);
     expect(report.alreadyCounted).toBe(90);
     expect(state.days["2026-11-20"]!.human).toBe(30);
   });
 
-  it("counts a log first read with one or two lines only once when it grows", () => {
+  it("counts a log first read with one or two lines only once when it grows", async () => {
     const dir = tempDir("risk-traffic-grow-");
     const file = join(dir, "access.log");
     const all = lines(100);
     const state = fresh();
     writeFileSync(file, `${all.slice(0, 1).join("\n")}\n`);
-    expect(ingestLogs([file], state, options).counted).toBe(1);
+    expect((await ingestLogs([file], state, options)).counted).toBe(1);
     writeFileSync(file, `${all.slice(0, 2).join("\n")}\n`);
-    expect(ingestLogs([file], state, options).counted).toBe(1);
+    expect((await ingestLogs([file], state, options)).counted).toBe(1);
     writeFileSync(file, `${all.join("\n")}\n`);
-    expect(ingestLogs([file], state, options).counted).toBe(98);
-    expect(ingestLogs([file], state, options).counted).toBe(0);
+    expect((await ingestLogs([file], state, options)).counted).toBe(98);
+    expect((await ingestLogs([file], state, options)).counted).toBe(0);
     expect(Object.keys(state.files)).toHaveLength(1);
   });
+
+  it("streams a log of over 1 GiB, counting its lines without holding it in memory", async () => {
+    const dir = tempDir("risk-traffic-huge-");
+    const file = join(dir, "access.log");
+    // Lines, then a 1.1 GiB hole (a sparse file: zeros read, no disk taken), then lines again.
+    writeFileSync(file, `${lines(12).join("\n")}\n`);
+    const hole = Math.round(1.1 * 2 ** 30);
+    truncateSync(file, statSync(file).size + hole);
+    appendFileSync(file, `\n${lines(12, "/series/", 20).join("\n")}\n`);
+    const rssBefore = process.resourceUsage().maxRSS;
+    const state = fresh();
+    const report = await ingestLogs([file], state, options);
+    const grewMiB = (process.resourceUsage().maxRSS - rssBefore) / 1024;
+    expect(report.skipped).toEqual([]);
+    // The zeros are one line over a megabyte: malformed, never held whole.
+    expect([report.counted, report.malformed]).toEqual([24, 1]);
+    expect(state.days["2026-11-20"]!.human).toBe(24);
+    expect(grewMiB).toBeLessThan(256);
+  }, 60_000);
 
   it("reads lines that start with the virtual host, and counts a request line that is no request as dropped, not malformed", async () => {
     const dir = tempDir("risk-traffic-vhost-");
@@ -367,7 +395,7 @@ describe("access logs that a careless or hostile server hands over", () => {
     expect(state.days["2026-11-20"]!.pages).toEqual({ "/series/": 6 });
   });
 
-  it("never names a path that is no page of the publication, nor an address as a referrer; impossible dates are malformed", () => {
+  it("never names a path that is no page of the publication, nor an address as a referrer; impossible dates are malformed", async () => {
     const dir = tempDir("risk-traffic-keys-");
     const file = join(dir, "access.log");
     const odd = [
@@ -386,7 +414,7 @@ describe("access logs that a careless or hostile server hands over", () => {
     ];
     writeFileSync(file, `${[...odd, ...impossible].join("\n")}\n`);
     const state = fresh();
-    const report = ingestLogs([file], state, options);
+    const report = await ingestLogs([file], state, options);
     expect(report.malformed).toBe(4);
     const day = state.days["2026-11-20"]!;
     expect(day.pages).toEqual({ [OTHER_PAGES]: 2, "/series/": 4 });
