@@ -571,6 +571,7 @@ async function pendingTraffic(
     const shown = (f: string) => (relative(root, f).startsWith("..") ? basename(f) : relative(root, f));
     for (const s of report.skipped) log.warn(`access logs: left out ${shown(s.file)}: ${s.reason}`);
     if (report.malformed) log.warn(`access logs: ${report.malformed} malformed line(s) skipped`);
+    if (report.common) log.warn(`access logs: ${t.commonLogWarning(report.common)}`);
     for (const f of report.truncated)
       log.warn(`access logs: a gzip file cut short, its complete lines counted (${shown(f)})`);
   }

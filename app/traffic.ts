@@ -44,6 +44,11 @@ export interface IngestReport {
   truncated: string[];
   /** Lines already counted by an earlier ingestion (the same file, or a rotated copy of it). */
   alreadyCounted: number;
+  /**
+   * Lines counted in the Common Log Format: without a user agent, a reader cannot be told from a
+   * robot, so they count as robots, never as human reads.
+   */
+  common: number;
   /** Files left out whole, with the reason: not a regular file, over the size cap, not gzip inside. */
   skipped: { file: string; reason: string }[];
 }
@@ -59,6 +64,10 @@ export const MAX_LOG_BYTES = 16 * 2 ** 30;
 /** A line longer than this (a megabyte) is malformed: it is never held whole in memory. */
 const MAX_LINE_BYTES = 1 << 20;
 const CHUNK_BYTES = 1 << 20;
+
+/** What `traffic ingest` and `assemble` say when lines in the Common Log Format were counted. */
+export const commonLogWarning = (lines: number) =>
+  `${lines} line(s) in the Common Log Format, which has no user agent: none counts as a human read (a page read is a robot's); log in the Combined format (nginx's default \`combined\`, Apache's \`combined\` LogFormat) to count the people who read the pages`;
 
 /** Where a human read of a path that is no page of the publication is counted. */
 export const OTHER_PAGES = "(other pages)";
@@ -306,6 +315,7 @@ export async function ingestLogs(
     late: 0,
     truncated: [],
     alreadyCounted: 0,
+    common: 0,
     skipped: [],
   };
   const max = options.maxBytes ?? MAX_LOG_BYTES;
@@ -423,6 +433,7 @@ export async function ingestLogs(
       }
       const d = (state.days[day] ??= emptyDay());
       report.counted++;
+      if (l.common) report.common++;
       const kind = (notFound.get(l.client) ?? 0) >= BURST_404 ? "scan" : classify(l, isBot);
       if (kind === "human") {
         const read = pageRead(l.path);

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { gitdirOf, refuseArchiveFile, requireArchive } from "../../archive/git/objects.ts";
 import { acquireLock } from "../../archive/lock.ts";
-import { ingestLogs, knownPages, readTrafficState, writeTrafficState } from "../../app/traffic.ts";
+import { commonLogWarning, ingestLogs, knownPages, readTrafficState, writeTrafficState } from "../../app/traffic.ts";
 import { loadPublication } from "../../core/inputs/publication.ts";
 import { defaultPublication } from "../paths.ts";
 import { nodeFs, stderrLogger } from "../runtime/node.ts";
@@ -40,6 +40,7 @@ export async function runTrafficIngest(opts: {
     log.info(
       `${report.files} file(s), ${report.lines} new line(s): ${report.counted} counted, ${report.late} late, ${report.malformed} malformed; ${report.alreadyCounted} already counted`,
     );
+    if (report.common) log.warn(commonLogWarning(report.common));
     for (const f of report.truncated) log.warn(`a gzip file cut short, its complete lines counted: ${f}`);
     for (const s of report.skipped) log.warn(`left out ${s.file}: ${s.reason}`);
     return { ok: true as const, ...report };

@@ -15,7 +15,8 @@
  *    api (/api/), mcp (/mcp), feed (.xml), text (llms*.txt), download (.zip, .csv, .svg, .ndjson, .json).
  * 6. A social link preview (facebookexternalhit, Twitterbot, Slackbot, LinkedInBot, WhatsApp,
  *    Discordbot, TelegramBot, Embedly...) is a `preview`.
- * 7. A robot by its user agent (the isbot package's list), or a client with none, is a `robot`.
+ * 7. A robot by its user agent (the isbot package's list), or a client with none, is a `robot`
+ *    (every line of a Common Log Format, which has no user-agent field, among them).
  * 8. An unsuccessful request (not 2xx or 304) is `other`.
  * 9. Anything else ending in / or .html is a `human` read of that page.
  */
@@ -31,6 +32,8 @@ export interface LogLine {
   status: number;
   referrer: string | null;
   agent: string | null;
+  /** The Common Log Format: no referrer and no user-agent fields, so no agent to tell a robot by. */
+  common: boolean;
 }
 
 /**
@@ -101,6 +104,7 @@ export function parseLogLine(line: string): LogLine | null {
     status: code,
     referrer: referrer && referrer !== "-" ? referrer : null,
     agent: agent && agent !== "-" ? agent : null,
+    common: agent === undefined,
   };
 }
 

@@ -13,7 +13,7 @@ import {
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { ingestLogs, OTHER_PAGES, type TrafficState } from "../../app/traffic.ts";
+import { commonLogWarning, ingestLogs, OTHER_PAGES, type TrafficState } from "../../app/traffic.ts";
 import { runAssemble } from "../../cli/commands/assemble.ts";
 import { OTHER_REFERRERS } from "../../core/traffic/classify.ts";
 import { runCli } from "../helpers/cli.ts";
@@ -393,6 +393,21 @@ describe("access logs that a careless or hostile server hands over", () => {
     expect(report.malformed).toBe(0);
     expect(report.counted).toBe(9);
     expect(state.days["2026-11-20"]!.pages).toEqual({ "/series/": 6 });
+  });
+
+  it("says how many lines of a Common Log Format it counted as robots, for want of a user agent", async () => {
+    const dir = tempDir("risk-traffic-common-");
+    const file = join(dir, "access.log");
+    // Common Log Format: the Combined line without its referrer and user agent.
+    const common = lines(6).map((l) => l.replace(/ "[^"]*" "[^"]*"$/, ""));
+    writeFileSync(file, `${[...common, ...lines(2, "/series/", 10)].join("\n")}\n`);
+    const state = fresh();
+    const report = await ingestLogs([file], state, options);
+    expect(report).toMatchObject({ counted: 8, common: 6, malformed: 0 });
+    expect(state.days["2026-11-20"]).toMatchObject({ human: 2, robots: 6 });
+    expect(commonLogWarning(report.common)).toMatch(
+      /^6 line\(s\) in the Common Log Format.*none counts as a human read.*Combined/,
+    );
   });
 
   it("never names a path that is no page of the publication, nor an address as a referrer; impossible dates are malformed", async () => {
