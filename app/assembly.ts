@@ -246,7 +246,7 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
       memo,
       clock: request.clock ?? "system",
       ...(request.signer ? { signer: request.signer } : {}),
-      ...(traffic ? { traffic: { days: traffic.state.days } } : {}),
+      ...(traffic ? { traffic: { days: traffic.state.days, seenThrough: traffic.state.seenThrough ?? null } } : {}),
       about: {
         readme: hash.sha256(utf8(archiveReadme(about))),
         license: hash.sha256(utf8(archiveLicense(about))),

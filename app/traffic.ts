@@ -32,6 +32,11 @@ export interface TrafficState {
   days: Record<string, DayCounts>;
   /** The last day a frame published: lines for it or an earlier day are late. */
   publishedThrough: string | null;
+  /**
+   * The latest UTC day of a line counted. A day is whole in the logs read once a line of a later
+   * day is read: only then is it published (see core/surfaces/human-traffic.ts).
+   */
+  seenThrough?: string | null;
 }
 
 export interface IngestReport {
@@ -433,6 +438,7 @@ export async function ingestLogs(
       }
       const d = (state.days[day] ??= emptyDay());
       report.counted++;
+      if (!state.seenThrough || day > state.seenThrough) state.seenThrough = day;
       if (l.common) report.common++;
       const kind = (notFound.get(l.client) ?? 0) >= BURST_404 ? "scan" : classify(l, isBot);
       if (kind === "human") {

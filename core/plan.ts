@@ -77,7 +77,7 @@ export interface PlanInput {
   /** Signs the frame log's checkpoint in black-box.json, when the publisher configured a key. */
   signer?: NoteSigner;
   /** The counts of reads of the days no frame has published yet, from the access logs (core/traffic/). */
-  traffic?: { days: Readonly<Record<string, DayCounts>> };
+  traffic?: { days: Readonly<Record<string, DayCounts>>; seenThrough?: string | null };
 }
 
 /** True when the previous frame was built by this tool version from the same input files. */

@@ -94,7 +94,7 @@ export interface BuildContext {
   /** The checkpoint signer, when the publisher configured a key. */
   signer?: NoteSigner;
   /** The counts of the days no frame has published yet (access logs); null without any. */
-  traffic: { days: Readonly<Record<string, DayCounts>> } | null;
+  traffic: { days: Readonly<Record<string, DayCounts>>; seenThrough?: string | null } | null;
   /** SHA-256, for the surfaces that hash what they publish (the frame log's checkpoint). */
   hash: Hasher;
   /** True when the previous frame was built by this tool version from the same input files. */

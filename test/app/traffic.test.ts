@@ -13,7 +13,14 @@ import {
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { commonLogWarning, ingestLogs, OTHER_PAGES, type TrafficState } from "../../app/traffic.ts";
+import {
+  commonLogWarning,
+  ingestLogs,
+  OTHER_PAGES,
+  readTrafficState,
+  type TrafficState,
+  writeTrafficState,
+} from "../../app/traffic.ts";
 import { runAssemble } from "../../cli/commands/assemble.ts";
 import { OTHER_REFERRERS } from "../../core/traffic/classify.ts";
 import { runCli } from "../helpers/cli.ts";
@@ -195,15 +202,16 @@ describe("human traffic from access logs", () => {
       0,
     );
     renameSync(`${logs}/access.log`, `${logs}/access.log.0`);
-    // Late lines count on the day they arrived (the machine's today), published once it closes.
+    // Late lines count on the day they arrived (the machine's today), published once it is
+    // settled: no line of a later day comes here, so a week after it closed.
     const arrived = new Date().toISOString().slice(0, 10);
-    const next = new Date(Date.parse(`${arrived}T10:00:00Z`) + 86_400_000).toISOString().replace(".000Z", "Z");
+    const next = new Date(Date.parse(`${arrived}T10:00:00Z`) + 8 * 86_400_000).toISOString().replace(".000Z", "Z");
     await runAssemble({ publication: pub, site, archive, now: next, allowFuture: true, json: true });
     const later = JSON.parse(readFileSync(`${site}/api/v1/human-traffic.json`, "utf8"));
     expect(later.days.find((d: { date: string }) => d.date === "2026-11-20")).toEqual(d1);
     expect(later.days.map((d: { date: string }) => d.date)).toContain(arrived);
     expect(later.days.find((d: { date: string }) => d.date === arrived).late).toEqual({ reads: 8, suppressed: false });
-    // Day 3 had 1 read in access.log and the complete lines of the cut gzip: published once closed.
+    // Day 3 had 1 read in access.log and the complete lines of the cut gzip: published once settled.
     const d3 = later.days.find((d: { date: string }) => d.date === "2026-11-22");
     expect(d3.human.total.reads, JSON.stringify(d3.human.total)).toBeGreaterThanOrEqual(20);
     expect(d3.human.total.reads).toBeLessThan(121);
@@ -231,6 +239,41 @@ describe("human traffic from access logs", () => {
     });
     for (const s of secrets) expect(everything.includes(s), s).toBe(false);
   }, 120_000);
+
+  it("publishes a day whole when the logs are ingested at their daily rotation, not only its first hours", async () => {
+    const dir = tempDir("risk-traffic-rotation-");
+    const pub = demoCopy();
+    const site = `${dir}/site`;
+    const archive = `${dir}/archive`;
+    await runAssemble({ publication: pub, site, archive, now: "2026-11-10T00:00:00Z", json: true });
+    const reads = (day: string, hours: number[]) =>
+      hours.map((h, i) => line(`203.0.113.${i + 1}`, `${day}T${String(h).padStart(2, "0")}:00:00Z`, "/series/"));
+    // logrotate runs at 05:25 UTC and its hook ingests access.log.1: the lines since the last rotation.
+    const hook = async (at: string, lines: string[]) => {
+      const file = join(dir, `access.log.1-${at.slice(0, 10)}`);
+      writeFileSync(file, `${lines.join("\n")}\n`);
+      const state = readTrafficState(archive);
+      const options = { now: at, ownHost: "risques.example.org", pages: new Set(["/series/"]) };
+      await ingestLogs([file], state, options);
+      writeTrafficState(archive, state);
+    };
+    await hook("2026-11-11T05:25:00Z", [
+      ...reads("2026-11-10", [6, 9, 12, 15, 18, 21, 22, 23]),
+      ...reads("2026-11-11", [1, 2, 3, 4, 5, 5]),
+    ]);
+    // The first assembly after midnight: 2026-11-11 has only its first five hours in the logs read.
+    await runAssemble({ publication: pub, site, archive, now: "2026-11-12T00:05:00Z", json: true });
+    const published = () => JSON.parse(readFileSync(`${site}/api/v1/human-traffic.json`, "utf8")).days;
+    expect(published().map((d: { date: string }) => d.date)).toEqual(["2026-11-10"]);
+    await hook("2026-11-12T05:25:00Z", [
+      ...reads("2026-11-11", [6, 8, 10, 12, 14, 16, 18, 20, 22, 23]),
+      ...reads("2026-11-12", [1, 2, 3, 4, 5]),
+    ]);
+    await runAssemble({ publication: pub, site, archive, now: "2026-11-12T06:00:00Z", json: true });
+    const [day, before] = published();
+    expect([day.date, day.human.total.reads, day.late.reads]).toEqual(["2026-11-11", 16, null]);
+    expect([before.date, before.human.total.reads]).toEqual(["2026-11-10", 8]);
+  }, 60_000);
 
   it("gives no figure under k that subtraction could recover, in any day or pair of frames", async () => {
     const { breakdown, publishDay, emptyDay, K } = await import("../../core/traffic/counts.ts");
