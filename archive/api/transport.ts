@@ -163,6 +163,72 @@ function remoteError(e: unknown, remote: Remote, doing: string): RiskError {
 
 type HttpClient = Awaited<ReturnType<typeof loadGit>>["http"];
 
+const MAX_REDIRECTS = 10;
+
+/**
+ * isomorphic-git's HTTP client for one exchange with the remote (a pull or a push). Redirects are
+ * followed here, not by the client below (which keeps the token on a redirect to the same host
+ * name, even from https: to plain http: or to another port). A request that carries the token is
+ * never sent on to another origin (scheme, host and port) than the remote's: that is refused,
+ * before anything is sent there. Only a GET is followed, as Git itself does.
+ */
+function boundedHttp(base: HttpClient, remote: Remote, doing: string): { http: HttpClient; close(): void } {
+  const where = remoteName(remote.url);
+  const origin = new URL(remote.url).origin;
+  const http: HttpClient = {
+    async request(req) {
+      let url = req.url;
+      for (let hop = 0; ; hop++) {
+        const res = await base.request({ ...req, url, fetchOptions: { ...req.fetchOptions, followRedirects: false } });
+        const location = res.headers?.location;
+        if (req.method !== "GET" || res.statusCode < 300 || res.statusCode >= 400 || !location) return res;
+        (res.body as AsyncIterator<Uint8Array> | undefined)?.return?.();
+        const next = redirectTarget(location, url);
+        const carriesToken = Object.keys(req.headers ?? {}).some((h) => h.toLowerCase() === "authorization");
+        if (next === null || hop >= MAX_REDIRECTS)
+          throw new RiskError(
+            "E_REMOTE",
+            `The archive remote ${where} ${next === null ? "redirected to an address that is not http(s)" : `redirected more than ${MAX_REDIRECTS} times`} while trying to ${doing}: check the remote's address; nothing local was changed.`,
+            { remote: where },
+          );
+        if (carriesToken && next.origin !== origin)
+          throw new RiskError(
+            "E_USAGE",
+            `The archive remote ${where} redirected to ${remoteName(next.href).replace(/\/info\/refs$/, "")}, ${
+              next.protocol === "http:" && new URL(remote.url).protocol === "https:"
+                ? "over plain http"
+                : "another origin"
+            }: refusing to send the archive token (RISK_ARCHIVE_TOKEN or GITHUB_TOKEN) there. The token was not sent to it and nothing local was changed; if that address is the archive's, give its https:// form as the remote.`,
+            { remote: where, redirect: remoteName(next.href).replace(/\/info\/refs$/, "") },
+          );
+        url = next.href;
+      }
+    },
+  };
+  return { http, close() {} };
+}
+
+/** Where a redirect leads, resolved against the URL asked; null when it is not http(s). */
+function redirectTarget(location: string, from: string): URL | null {
+  try {
+    const next = new URL(location, from);
+    return next.protocol === "https:" || next.protocol === "http:" ? next : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Runs one exchange with the remote through boundedHttp. */
+async function exchange<T>(remote: Remote, doing: string, run: (http: HttpClient) => Promise<T>): Promise<T> {
+  const { http } = await loadGit();
+  const bounded = boundedHttp(http, remote, doing);
+  try {
+    return await run(bounded.http);
+  } finally {
+    bounded.close();
+  }
+}
+
 /**
  * isomorphic-git's fetch insists on the remote's HEAD, which a repository that holds only the
  * archive branch (a dedicated archive repository whose default branch was never pushed) does not
@@ -230,9 +296,12 @@ async function isAncestor(
  * archive folder that does not exist yet is created empty first.
  */
 export async function pullArchive(gitdir: string, remote: Remote): Promise<PullResult> {
-  const result = await pullFrames(gitdir, remote);
-  if (result.outcome === "empty-remote") return result;
-  return { ...result, attestations: await pullAttestations(gitdir, remote) };
+  checkRemote(remote);
+  return exchange(remote, "pull", async (http) => {
+    const result = await pullFrames(gitdir, remote, http);
+    if (result.outcome === "empty-remote") return result;
+    return { ...result, attestations: await pullAttestations(gitdir, remote, http) };
+  });
 }
 
 /**
@@ -240,8 +309,12 @@ export async function pullArchive(gitdir: string, remote: Remote): Promise<PullR
  * fast-forwarded, or kept when the local one is ahead (attestations not pushed yet). When both
  * moved, the remote's is taken and the local one kept under refs/risk-cli/unpushed/.
  */
-async function pullAttestations(gitdir: string, remote: Remote): Promise<NonNullable<PullResult["attestations"]>> {
-  const { git, http } = await loadGit();
+async function pullAttestations(
+  gitdir: string,
+  remote: Remote,
+  http: HttpClient,
+): Promise<NonNullable<PullResult["attestations"]>> {
+  const { git } = await loadGit();
   const branch = attestationsBranch(remote.branch);
   let fetched: string | null;
   try {
@@ -298,16 +371,15 @@ function setPublished(gitdir: string, branch: string, oid: string): void {
   fs.renameSync(`${file}.tmp-${process.pid}`, file);
 }
 
-async function pullFrames(gitdir: string, remote: Remote): Promise<PullResult> {
-  const result = await pullFramesOnce(gitdir, remote);
+async function pullFrames(gitdir: string, remote: Remote, http: HttpClient): Promise<PullResult> {
+  const result = await pullFramesOnce(gitdir, remote, http);
   if (result.remoteHead) setPublished(gitdir, remote.branch, result.remoteHead);
   return result;
 }
 
-async function pullFramesOnce(gitdir: string, remote: Remote): Promise<PullResult> {
-  checkRemote(remote);
+async function pullFramesOnce(gitdir: string, remote: Remote, http: HttpClient): Promise<PullResult> {
   if (!isRepository(gitdir)) await initRepository(gitdir);
-  const { git, http } = await loadGit();
+  const { git } = await loadGit();
   const local = await headCommit(gitdir);
   const published = lastPublished(gitdir, remote.branch);
   const before = packBytes(gitdir);
@@ -378,7 +450,11 @@ export async function pushArchive(gitdir: string, remote: Remote): Promise<PushR
   checkRemote(remote);
   const head = isRepository(gitdir) ? await headCommit(gitdir) : null;
   if (head === null) return { outcome: "nothing-to-push", head };
-  const { git, http } = await loadGit();
+  return exchange(remote, "push", (http) => pushHead(gitdir, remote, head, http));
+}
+
+async function pushHead(gitdir: string, remote: Remote, head: string, http: HttpClient): Promise<PushResult> {
+  const { git } = await loadGit();
   try {
     const result = await git.push({
       fs: isogitFs(gitdir),

@@ -1,5 +1,6 @@
 import { execFileSync, spawn } from "node:child_process";
-import { createServer } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { networkInterfaces } from "node:os";
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
@@ -238,6 +239,67 @@ describe("archive transport over Git's smart HTTP protocol (git http-backend)", 
     const ssh = runCliSync(["archive", "pull", "--archive", `${dir}/a.git`, "--remote", "file:///etc"]);
     expect(ssh.status).toBe(2);
   });
+
+  it("never sends the token on through a redirect to plain http or to another origin: exit 2, the token never reaches it", async () => {
+    // The place a redirect leads: a plain http server on another port, which records what it is sent.
+    const seen: string[] = [];
+    const target = createServer((req, res) => {
+      seen.push(req.headers.authorization ?? "(no authorization)");
+      res.writeHead(401, { "WWW-Authenticate": 'Basic realm="x"' }).end();
+    });
+    const targetPort = await new Promise<number>((ok) =>
+      target.listen(0, "127.0.0.1", () => ok((target.address() as AddressInfo).port)),
+    );
+    // The remote: an https server (a certificate of the test's own, trusted by the child through
+    // NODE_EXTRA_CA_CERTS) and a plain http one on this machine, each redirecting every request.
+    const certs = tempDir();
+    execFileSync(
+      "openssl",
+      [
+        ...["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost"],
+        ...["-addext", "subjectAltName=IP:127.0.0.1", "-keyout", `${certs}/key.pem`, "-out", `${certs}/cert.pem`],
+      ],
+      { stdio: "ignore" },
+    );
+    const redirect = (req: IncomingMessage, res: ServerResponse) =>
+      res.writeHead(302, { Location: `http://127.0.0.1:${targetPort}${req.url}` }).end();
+    const secure = createHttpsServer(
+      { key: readFileSync(`${certs}/key.pem`), cert: readFileSync(`${certs}/cert.pem`) },
+      redirect,
+    );
+    const plain = createServer(redirect);
+    const listen = (s: typeof plain | typeof secure) =>
+      new Promise<number>((ok) => s.listen(0, "127.0.0.1", () => ok((s.address() as AddressInfo).port)));
+    const securePort = await listen(secure);
+    const plainPort = await listen(plain);
+    try {
+      const dir = tempDir();
+      await runAssemble({ site: `${dir}/site`, archive: `${dir}/archive.git`, now: at(600), json: true });
+      const token = "rat_REDIRECTED_SECRET789";
+      for (const remote of [`https://127.0.0.1:${securePort}/repo.git`, `http://127.0.0.1:${plainPort}/repo.git`])
+        for (const args of [
+          ["archive", "pull", "--archive", `${dir}/pulled.git`],
+          ["archive", "push", "--archive", `${dir}/archive.git`],
+          ["assemble", "--push", "--site", `${dir}/site`, "--archive", `${dir}/archive.git`, "--now", at(615)],
+        ]) {
+          const r = await runCli([...args, "--remote", remote], {
+            env: { RISK_ARCHIVE_TOKEN: token, GITHUB_TOKEN: "", NODE_EXTRA_CA_CERTS: `${certs}/cert.pem` },
+          });
+          const what = `${remote}: ${args.join(" ")}`;
+          expect(r.status, `${what}: ${r.stderr}`).toBe(2);
+          expect(r.stderr, what).toContain(`redirected to http://127.0.0.1:${targetPort}/repo.git`);
+          expect(r.stderr, what).toMatch(remote.startsWith("https") ? /over plain http/ : /another origin/);
+          expect(r.stderr + r.stdout, what).not.toContain(token);
+        }
+      expect(seen.length).toBeGreaterThan(0);
+      expect(
+        seen.every((a) => a === "(no authorization)"),
+        seen.join(", "),
+      ).toBe(true);
+    } finally {
+      for (const s of [target, secure, plain]) s.close();
+    }
+  }, 60_000);
 
   it("survives the connection dropping in the middle of a push: the remote is unchanged and the next push lands", async () => {
     await seed(2);
