@@ -30,7 +30,32 @@ export interface Remote {
   branch: string;
   /** A token sent as the password of HTTP basic authentication, or none. */
   token?: string;
+  /** Bounds on one exchange with the remote; default TRANSPORT_LIMITS (tests make them short). */
+  limits?: Partial<TransportLimits>;
 }
+
+/**
+ * What one exchange with the remote (a pull, a push) may take, so that a remote that stalls,
+ * trickles or streams without end never holds a scheduled job (nor its memory) for long.
+ */
+export interface TransportLimits {
+  /** The longest wait for the remote's next bytes. */
+  idleMs: number;
+  /** The longest a whole pull or push may take. */
+  totalMs: number;
+  /**
+   * The most bytes one answer of the remote may hold. isomorphic-git holds a fetched pack in
+   * memory about four times over (measured: 8.5 GB resident for a 2 GB answer), so this keeps a
+   * pull within a 7 GB runner; a year of frames is about 270 MB packed.
+   */
+  maxResponseBytes: number;
+}
+
+export const TRANSPORT_LIMITS: TransportLimits = {
+  idleMs: 60_000,
+  totalMs: 15 * 60_000,
+  maxResponseBytes: 1024 ** 3,
+};
 
 export interface PullResult {
   /** The remote branch's commit, or null when the remote has no such branch yet. */
@@ -166,46 +191,141 @@ type HttpClient = Awaited<ReturnType<typeof loadGit>>["http"];
 const MAX_REDIRECTS = 10;
 
 /**
- * isomorphic-git's HTTP client for one exchange with the remote (a pull or a push). Redirects are
- * followed here, not by the client below (which keeps the token on a redirect to the same host
- * name, even from https: to plain http: or to another port). A request that carries the token is
- * never sent on to another origin (scheme, host and port) than the remote's: that is refused,
- * before anything is sent there. Only a GET is followed, as Git itself does.
+ * isomorphic-git's HTTP client, bounded for one exchange with the remote (a pull or a push):
+ *
+ * - Redirects are followed here, not by the client below (which keeps the token on a redirect
+ *   to the same host name, even from https: to plain http: or to another port). A request that
+ *   carries the token is never sent on to another origin (scheme, host and port) than the
+ *   remote's: that is refused, before anything is sent there. Only a GET is followed, as Git
+ *   itself does.
+ * - Every answer must keep coming (TransportLimits.idleMs), the whole exchange must end within
+ *   TransportLimits.totalMs, and no answer may hold more than TransportLimits.maxResponseBytes.
+ * - close() ends every connection still open, so that nothing keeps reading (or keeps the
+ *   process alive) once the exchange succeeded or failed.
  */
 function boundedHttp(base: HttpClient, remote: Remote, doing: string): { http: HttpClient; close(): void } {
+  const limits = { ...TRANSPORT_LIMITS, ...remote.limits };
   const where = remoteName(remote.url);
   const origin = new URL(remote.url).origin;
+  const deadline = Date.now() + limits.totalMs;
+  const open = new Set<Watch>();
+
+  class Watch {
+    readonly abort = new AbortController();
+    readonly failed: Promise<never>;
+    private fail!: (e: RiskError) => void;
+    private timer: ReturnType<typeof setTimeout> | undefined;
+    constructor() {
+      this.failed = new Promise<never>((_, reject) => (this.fail = reject));
+      this.failed.catch(() => {});
+      open.add(this);
+      this.arm();
+    }
+    /** Waits again for the remote's next bytes: at most idleMs, never past the deadline. */
+    arm() {
+      clearTimeout(this.timer);
+      const left = deadline - Date.now();
+      const overall = left <= limits.idleMs;
+      this.timer = setTimeout(
+        () =>
+          this.stop(
+            new RiskError(
+              "E_REMOTE",
+              overall
+                ? `The archive remote ${where} did not finish within ${seconds(limits.totalMs)} while trying to ${doing}: check the remote; nothing local was changed.`
+                : `The archive remote ${where} sent nothing for ${seconds(limits.idleMs)} while trying to ${doing}: check the remote and the network; nothing local was changed.`,
+              { remote: where },
+            ),
+          ),
+        Math.max(0, Math.min(left, limits.idleMs)),
+      );
+    }
+    /** Ends this request's connection; with an error, whoever waits on it gets that error. */
+    stop(error?: RiskError) {
+      clearTimeout(this.timer);
+      open.delete(this);
+      if (error) this.fail(error);
+      this.abort.abort();
+    }
+  }
+
   const http: HttpClient = {
     async request(req) {
       let url = req.url;
       for (let hop = 0; ; hop++) {
-        const res = await base.request({ ...req, url, fetchOptions: { ...req.fetchOptions, followRedirects: false } });
+        const watch = new Watch();
+        const res = await Promise.race([
+          base.request({
+            ...req,
+            url,
+            signal: watch.abort.signal,
+            fetchOptions: { ...req.fetchOptions, followRedirects: false },
+          }),
+          watch.failed,
+        ]);
         const location = res.headers?.location;
-        if (req.method !== "GET" || res.statusCode < 300 || res.statusCode >= 400 || !location) return res;
-        (res.body as AsyncIterator<Uint8Array> | undefined)?.return?.();
-        const next = redirectTarget(location, url);
-        const carriesToken = Object.keys(req.headers ?? {}).some((h) => h.toLowerCase() === "authorization");
-        if (next === null || hop >= MAX_REDIRECTS)
-          throw new RiskError(
-            "E_REMOTE",
-            `The archive remote ${where} ${next === null ? "redirected to an address that is not http(s)" : `redirected more than ${MAX_REDIRECTS} times`} while trying to ${doing}: check the remote's address; nothing local was changed.`,
-            { remote: where },
-          );
-        if (carriesToken && next.origin !== origin)
-          throw new RiskError(
-            "E_USAGE",
-            `The archive remote ${where} redirected to ${remoteName(next.href).replace(/\/info\/refs$/, "")}, ${
-              next.protocol === "http:" && new URL(remote.url).protocol === "https:"
-                ? "over plain http"
-                : "another origin"
-            }: refusing to send the archive token (RISK_ARCHIVE_TOKEN or GITHUB_TOKEN) there. The token was not sent to it and nothing local was changed; if that address is the archive's, give its https:// form as the remote.`,
-            { remote: where, redirect: remoteName(next.href).replace(/\/info\/refs$/, "") },
-          );
-        url = next.href;
+        if (req.method === "GET" && res.statusCode >= 300 && res.statusCode < 400 && location) {
+          watch.stop();
+          const next = redirectTarget(location, url);
+          const carriesToken = Object.keys(req.headers ?? {}).some((h) => h.toLowerCase() === "authorization");
+          if (next === null || hop >= MAX_REDIRECTS)
+            throw new RiskError(
+              "E_REMOTE",
+              `The archive remote ${where} ${next === null ? "redirected to an address that is not http(s)" : `redirected more than ${MAX_REDIRECTS} times`} while trying to ${doing}: check the remote's address; nothing local was changed.`,
+              { remote: where },
+            );
+          if (carriesToken && next.origin !== origin)
+            throw new RiskError(
+              "E_USAGE",
+              `The archive remote ${where} redirected to ${remoteName(next.href).replace(/\/info\/refs$/, "")}, ${
+                next.protocol === "http:" && new URL(remote.url).protocol === "https:"
+                  ? "over plain http"
+                  : "another origin"
+              }: refusing to send the archive token (RISK_ARCHIVE_TOKEN or GITHUB_TOKEN) there. The token was not sent to it and nothing local was changed; if that address is the archive's, give its https:// form as the remote.`,
+              { remote: where, redirect: remoteName(next.href).replace(/\/info\/refs$/, "") },
+            );
+          url = next.href;
+          continue;
+        }
+        const source = res.body;
+        if (!source) {
+          watch.stop();
+          return res;
+        }
+        let received = 0;
+        const body = (async function* () {
+          const it = (source as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+          try {
+            for (;;) {
+              const next = await Promise.race([it.next(), watch.failed]);
+              if (next.done) return;
+              received += next.value.byteLength;
+              if (received > limits.maxResponseBytes) {
+                const error = new RiskError(
+                  "E_REMOTE",
+                  `The archive remote ${where} sent an answer of more than ${Math.round(limits.maxResponseBytes / 1024 ** 2)} MB while trying to ${doing}: refused (risk-cli holds a fetched pack in memory); check the remote. Nothing local was changed.`,
+                  { remote: where },
+                );
+                watch.stop(error);
+                throw error;
+              }
+              watch.arm();
+              yield next.value;
+            }
+          } finally {
+            watch.stop();
+          }
+        })();
+        return { ...res, body };
       }
     },
   };
-  return { http, close() {} };
+  return {
+    http,
+    close() {
+      for (const watch of [...open]) watch.stop();
+    },
+  };
 }
 
 /** Where a redirect leads, resolved against the URL asked; null when it is not http(s). */
@@ -218,7 +338,9 @@ function redirectTarget(location: string, from: string): URL | null {
   }
 }
 
-/** Runs one exchange with the remote through boundedHttp. */
+const seconds = (ms: number) => (ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 1000)} s`);
+
+/** Runs one exchange with the remote through boundedHttp, closing every connection it left open. */
 async function exchange<T>(remote: Remote, doing: string, run: (http: HttpClient) => Promise<T>): Promise<T> {
   const { http } = await loadGit();
   const bounded = boundedHttp(http, remote, doing);

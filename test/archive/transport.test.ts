@@ -301,6 +301,50 @@ describe("archive transport over Git's smart HTTP protocol (git http-backend)", 
     }
   }, 60_000);
 
+  it("ends a pull in bounded time when the remote stalls, trickles or answers without end, closing the connection", async () => {
+    const closed: string[] = [];
+    const remote = createServer((req, res) => {
+      const mode = req.url?.split("/")[1] ?? "";
+      req.socket.on("close", () => closed.push(mode));
+      if (mode === "stall") return;
+      res.writeHead(200, { "content-type": "application/x-git-upload-pack-advertisement" });
+      if (mode === "trickle") {
+        const t = setInterval(() => res.write("0"), 100);
+        res.on("close", () => clearInterval(t));
+      } else {
+        const chunk = Buffer.alloc(64 * 1024, 0x30);
+        const pump = () => {
+          while (!res.destroyed && res.write(chunk));
+        };
+        res.on("drain", pump);
+        pump();
+      }
+    });
+    const port = await new Promise<number>((ok) =>
+      remote.listen(0, "127.0.0.1", () => ok((remote.address() as AddressInfo).port)),
+    );
+    try {
+      const archive = openArchive(`${tempDir()}/archive.git`);
+      const limits = { idleMs: 500, totalMs: 1500, maxResponseBytes: 4 * 1024 * 1024 };
+      for (const [mode, said] of [
+        ["stall", /sent nothing for|ECONNRESET|timed out/],
+        ["trickle", /did not finish within 2 s/],
+        ["endless", /an answer of more than 4 MB/],
+      ] as const) {
+        const started = Date.now();
+        const pulled = archive.pull({ url: `http://127.0.0.1:${port}/${mode}/r.git`, branch: "risk-archive", limits });
+        await expect(pulled, mode).rejects.toMatchObject({ code: "E_REMOTE", message: expect.stringMatching(said) });
+        expect(Date.now() - started, mode).toBeLessThan(6_000);
+        // Nothing keeps reading from the remote (or keeps a process alive) once the pull failed.
+        await new Promise((ok) => setTimeout(ok, 200));
+        expect(closed, mode).toContain(mode);
+      }
+    } finally {
+      remote.closeAllConnections();
+      remote.close();
+    }
+  }, 30_000);
+
   it("survives the connection dropping in the middle of a push: the remote is unchanged and the next push lands", async () => {
     await seed(2);
     const dir = tempDir();
