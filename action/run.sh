@@ -9,11 +9,18 @@ if [ "$major" -lt 20 ]; then
   echo "::error title=risk-cli::risk-cli needs Node 20 or later on the runner (found ${major}); add actions/setup-node before this step."
   exit 2
 fi
+# An input quoted in a workflow command's message: `%`, CR and LF escaped as the runner expects, so
+# that a value holding a line break never starts a workflow command (`::warning::`) of its own.
+escaped() {
+  local v="${1//%/%25}"
+  v="${v//$'\r'/%0D}"
+  printf '%s' "${v//$'\n'/%0A}"
+}
 case "${INPUT_COMMAND:-assemble}" in
   lint) exec node "$here/risk-cli.mjs" lint --publication "${INPUT_PUBLICATION:-.}" ;;
   assemble) ;;
   *)
-    echo "::error title=risk-cli::the command input is \"${INPUT_COMMAND}\"; give assemble or lint."
+    echo "::error title=risk-cli::the command input is \"$(escaped "$INPUT_COMMAND")\"; give assemble or lint."
     exit 2
     ;;
 esac
@@ -22,7 +29,7 @@ if [ "${INPUT_PUSH:-true}" = "true" ]; then
   args+=(--push --branch "${INPUT_BRANCH:-risk-archive}")
   if [ -n "${INPUT_REMOTE:-}" ]; then args+=(--remote "$INPUT_REMOTE"); fi
 elif [ "${INPUT_PUSH}" != "false" ]; then
-  echo "::error title=risk-cli::the push input is \"${INPUT_PUSH}\"; give true or false."
+  echo "::error title=risk-cli::the push input is \"$(escaped "$INPUT_PUSH")\"; give true or false."
   exit 2
 fi
 if [ -n "${INPUT_NOW:-}" ]; then args+=(--now "$INPUT_NOW"); fi

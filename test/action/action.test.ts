@@ -151,6 +151,18 @@ describe("the GitHub Action", () => {
     expect(r.stdout).toContain("::error title=risk-cli::the push input");
   });
 
+  it("quotes a command or push input holding a line break inside its one ::error line, never as a workflow command", async () => {
+    const workspace = workspaceWithPublication();
+    const hostile = "bo%gus\r\n::warning title=spoof::injected\n::add-mask::x";
+    for (const input of ["INPUT_COMMAND", "INPUT_PUSH"]) {
+      const r = await runAction(jobEnv(workspace, { [input]: hostile }), workspace);
+      expect(r.status, input).toBe(2);
+      const commands = `${r.stdout}${r.stderr}`.split(/\r?\n|\r/).filter((l) => l.trimStart().startsWith("::"));
+      expect(commands, input).toHaveLength(1);
+      expect(commands[0], input).toContain('"bo%25gus%0D%0A::warning title=spoof::injected%0A::add-mask::x"');
+    }
+  });
+
   it("signs the checkpoint with the RISK_CHECKPOINT_KEY the example workflow passes from its secret", async () => {
     const workflow = parse(readFileSync(join(ROOT, "docs/examples/publish.yml"), "utf8"));
     const step = workflow.jobs.publish.steps.find((s: { uses?: string }) => /\/risk-cli@/.test(s.uses ?? ""));
