@@ -1,6 +1,6 @@
-import { readFileSync } from "node:fs";
 import { remoteName } from "../../archive/api/transport.ts";
 import { openArchive } from "../../archive/index.ts";
+import { readRegularFile } from "../../archive/regular-file.ts";
 import { checkArchiveFolder } from "../../app/paths.ts";
 import { RiskError } from "../../core/errors.ts";
 import { resolveRemote } from "../remote.ts";
@@ -37,16 +37,26 @@ export async function runArchivePush(opts: ArchiveTransportOptions) {
   return { ok: true as const, remote: remoteName(remote.url), branch: remote.branch, ...result };
 }
 
+/** The most bytes a Sigstore bundle file may hold (real ones hold a few kilobytes). */
+const MAX_BUNDLE_BYTES = 1024 * 1024;
+
 /** `risk-cli archive attest`: keeps a frame's Sigstore bundle in the archive, after checking its subject. */
 export async function runArchiveAttest(opts: { archive: string; frame: string; bundle: string; json: boolean }) {
-  let bytes: Uint8Array;
+  let bytes: Buffer | "not-regular" | "refused";
   try {
-    bytes = readFileSync(opts.bundle);
+    // A bundle is a few kilobytes: /dev/zero, a FIFO or a huge file is refused before it is read.
+    bytes = readRegularFile(opts.bundle, { followLink: true, admit: (size) => size <= MAX_BUNDLE_BYTES });
   } catch (e) {
     throw new RiskError("E_IO", `Cannot read the bundle ${opts.bundle} (${(e as NodeJS.ErrnoException).code})`, {
       file: opts.bundle,
     });
   }
+  if (bytes === "not-regular" || bytes === "refused")
+    throw new RiskError(
+      "E_INPUT",
+      `The bundle ${opts.bundle} is ${bytes === "refused" ? "over 1 MB" : "not a regular file"}: give the Sigstore bundle file actions/attest-build-provenance wrote (its bundle-path output)`,
+      { file: opts.bundle },
+    );
   const archive = openArchive(opts.archive);
   const { storeAttestation } = await import("../../archive/api/attestations.ts");
   const result = await storeAttestation(archive.gitdir, opts.frame, bytes, opts.bundle);

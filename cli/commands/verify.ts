@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { readRegularFile } from "../../archive/regular-file.ts";
 import { openArchive } from "../../archive/index.ts";
 import { RiskError } from "../../core/errors.ts";
@@ -122,8 +121,11 @@ export async function runVerifyAttestations(opts: {
     );
   let trustedRoot: unknown;
   if (opts.trustedRoot !== undefined) {
+    let read: Buffer | "not-regular" | "refused";
     try {
-      trustedRoot = JSON.parse(readFileSync(opts.trustedRoot, "utf8"));
+      // A trusted root is a few kilobytes: /dev/zero, a FIFO or a huge file is refused before it is read.
+      read = readRegularFile(opts.trustedRoot, { followLink: true, admit: (size) => size <= 1024 * 1024 });
+      if (read !== "not-regular" && read !== "refused") trustedRoot = JSON.parse(read.toString("utf8"));
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       throw new RiskError(
@@ -132,6 +134,12 @@ export async function runVerifyAttestations(opts: {
         { file: opts.trustedRoot },
       );
     }
+    if (read === "not-regular" || read === "refused")
+      throw new RiskError(
+        "E_INPUT",
+        `The trusted root ${opts.trustedRoot} is ${read === "refused" ? "over 1 MB" : "not a regular file"}: give a Sigstore trusted root JSON file`,
+        { file: opts.trustedRoot },
+      );
   }
   const { requireArchive } = await import("../../archive/git/objects.ts");
   const archive = openArchive(opts.archive);

@@ -106,6 +106,39 @@ describe("Sigstore attestations of frames (time witnessed from outside)", () => 
     expect(WORKFLOW_IDENTITY).toContain("owner/site");
   });
 
+  it("refuses /dev/zero, a FIFO or a file over 1 MB as a bundle or trusted root at once, before reading it", async () => {
+    const { archive, summaries } = await archiveWithFrames(1);
+    const fifo = join(tempDir("risk-att-"), "fifo");
+    spawnSync("mkfifo", [fifo]);
+    const huge = saved(`{"x":"${"A".repeat(2 * 1024 * 1024)}"}`);
+    // Killed after 10 s: before, /dev/zero and the FIFO were read without end.
+    const bounded = (args: string[]) =>
+      spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", timeout: 10_000, env: { ...process.env } });
+    for (const [file, said] of [
+      ["/dev/zero", /is not a regular file/],
+      [fifo, /is not a regular file/],
+      [huge, /is over 1 MB/],
+    ] as const) {
+      const started = Date.now();
+      const attest = bounded([
+        "archive",
+        "attest",
+        "--archive",
+        archive,
+        "--frame",
+        summaries[0]!.frameId,
+        "--bundle",
+        file,
+      ]);
+      expect(attest.status, `${file}: ${attest.stderr}`).toBe(3);
+      expect(attest.stderr, file).toMatch(said);
+      const verify = bounded(["verify", "--attestations", "--archive", archive, "--trusted-root", file]);
+      expect(verify.status, `${file}: ${verify.stderr}`).toBe(3);
+      expect(verify.stderr, file).toMatch(said);
+      expect(Date.now() - started, file).toBeLessThan(15_000);
+    }
+  }, 60_000);
+
   it("fails a bundle whose statement was altered after signing, and one logged before its frame existed", async () => {
     const { archive, summaries } = await archiveWithFrames(2);
     const sigstore = await mockSigstore();
