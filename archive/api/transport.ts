@@ -178,6 +178,14 @@ function remoteError(e: unknown, remote: Remote, doing: string): RiskError {
       `Could not ${doing} with the archive remote ${where} (${sys}): check the address and the network; nothing local was changed.`,
       { remote: where, reason: sys },
     );
+  // isomorphic-git calls a pack it cannot read (the remote sent garbage) an internal error of its
+  // own, and asks the reader to report it: what the remote sent is what to check.
+  if (err.code === "InternalError")
+    return new RiskError(
+      "E_REMOTE",
+      `The archive remote ${where} sent a pack that could not be read while trying to ${doing} (${remoteSaid(String((err.data as { message?: string } | undefined)?.message ?? "damaged"), remote)}): check the remote (git fsck on it); nothing local was changed.`,
+      { remote: where },
+    );
   const said = remoteSaid(String(err.message ?? err.code ?? "unknown error"), remote);
   return new RiskError(
     "E_REMOTE",
@@ -438,6 +446,7 @@ async function pullAttestations(
 ): Promise<NonNullable<PullResult["attestations"]>> {
   const { git } = await loadGit();
   const branch = attestationsBranch(remote.branch);
+  const undo = fetchUndo(gitdir, branch);
   let fetched: string | null;
   try {
     const result = await git.fetch({
@@ -454,6 +463,7 @@ async function pullAttestations(
     });
     fetched = result.fetchHead ?? null;
   } catch (e) {
+    undo();
     if ((e as { code?: string }).code !== "NotFoundError") throw remoteError(e, remote, "pull");
     return "none";
   }
@@ -505,6 +515,7 @@ async function pullFramesOnce(gitdir: string, remote: Remote, http: HttpClient):
   const local = await headCommit(gitdir);
   const published = lastPublished(gitdir, remote.branch);
   const before = packBytes(gitdir);
+  const undo = fetchUndo(gitdir, remote.branch);
   let fetched: string | null;
   try {
     // isomorphic-git keeps what it fetched under the remote's tracking refs, which need a remote
@@ -527,6 +538,7 @@ async function pullFramesOnce(gitdir: string, remote: Remote, http: HttpClient):
     fetched = result.fetchHead ?? null;
   } catch (e) {
     const err = e as { code?: string; data?: { what?: string } };
+    undo();
     if (err.code !== "NotFoundError") throw remoteError(e, remote, "pull");
     return { remoteHead: null, head: local, outcome: "empty-remote", bytesReceived: 0 };
   }
@@ -654,6 +666,36 @@ function movedOrRefused(remote: Remote, reason: string | undefined): RiskError {
     remote: where,
     branch: remote.branch,
   });
+}
+
+/**
+ * What undoes a fetch that failed: isomorphic-git may have written the remote's pack (a damaged
+ * one with no index, when the remote sent garbage) and moved the remote-tracking ref to a commit
+ * the archive does not hold, which makes `git gc` and `git for-each-ref` fail on the archive.
+ * The packs written since, and the ref as it was, are put back.
+ */
+function fetchUndo(gitdir: string, branch: string): () => void {
+  const packDir = `${gitdir}/objects/pack`;
+  const packs = () => {
+    try {
+      return fs.readdirSync(packDir).filter((n) => /^pack-[0-9a-f]+\.(pack|idx|keep|rev)$/.test(n));
+    } catch {
+      return [];
+    }
+  };
+  const had = new Set(packs());
+  const refFile = `${gitdir}/refs/remotes/${REMOTE_NAME}/${branch}`;
+  let ref: Buffer | null;
+  try {
+    ref = fs.readFileSync(refFile);
+  } catch {
+    ref = null;
+  }
+  return () => {
+    for (const name of packs()) if (!had.has(name)) fs.rmSync(`${packDir}/${name}`, { force: true });
+    if (ref === null) fs.rmSync(refFile, { force: true });
+    else fs.writeFileSync(refFile, ref);
+  };
 }
 
 /** Bytes of pack files in the archive: how much a fetch brought is the difference. */

@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from "node:child_process";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, request, type IncomingMessage, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { networkInterfaces } from "node:os";
@@ -344,6 +344,67 @@ describe("archive transport over Git's smart HTTP protocol (git http-backend)", 
       remote.close();
     }
   }, 30_000);
+
+  it("leaves the archive as it was when the remote sends a damaged pack: exit 9, no stray pack, no ref to a missing commit", async () => {
+    await seed(2);
+    const dir = tempDir();
+    const archive = `${dir}/archive.git`;
+    expect((await runCli(["archive", "pull", "--archive", archive], { env: env(server) })).status).toBe(0);
+    // One frame behind, so that the next pull asks for a pack.
+    git(archive, "update-ref", "refs/heads/main", "refs/heads/main~1");
+    git(archive, "update-ref", "refs/remotes/risk-archive-remote/risk-archive", "refs/heads/main");
+    const packs = readdirSync(`${archive}/objects/pack`).sort();
+    // The real remote's refs, then a pack of garbage for the fetch.
+    const damaged = createServer((req, res) => {
+      if (req.method === "POST") {
+        req.resume();
+        const pack = Buffer.concat([Buffer.from("PACK\0\0\0\x02\0\0\0\x05", "latin1"), Buffer.alloc(2000, 0x41)]);
+        res.writeHead(200, { "content-type": "application/x-git-upload-pack-result" });
+        res.end(
+          Buffer.concat([
+            Buffer.from("0008NAK\n"),
+            Buffer.from((pack.length + 5).toString(16).padStart(4, "0")),
+            Buffer.from([1]),
+            pack,
+            Buffer.from("0000"),
+          ]),
+        );
+        return;
+      }
+      const upstream = new URL(server.url);
+      const forward = request(
+        { host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      req.pipe(forward);
+    });
+    const port = await new Promise<number>((ok) =>
+      damaged.listen(0, "127.0.0.1", () => ok((damaged.address() as AddressInfo).port)),
+    );
+    try {
+      const r = await runCli(
+        ["archive", "pull", "--archive", archive, "--remote", `http://127.0.0.1:${port}/remote.git`],
+        {
+          env: env(server),
+        },
+      );
+      expect(r.status, r.stderr).toBe(9);
+      expect(r.stderr).toContain("sent a pack that could not be read");
+      expect(r.stderr).not.toContain("report this error");
+      expect(readdirSync(`${archive}/objects/pack`).sort()).toEqual(packs);
+      expect(git(archive, "rev-parse", "refs/remotes/risk-archive-remote/risk-archive")).toBe(
+        git(archive, "rev-parse", "refs/heads/main"),
+      );
+      execFileSync("git", ["--git-dir", archive, "for-each-ref"], { stdio: "pipe" });
+      expect((await runCli(["archive", "pull", "--archive", archive], { env: env(server) })).status).toBe(0);
+      expect(git(archive, "rev-parse", "refs/heads/main")).toBe(remoteHead(server));
+    } finally {
+      damaged.close();
+    }
+  }, 60_000);
 
   it("survives the connection dropping in the middle of a push: the remote is unchanged and the next push lands", async () => {
     await seed(2);
