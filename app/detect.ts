@@ -792,7 +792,10 @@ export function detectSite(root: string): Detection {
   const urls = guessUrls(generator, documents, {
     input,
     jekyll: generator === "jekyll" ? { ...jekyllConfig(root), categoriesOf } : undefined,
-    hugo: generator === "hugo" ? { permalinks: hugoPermalinks(config?.config), slugsOf } : undefined,
+    hugo:
+      generator === "hugo"
+        ? { permalinks: hugoPermalinks(config?.config), slugsOf, prefixes: hugoLanguagePrefixes(config?.config) }
+        : undefined,
     unmapped,
   });
   unmapped.push(
@@ -831,6 +834,26 @@ export function detectSite(root: string): Detection {
 
 /** How a group of Hugo pages is named: by file name, all by their slug key, or some by their title. */
 type HugoSlugs = "file" | "key" | "mixed";
+
+/**
+ * Where a multilingual Hugo site puts each language's pages: under `/<code>` but for the
+ * `defaultContentLanguage` (English when unset, as in Hugo), which stays at the root unless
+ * `defaultContentLanguageInSubdir` is true. Undefined for a site that names no `languages`.
+ */
+function hugoLanguagePrefixes(
+  config: Record<string, unknown> | null | undefined,
+): Record<"fr" | "en", string> | undefined {
+  const languages = config ? hugoKey(config, "languages") : undefined;
+  if (!languages || typeof languages !== "object" || Array.isArray(languages)) return undefined;
+  const codes = Object.keys(languages).map((k) => k.toLowerCase());
+  const fallback = String(hugoKey(config!, "defaultcontentlanguage") ?? "en").toLowerCase();
+  const inSubdir = hugoKey(config!, "defaultcontentlanguageinsubdir") === true;
+  const prefixOf = (lang: "fr" | "en") => {
+    const code = codes.find((c) => c === lang) ?? codes.find((c) => c.startsWith(`${lang}-`)) ?? lang;
+    return code === fallback && !inSubdir ? "" : `/${code}`;
+  };
+  return { fr: prefixOf("fr"), en: prefixOf("en") };
+}
 
 /** Hugo's `[permalinks]`, by section (the newer `[permalinks.page]` table first), as written. */
 function hugoPermalinks(config: Record<string, unknown> | null | undefined): Record<string, string> {
@@ -892,7 +915,12 @@ function guessUrls(
     jekyll?: JekyllConfig & {
       categoriesOf: (kind: "article" | "guide", lang: "fr" | "en", glob: string) => string | undefined;
     };
-    hugo?: { permalinks: Record<string, string>; slugsOf: (kind: "article" | "guide", lang: "fr" | "en") => HugoSlugs };
+    hugo?: {
+      permalinks: Record<string, string>;
+      slugsOf: (kind: "article" | "guide", lang: "fr" | "en") => HugoSlugs;
+      /** Each language's folder in the addresses, when the site names its languages. */
+      prefixes?: Record<"fr" | "en", string>;
+    };
     unmapped: string[];
   },
 ): Urls {
@@ -923,7 +951,11 @@ function guessUrls(
   for (const d of documents) {
     const glob = d.globs[0]!;
     const base = section(glob);
-    const prefix = d.lang === "en" && !base.startsWith("/en") && generator !== "eleventy" ? "/en" : "";
+    const prefix = hugo?.prefixes
+      ? hugo.prefixes[d.lang]
+      : d.lang === "en" && !base.startsWith("/en") && generator !== "eleventy"
+        ? "/en"
+        : "";
     let pattern = `${prefix}${base}/{slug}/`;
     // Hugo's [permalinks] give a section's pages their addresses; the language prefix stays.
     const hugoSection = base.split("/")[1] ?? "";

@@ -970,3 +970,31 @@ describe("an Eleventy page with permalink: false", () => {
     expect(p.articles.map((a) => a.slug).sort()).toEqual(["credit", "simple"]);
   });
 });
+
+describe("a multilingual Hugo site", () => {
+  const pages = {
+    "content/posts/dette.fr.md": hugoPost("Dette"),
+    "content/posts/dette.en.md": hugoPost("Debt"),
+  };
+  it("puts each language's pages where Hugo does: defaultContentLanguageInSubdir, and English by default", async () => {
+    const cases: [string, Record<string, string>][] = [
+      [
+        "baseURL: https://h.example.org/\ndefaultContentLanguage: fr\ndefaultContentLanguageInSubdir: true\nlanguages:\n  fr: {weight: 1}\n  en: {weight: 2}\n",
+        { fr: "/fr/posts/{slug}/", en: "/en/posts/{slug}/" },
+      ],
+      [
+        "baseURL: https://h.example.org/\nlanguages:\n  fr: {weight: 2}\n  en: {weight: 1}\n",
+        { fr: "/fr/posts/{slug}/", en: "/posts/{slug}/" },
+      ],
+      [
+        "baseURL: https://h.example.org/\ndefaultContentLanguage: fr\nlanguages:\n  fr: {weight: 1}\n  en: {weight: 2}\n",
+        { fr: "/posts/{slug}/", en: "/en/posts/{slug}/" },
+      ],
+    ];
+    for (const [config, expected] of cases) {
+      const root = site({ "hugo.yaml": config, ...pages });
+      const { result, stderr } = await captured(() => runInitDetect({ dir: root, json: false }));
+      expect(result?.urls.article, `${config}\n${stderr}`).toEqual(expected);
+    }
+  });
+});
