@@ -47,6 +47,7 @@ export interface Detection {
       map: Record<string, (typeof FRONTMATTER_KEYS)[number]>;
       draft?: string;
       published?: string;
+      address?: string;
       ignore: string[];
     };
   };
@@ -653,7 +654,23 @@ export function detectSite(root: string): Detection {
   if (jekyll) for (const f of found) if (typeof f.fm.slug === "string") f.slug = f.fm.slug;
   if (slugKey) for (const f of found) if (typeof f.fm[slugKey] === "string") f.slug = f.fm[slugKey] as string;
   const addressKey = ADDRESS_KEYS[generator];
+  // Pages that give their own address as a path are published there; a placeholder (Jekyll's
+  // :title, Eleventy's {{ page.fileSlug }}) is the generator's to compute: said, not guessed.
+  let ownAddressKey: string | undefined;
   if (addressKey && counts.has(addressKey)) {
+    const given = valuesOf(addressKey).filter((v) => v !== false && v !== null);
+    const literal = (v: unknown) =>
+      typeof v === "string" &&
+      /^\/(?!\/)/.test(v.trim()) &&
+      !/[\s?#\\"'<>`{}]|:[a-z_]/i.test(v.trim()) &&
+      !v.split("/").some((s) => s === "." || s === "..");
+    if (given.length && given.every(literal)) {
+      ownAddressKey = addressKey;
+      const at = ignore.indexOf(addressKey);
+      if (at >= 0) ignore.splice(at, 1);
+    }
+  }
+  if (addressKey && counts.has(addressKey) && !ownAddressKey) {
     const own = found.filter((f) => addressKey in f.fm && f.fm[addressKey] !== false).map((f) => f.rel);
     if (own.length)
       unmapped.push(
@@ -822,7 +839,13 @@ export function detectSite(root: string): Detection {
       translations,
       ...(zone ? { timezone: zone } : {}),
       ...(templatesOf(root, generator) ? { templates: templatesOf(root, generator) } : {}),
-      frontmatter: { map, ...(draft ? { draft } : {}), ...(published ? { published } : {}), ignore },
+      frontmatter: {
+        map,
+        ...(draft ? { draft } : {}),
+        ...(published ? { published } : {}),
+        ...(ownAddressKey ? { address: ownAddressKey } : {}),
+        ignore,
+      },
     },
     urls,
     ...(address ? { siteAddress: address } : {}),

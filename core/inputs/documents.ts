@@ -147,6 +147,8 @@ export interface ReadFrontmatter {
   slugValue: string | null;
   /** The value of the key every language version shares, when the config pairs translations by one. */
   pairValue: string | null;
+  /** The page's own address, when the config names a key for it and the page gives one. */
+  address?: string;
   draft: boolean;
 }
 
@@ -267,13 +269,21 @@ export function readFrontmatter(
   const pairKey = content && typeof content.translations === "object" ? content.translations.key : null;
   const draftKey = fm.draft;
   const publishedKey = fm.published;
+  const addressKey = fm.address;
   const draft =
     (draftKey !== undefined && flag(draftKey, raw[draftKey]) === true) ||
     (publishedKey !== undefined && published(publishedKey, raw[publishedKey]) === false);
   const meta: Record<string, unknown> = {};
   const origin = new Map<string, string>();
   for (const [key, value] of Object.entries(raw)) {
-    if (key === draftKey || key === publishedKey || key === slugKey || key === pairKey || fm.ignore.includes(key))
+    if (
+      key === draftKey ||
+      key === publishedKey ||
+      key === addressKey ||
+      key === slugKey ||
+      key === pairKey ||
+      fm.ignore.includes(key)
+    )
       continue;
     const target = fm.map[key] ?? key;
     if (key === "" && fm.map[key] === undefined) {
@@ -363,13 +373,43 @@ export function readFrontmatter(
       pairKey!,
       "the key every language version of a document shares is a text, the same in each (dette-americaine)",
     );
+  const address = addressKey === undefined ? undefined : ownAddress(file, head, addressKey, raw[addressKey]);
   return {
     meta: result.data,
     publishedAt,
     slugValue: typeof slugRaw === "string" ? slugRaw : null,
     pairValue: typeof pairRaw === "string" ? pairRaw : null,
+    ...(address ? { address } : {}),
     draft,
   };
+}
+
+/**
+ * A page's own address as its frontmatter writes it (`url = "/analyses/spread-btp/"`): a path
+ * from the site's root, published as written. `false` (Eleventy's page that is never written) and
+ * an absent key give none; a value risk-cli cannot read as one path is refused with its line.
+ */
+function ownAddress(file: string, head: string, key: string, value: unknown): string | undefined {
+  if (value === undefined || value === null || value === false) return undefined;
+  const path = typeof value === "string" ? value.trim() : "";
+  const problem =
+    typeof value !== "string"
+      ? "is not a path"
+      : !path.startsWith("/") || path.startsWith("//")
+        ? "does not start with one /"
+        : /[\s\u0000-\u001f\u007f-\u009f?#\\"'<>`{}]|:[a-z_]/i.test(path)
+          ? "holds a placeholder, a space, a query or a character an address cannot hold as written"
+          : path.split("/").some((s) => s === "." || s === "..")
+            ? "holds a . or .. segment"
+            : undefined;
+  if (problem)
+    throw inputError(
+      file,
+      lineOfKey(head, key),
+      key,
+      `${key} gives the page's address (content.frontmatter.address), and ${JSON.stringify(String(value)).slice(0, 60)} ${problem}: write the path your site serves the page at (/analyses/spread-btp/), or take ${key} out of content.frontmatter.address to link the page by its urls: pattern`,
+    );
+  return path;
 }
 
 /**

@@ -601,12 +601,15 @@ function docOf(e: Entry, ctx: DocContext): Doc | null {
     meta,
     body: read.body,
     bodyLine: read.bodyLine,
-    path: pageOf(
-      pages[kind][lang],
-      e.slug,
-      // Only an address that shows the date needs its parts (a time-zone lookup per page).
-      e.date ?? undefined,
-    ),
+    // The page's own address (Hugo's url), else its kind's pattern.
+    path:
+      read.address ??
+      pageOf(
+        pages[kind][lang],
+        e.slug,
+        // Only an address that shows the date needs its parts (a time-zone lookup per page).
+        e.date ?? undefined,
+      ),
     publishedAt: read.publishedAt,
     dropped: read.dropped,
     // A parse kept by an older version has no lines: lint then finds them itself.

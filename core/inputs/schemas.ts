@@ -310,6 +310,11 @@ export const ContentConfig = z.strictObject({
       draft: z.string().optional(),
       /** A key whose false value leaves the document out (Jekyll's `published: false`). */
       published: z.string().optional(),
+      /**
+       * A key whose value is the page's own address, a path from the site's root (Hugo's `url`,
+       * Jekyll's and Eleventy's `permalink`), used instead of the `urls:` pattern of its kind.
+       */
+      address: z.string().optional(),
       /** The publisher's other keys, declared once and then ignored. */
       ignore: z.array(z.string()).default([]),
     })

@@ -242,18 +242,28 @@ describe("frontmatter keys that name a page", () => {
   });
 
   it("Hugo's url and Jekyll's and Eleventy's permalink: declared, with a notice that those pages must be checked", () => {
+    // An address the generator computes from placeholders: declared, and said.
     const sites = {
-      url: site({ "hugo.toml": "", "content/posts/a.md": hugoPost("A", 'url = "/ailleurs/a/"') }),
-      permalink: site({ "_config.yml": "", "_posts/2026-09-01-a.md": post("A", "permalink: /ailleurs/a/") }),
-      eleventy: site({ ".eleventy.js": "module.exports = {};\n", "posts/a.md": post("A", "permalink: /x/") }),
+      url: site({ "hugo.toml": "", "content/posts/a.md": hugoPost("A", 'url = "/ailleurs/:slug/"') }),
+      permalink: site({ "_config.yml": "", "_posts/2026-09-01-a.md": post("A", "permalink: /ailleurs/:title/") }),
+      eleventy: site({
+        ".eleventy.js": "module.exports = {};\n",
+        "posts/a.md": post("A", 'permalink: "/x/{{ page.fileSlug }}/"'),
+      }),
     };
     for (const [name, root] of Object.entries(sites)) {
       const key = name === "url" ? "url" : "permalink";
       const d = detectSite(root);
       expect(d.content.frontmatter.ignore, name).toContain(key);
+      expect(d.content.frontmatter.address, name).toBeUndefined();
       const notice = d.unmapped.find((u) => u.startsWith(`${key}:`));
       expect(notice, name).toMatch(/1 page\(s\) give their own address \([^)]*a\.md\).*urls: pattern/);
     }
+    // A path as written: the page's address.
+    const literal = detectSite(
+      site({ "_config.yml": "", "_posts/2026-09-01-a.md": post("A", "permalink: /ailleurs/a/") }),
+    );
+    expect(literal.content.frontmatter.address).toBe("permalink");
   });
 });
 
@@ -963,11 +973,12 @@ describe("an Eleventy page with permalink: false", () => {
     const { result, stderr } = await captured(() => runInitDetect({ dir: root, json: false }));
     expect(result?.content.frontmatter.published, stderr).toBe("permalink");
     expect(stderr).toContain("detected an eleventy site");
-    expect(result?.unmapped.find((u) => u.startsWith("permalink:"))).toContain(
-      "1 page(s) give their own address (posts/credit.md)",
-    );
+    expect(result?.content.frontmatter.address).toBe("permalink");
     const p = await loadPublication(nodeFs, root);
-    expect(p.articles.map((a) => a.slug).sort()).toEqual(["credit", "simple"]);
+    expect(Object.fromEntries(p.articles.map((a) => [a.slug, a.path]))).toEqual({
+      credit: "/analyses/credit/",
+      simple: "/posts/simple/",
+    });
   });
 });
 
@@ -996,5 +1007,40 @@ describe("a multilingual Hugo site", () => {
       const { result, stderr } = await captured(() => runInitDetect({ dir: root, json: false }));
       expect(result?.urls.article, `${config}\n${stderr}`).toEqual(expected);
     }
+  });
+});
+
+describe("pages that give their own address", () => {
+  it("are published at it (Hugo's url), while an address with placeholders stays a # TODO and is refused if mapped", async () => {
+    const root = site({
+      "hugo.toml": 'baseURL = "https://h.example.org/"\n',
+      "content/posts/spread.md": hugoPost("Spread", 'url = "/analyses/spread-btp/"'),
+      "content/posts/dette.md": hugoPost("Dette"),
+    });
+    const { result, stderr } = await captured(() => runInitDetect({ dir: root, json: false }));
+    expect(result?.content.frontmatter.address, stderr).toBe("url");
+    expect(result?.content.frontmatter.ignore).not.toContain("url");
+    expect(result?.unmapped.find((u) => u.startsWith("url:"))).toBeUndefined();
+    const p = await loadPublication(nodeFs, root);
+    expect(Object.fromEntries(p.articles.map((a) => [a.slug, a.path]))).toEqual({
+      spread: "/analyses/spread-btp/",
+      dette: "/posts/dette/",
+    });
+
+    const jekyll = site({
+      "_config.yml": "title: Site\n",
+      "_posts/2026-03-05-taux.md": md("title: Taux\ndescription: Un article.\npermalink: /:categories/:title/"),
+    });
+    const detected = await captured(() => runInitDetect({ dir: jekyll, json: false }));
+    expect(detected.result?.content.frontmatter.address).toBeUndefined();
+    expect(detected.result?.unmapped.find((u) => u.startsWith("permalink:"))).toContain("give their own address");
+    const config = join(jekyll, "risk.config.yaml");
+    const yaml = parseYaml(readFileSync(config, "utf8"));
+    yaml.content.frontmatter.address = "permalink";
+    yaml.content.frontmatter.ignore = yaml.content.frontmatter.ignore.filter((k: string) => k !== "permalink");
+    writeFileSync(config, JSON.stringify(yaml));
+    const { status, stderr: refused } = exitOf(await loadPublication(nodeFs, jekyll).catch((e: unknown) => e));
+    expect(status).toBe(3);
+    expect(refused).toContain("_posts/2026-03-05-taux.md:4 (field permalink): permalink gives the page's address");
   });
 });
