@@ -240,7 +240,9 @@ export function editorialFindings(
         file: rel(doc.file),
         field: "(body)",
         message: d.template
-          ? `${d.component} is filled in by your site's generator, which risk-cli does not run: it is left out of every published text; write in the text what it says, or give it a caption or title parameter`
+          ? d.component.startsWith("{{") || d.component.startsWith("{%")
+            ? `${d.component} is filled in by your site's generator, which risk-cli does not run: it is left out of every published text; write in the text what it says, or give it a caption or title parameter`
+            : `the MDX expression ${d.component} is computed by your site's build, which risk-cli does not run: it is left out of every published text (a sentence holding it loses that word or number); write in the text what it says`
           : d.reason
             ? `${d.component === "{" ? "an MDX expression {" : `<${d.component}>`} ${d.reason}`
             : `the component <${d.component}> carries no text (no title, caption, alt, source or label) and is left out of every published text; give it one of those props if it says something a reader needs`,

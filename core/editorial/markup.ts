@@ -199,6 +199,27 @@ function braceMatcher(text: string): (i: number) => number {
 }
 
 const newlines = (s: string) => s.replace(/[^\n]/g, "");
+/** Whether an expression `{…}` holds only comments and spaces: one pass, no copy. */
+function commentsOnly(expression: string): boolean {
+  let i = 1;
+  const end = expression.length - 1;
+  while (i < end) {
+    const c = expression[i]!;
+    if (c === " " || c === "\t" || c === "\n" || c === "\r") i++;
+    else if (c === "/" && expression[i + 1] === "*") {
+      const close = expression.indexOf("*/", i + 2);
+      if (close < 0 || close >= end) return false;
+      i = close + 2;
+    } else return false;
+  }
+  return true;
+}
+
+/** An expression as lint names it: on one line, cut short. */
+const shortExpression = (s: string) => {
+  const one = s.replace(/\s+/g, " ");
+  return one.length > 60 ? `${one.slice(0, 58)}…}` : one;
+};
 
 /** Line numbers of positions met in increasing order, counted once through the text. */
 function lineCounter(text: string) {
@@ -427,6 +448,10 @@ function reduceMarkup(
       // MDX takes no HTML comment, so a claim marker is written as a JSX comment there
       // ({/* claim-id: name */}): it becomes the marker the claims reader knows.
       const marker = mdx ? CLAIM_MARKER_COMMENT.exec(text.slice(at, close + 1)) : null;
+      // A value the page shows ({seuil}, {props.x}) is the site's to compute: left out, and said.
+      // A comment alone says nothing to a reader.
+      const expression = text.slice(at, close + 1);
+      if (!commentsOnly(expression)) drop({ line: lineAt(at), component: shortExpression(expression), template: true });
       out.push(
         text.slice(last, at),
         marker ? `<!-- claim-id: ${marker[1]} -->` : "",

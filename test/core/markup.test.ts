@@ -100,7 +100,14 @@ describe("MDX expressions", () => {
     expect(text).toContain("there.");
     expect(text).toContain("stays out.");
     expect(text).toContain("End.");
-    expect(dropped).toEqual([]);
+    // Each value a reader would see is named with its line; the comments are not.
+    expect(dropped.map((d) => [d.line, d.component, d.template])).toEqual([
+      [1, "{props.inline}", true],
+      [1, '{"STRINGEXPR"}', true],
+      [1, "{1 + 2}", true],
+      [2, "{'}'}", true],
+      [3, "{cond && <p>Don't show {x}</p>}", true],
+    ]);
   });
 
   it("in a component's attribute are read as before: a string literal is text, any other expression code", () => {
