@@ -11,6 +11,7 @@ import { hostname, tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import * as zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const run = promisify(execFile);
@@ -189,6 +190,39 @@ describe("failures on Deno as on Node", () => {
     );
     expectSameTree(node.site, deno.site);
     expect((await head(deno.archive)).sha).toBe((await head(node.archive)).sha);
+  }, 120_000);
+});
+
+describe("access logs on Deno as on Node", () => {
+  /** `traffic ingest LOG` into a copy of an archive each, on Node and on Deno: their reports. */
+  async function ingestOnBoth(name: string, bytes: (text: string) => Buffer) {
+    const { archive } = await assembleWith("node", join(tmp, name));
+    fs.cpSync(archive, join(tmp, name, "archive-deno"), { recursive: true });
+    // Yesterday's reads by the machine's clock, which `traffic ingest` counts by.
+    const day = new Date(Date.now() - 86_400_000);
+    const [dd, mon, yyyy] = day.toUTCString().split(" ").slice(1, 4);
+    const text = Array.from(
+      { length: 3000 },
+      (_, i) =>
+        `203.0.113.${i % 200} - - [${dd}/${mon}/${yyyy}:${String(Math.floor(i / 200)).padStart(2, "0")}:00:00 +0000] "GET /series/?n=${i} HTTP/1.1" 200 ${i} "-" "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0"`,
+    ).join("\n");
+    const log = join(tmp, name, "access.log.2");
+    fs.writeFileSync(log, bytes(`${text}\n`));
+    const ingest = (runtime: "node" | "deno", to: string) =>
+      runOn(runtime, ["traffic", "ingest", log, "--archive", to, "--publication", join(ROOT, "demo"), "--json"]);
+    const node = await ingest("node", archive);
+    const deno = await ingest("deno", join(tmp, name, "archive-deno"));
+    expect(node.code, node.stderr).toBe(0);
+    return { log, node: JSON.parse(node.stdout), deno };
+  }
+
+  it("traffic ingest runs on Deno with the README's permissions and counts as Node does", async () => {
+    const { node, deno } = await ingestOnBoth("traffic-plain", (text) => Buffer.from(text));
+    expect(node).toMatchObject({ files: 1, counted: 3000 });
+    expect({ code: deno.code, report: JSON.parse(deno.stdout || "{}") }, deno.stderr).toEqual({
+      code: 0,
+      report: node,
+    });
   }, 120_000);
 });
 

@@ -4,7 +4,8 @@ import { acquireLock } from "../../archive/lock.ts";
 import { commonLogWarning, ingestLogs, knownPages, readTrafficState, writeTrafficState } from "../../app/traffic.ts";
 import { loadPublication } from "../../core/inputs/publication.ts";
 import { defaultPublication } from "../paths.ts";
-import { nodeFs, stderrLogger } from "../runtime/node.ts";
+import { stderrLogger } from "../runtime/node.ts";
+import { runtimeFs } from "../runtime/select.ts";
 
 /**
  * `risk-cli traffic ingest FILE...`: counts new access-log lines into the pending counts beside
@@ -19,8 +20,9 @@ export async function runTrafficIngest(opts: {
   refuseArchiveFile(opts.archive);
   const gitdir = gitdirOf(resolve(opts.archive));
   requireArchive(gitdir);
+  // The runtime's own file reader: Node's asks Deno for a permission the README does not give.
   const p = await loadPublication(
-    nodeFs,
+    runtimeFs().fs,
     resolve(opts.publication ?? defaultPublication("reading", { json: opts.json })),
   );
   const log = stderrLogger(opts.json);
