@@ -12,7 +12,6 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import picomatch from "picomatch";
-import { Readable } from "node:stream";
 import { createGunzip } from "node:zlib";
 import { isbot } from "isbot";
 import { classify, familyOf, languageOf, pageRead, parseLogLine, referrerDomain } from "../core/traffic/classify.ts";
@@ -69,6 +68,8 @@ export const MAX_LOG_BYTES = 16 * 2 ** 30;
 /** A line longer than this (a megabyte) is malformed: it is never held whole in memory. */
 const MAX_LINE_BYTES = 1 << 20;
 const CHUNK_BYTES = 1 << 20;
+/** Compressed bytes given to gunzip at a time: a gzip bomb's output waiting is at most ~1,000 times this. */
+const GZIP_INPUT_BYTES = 1 << 16;
 
 /** What `traffic ingest` and `assemble` say when lines in the Common Log Format were counted. */
 export const commonLogWarning = (lines: number) =>
@@ -159,9 +160,9 @@ function openLog(path: string, max: number): OpenLog | { skipped: string } {
  * `max`, throws LeftOut.
  */
 async function* bytesOf(log: OpenLog, max: number, seen: { truncated: boolean }): AsyncGenerator<Buffer> {
-  function* raw() {
+  function* raw(size: number) {
     for (let pos = 0; pos < log.size; ) {
-      const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, log.size - pos));
+      const chunk = Buffer.allocUnsafe(Math.min(size, log.size - pos));
       const n = fs.readSync(log.fd, chunk, 0, chunk.length, pos);
       if (n === 0) return;
       pos += n;
@@ -169,30 +170,72 @@ async function* bytesOf(log: OpenLog, max: number, seen: { truncated: boolean })
     }
   }
   if (!log.gzip) {
-    yield* raw();
+    yield* raw(CHUNK_BYTES);
     return;
   }
-  const gunzip = createGunzip({ chunkSize: CHUNK_BYTES });
-  const source = Readable.from(raw());
-  source.on("error", (e) => gunzip.destroy(e));
-  source.pipe(gunzip);
+  // The compressed bytes go in a little at a time, the next only once the last is gunzipped and
+  // what it gave taken: a gzip bomb never has more than one small input's output waiting. The
+  // output is taken from the stream's events, not its async iterator, which on Deno drops what
+  // was gunzipped before the error of a stream cut short.
+  const gunzip = createGunzip({ chunkSize: GZIP_INPUT_BYTES * 4 });
+  const out: Buffer[] = [];
+  let failed: NodeJS.ErrnoException | null = null;
+  let ended = false;
+  let ready = true;
+  let wake: (() => void) | null = null;
+  const poke = () => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+  gunzip.on("data", (chunk: Buffer) => {
+    out.push(chunk);
+    poke();
+  });
+  gunzip.on("error", (e: NodeJS.ErrnoException) => {
+    failed = e;
+    poke();
+  });
+  gunzip.on("end", () => {
+    ended = true;
+    poke();
+  });
+  const input = raw(GZIP_INPUT_BYTES);
   let total = 0;
   try {
-    for await (const chunk of gunzip as AsyncIterable<Buffer>) {
-      total += chunk.length;
-      if (total > max) throw new LeftOut(`gunzips to over ${mib(max)}`);
-      yield chunk;
+    for (;;) {
+      while (out.length > 0) {
+        const chunk = out.shift()!;
+        total += chunk.length;
+        if (total > max) throw new LeftOut(`gunzips to over ${mib(max)}`);
+        yield chunk;
+      }
+      if (failed !== null) {
+        // Cut in the middle: what was gunzipped is kept.
+        if ((failed as NodeJS.ErrnoException).code === "Z_BUF_ERROR") {
+          seen.truncated = true;
+          return;
+        }
+        throw new LeftOut("named .gz or starting like gzip, but not a gzip stream that can be read");
+      }
+      if (ended) return;
+      if (ready) {
+        const next = input.next();
+        ready = false;
+        if (next.done) gunzip.end();
+        else {
+          gunzip.write(next.value, () => {
+            ready = true;
+            poke();
+          });
+        }
+        continue;
+      }
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
     }
-  } catch (e) {
-    if (e instanceof LeftOut) throw e;
-    // Cut in the middle: what was gunzipped is kept.
-    if ((e as NodeJS.ErrnoException).code === "Z_BUF_ERROR") {
-      seen.truncated = true;
-      return;
-    }
-    throw new LeftOut("named .gz or starting like gzip, but not a gzip stream that can be read");
   } finally {
-    source.destroy();
     gunzip.destroy();
   }
 }

@@ -224,6 +224,19 @@ describe("access logs on Deno as on Node", () => {
       report: node,
     });
   }, 120_000);
+
+  it("a gzip access log cut short: its complete lines counted on Deno as on Node", async () => {
+    const { log, node, deno } = await ingestOnBoth("traffic-cut", (text) => {
+      const gz = zlib.gzipSync(text, { level: 1 });
+      return gz.subarray(0, Math.floor(gz.byteLength / 2));
+    });
+    expect(node).toMatchObject({ files: 1, truncated: [log] });
+    expect(node.counted).toBeGreaterThan(100);
+    expect({ code: deno.code, report: JSON.parse(deno.stdout || "{}") }, deno.stderr).toEqual({
+      code: 0,
+      report: node,
+    });
+  }, 120_000);
 });
 
 describe("deno.json's tasks", () => {
