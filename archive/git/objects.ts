@@ -234,7 +234,7 @@ async function writeLoose(gitdir: string, type: "blob" | "tree" | "commit", byte
   } catch (e) {
     // A full disk leaves no empty or partial temporary object behind.
     fs.rmSync(tmp, { force: true });
-    throw e;
+    throw namingPath(e, tmp);
   }
   return oid;
 }
@@ -574,6 +574,13 @@ function shareAsGit(gitdir: string, path: string): void {
   if ((mode & 0o7777) !== (st.mode & 0o7777)) fs.chmodSync(path, mode & 0o7777);
 }
 
+/** A file-system error that names no file (a write to an open file) given the file it was writing. */
+export function namingPath(e: unknown, path: string): unknown {
+  const err = e as NodeJS.ErrnoException;
+  if (err && typeof err === "object" && typeof err.code === "string" && err.path === undefined) err.path = path;
+  return e;
+}
+
 /** The Git extensions that change nothing risk-cli reads or writes (a partial clone is named when an object is missing). */
 const HARMLESS_EXTENSIONS = new Set(["noop", "partialclone", "preciousobjects", "worktreeconfig"]);
 
@@ -695,19 +702,36 @@ export async function updateBranch(gitdir: string, oid: string, expected?: strin
   }
   const lock = `${file}.lock`;
   const take = () => {
+    let fd: number;
     try {
-      fs.writeFileSync(lock, `${oid}\n`, { flag: "wx" });
-      shareAsGit(gitdir, lock);
-      return true;
+      fd = fs.openSync(lock, "wx");
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
       return false;
     }
+    try {
+      try {
+        fs.writeFileSync(fd, `${oid}\n`);
+      } finally {
+        fs.closeSync(fd);
+      }
+      shareAsGit(gitdir, lock);
+    } catch (e) {
+      // A full disk: the lock this call created goes, or it would hold off the next run.
+      fs.rmSync(lock, { force: true });
+      throw namingPath(e, lock);
+    }
+    return true;
   };
   if (!take()) {
-    // A ref lock left by a killed run is older than any update takes (milliseconds).
-    const age = Date.now() - fs.statSync(lock).mtimeMs;
-    if (age < 10_000 || (fs.rmSync(lock, { force: true }), !take()))
+    // A ref lock left by a killed run is older than any update takes (milliseconds). risk-cli
+    // moves the branch only under the archive's lock, which an assembly holds from its start: a
+    // ref lock older than that lock was left by a run that died holding it, not taken by a
+    // writer at work, and need not wait its ten seconds.
+    const mtime = fs.statSync(lock).mtimeMs;
+    const held = fs.statSync(`${gitdir}/risk-cli.lock`, { throwIfNoEntry: false });
+    const left = Date.now() - mtime >= 10_000 || (held !== undefined && mtime < held.mtimeMs);
+    if (!left || (fs.rmSync(lock, { force: true }), !take()))
       throw new RiskError("E_LOCKED", `Another writer is moving the archive's branch (${lock} exists); run again`, {
         file: lock,
       });

@@ -3,6 +3,7 @@ import { appendFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from "no
 import { afterAll, describe, expect, it } from "vitest";
 import { at } from "../helpers/archive.ts";
 import { runCli } from "../helpers/cli.ts";
+import { updateBranch } from "../../archive/git/objects.ts";
 import { tempDir, treeDigest } from "../helpers/tmp.ts";
 
 /** A small tmpfs to fill up (the tests run as root in CI; elsewhere the mount is refused and these tests say so). */
@@ -113,5 +114,39 @@ describe.runIf(fullMounted)("a disk too full to write the lock file", () => {
     rmSync(filler);
     const next = runCli(["assemble", "--site", site, "--archive", archive, "--now", at(15)]);
     expect(next.status, next.stderr).toBe(0);
+  });
+});
+
+/** A fourth small tmpfs, filled once a frame is on it. */
+const branchPoint = tempDir("risk-branch-");
+const branchMounted = spawnSync("mount", ["-t", "tmpfs", "-o", "size=3m", "tmpfs", branchPoint]).status === 0;
+afterAll(() => {
+  if (branchMounted) spawnSync("umount", [branchPoint]);
+});
+
+describe.runIf(branchMounted)("a disk that fills as the branch moves", () => {
+  it("leaves no lock on the branch, so the next run once space is freed is not held off", async () => {
+    const dir = branchPoint;
+    const archive = `${dir}/archive.git`;
+    const first = runCli(["assemble", "--site", `${dir}/site`, "--archive", archive, "--now", at(0)]);
+    expect(first.status, first.stderr).toBe(0);
+    const head = execFileSync("git", ["--git-dir", archive, "rev-parse", "refs/heads/main"]).toString().trim();
+    // Every block taken: the ref's lock file can be created, not one byte written into it.
+    const filler = `${branchPoint}/filler`;
+    const free = Number(execFileSync("df", ["--output=avail", "-B1", branchPoint]).toString().split("\n")[1]);
+    try {
+      writeFileSync(filler, Buffer.alloc(free));
+      for (let i = 0; i < 64; i++) appendFileSync(filler, Buffer.alloc(4096));
+    } catch {
+      // Full.
+    }
+    try {
+      await expect(updateBranch(archive, head, head)).rejects.toMatchObject({ code: "ENOSPC" });
+      expect(existsSync(`${archive}/refs/heads/main.lock`)).toBe(false);
+    } finally {
+      rmSync(filler, { force: true });
+    }
+    await updateBranch(archive, head, head);
+    expect(existsSync(`${archive}/refs/heads/main.lock`)).toBe(false);
   });
 });

@@ -12,6 +12,7 @@ import {
 } from "node:fs";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
+import { hostname } from "node:os";
 import { describe, expect, it } from "vitest";
 import { runAssemble } from "../../cli/commands/assemble.ts";
 import { at, git } from "../helpers/archive.ts";
@@ -122,6 +123,25 @@ describe("a run killed at any step", () => {
     expect(treeDigest(paths.site)).toEqual(frame1);
     await runAssemble({ ...paths, now: at(15) });
     expect(readdirSync(dir).sort()).toEqual(["archive.git", "site"]);
+  });
+
+  it("takes the branch's lock a run killed while moving the branch left, at once", async () => {
+    const dir = tempDir("risk-kill-");
+    const paths = { site: `${dir}/site`, archive: `${dir}/archive.git`, json: true };
+    await runAssemble({ ...paths, now: at(0) });
+    // A run killed between creating refs/heads/main.lock and renaming it onto the branch, a
+    // second ago (its archive lock is stale, as its PID no longer runs).
+    const head = git(paths.archive, "rev-parse", "refs/heads/main").trim();
+    writeFileSync(`${paths.archive}/refs/heads/main.lock`, `${head}\n`);
+    const then = new Date(Date.now() - 1000);
+    utimesSync(`${paths.archive}/refs/heads/main.lock`, then, then);
+    writeFileSync(
+      `${paths.archive}/risk-cli.lock`,
+      JSON.stringify({ pid: 4194302, host: hostname(), since: then.toISOString() }),
+    );
+    const summary = await runAssemble({ ...paths, now: at(15) });
+    expect(summary.frameId).toMatch(/^000002-/);
+    expect(readdirSync(`${paths.archive}/refs/heads`)).toEqual(["main"]);
   });
 
   it("brings back the live site when a run was killed between the two renames of the swap", async () => {
