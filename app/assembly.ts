@@ -168,6 +168,9 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
   }
   steps.end("lock");
   let staged = false;
+  let swapped = false;
+  // The frame, once the archive's branch holds it.
+  let committed: string | null = null;
   let opened: SiteWriter | null = null;
   try {
     const site = (opened =
@@ -282,6 +285,7 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
     const { commit, blobsWritten, tiles } = await archive.commit(assembly, previous, identity, trees, about, {
       trustWrittenHead: caches.trustedHead,
     });
+    committed = assembly.frame.frameId;
     const checkpoint = checkpointOf(assembly.files);
     if (checkpoint !== null) await site.stageLog({ checkpoint, tiles, read: (oid) => archive.blob(oid) });
     if (request.beforeSwap) await request.beforeSwap(assembly.frame.frameId);
@@ -289,12 +293,26 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
 
     site.swap(assembly.files);
     staged = false;
+    swapped = true;
+    // The frame is published: what is saved from here on is kept beside it for the next runs, and
+    // a failure to save it (a full disk) is a warning naming the folder, never this run's failure.
+    const keep = (what: string, save: () => void) => {
+      try {
+        save();
+      } catch (e) {
+        const at = (e as { path?: unknown }).path;
+        log.warn(
+          `The frame ${assembly.frame.frameId} is published, but ${what} failed: ${ioReason(e)}${typeof at === "string" ? ` at ${at}` : ""}. Free space there, or give this account write access, before the next run.`,
+        );
+      }
+    };
     // The days this frame published leave the pending counts; later lines for them are late.
-    if (traffic) traffic.published(assembly.files);
+    if (traffic) keep("saving the human-traffic counts", () => traffic.published(assembly.files));
+    keep("removing the previous site or saving the site's stat data (a cache)", () => site.settle?.(assembly.files));
     const warnings = reader.warnings(assembly, plan);
     for (const w of warnings) log.warn(w);
-    reader.save(warnings);
-    memo.save();
+    keep("saving the parsed publication (a cache)", () => reader.save(warnings));
+    keep("saving the memo of per-document results (a cache)", () => memo.save());
     steps.end("swap");
 
     const summary = summaryOf(assembly, {
@@ -311,7 +329,8 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
     return summary;
   } catch (e) {
     if (staged) opened?.abandon();
-    throw writeFailure(e, opened?.location ?? String(request.site), gitdir);
+    if (swapped) throw e;
+    throw writeFailure(e, opened?.location ?? String(request.site), gitdir, committed);
   } finally {
     lock.release();
     if (!archiveExisted) removeIfEmpty(gitdir);
@@ -376,16 +395,44 @@ function checkpointOf(files: readonly BuiltFile[]): string | null {
 
 /**
  * A full disk, a file too large, a read-only or forbidden folder met while writing the site, the
- * archive or a cache: an I/O error (exit 6) naming the folders, since nothing was published (the
- * previous site and the branch are as they were).
+ * archive or a cache: an I/O error (exit 6) naming the folder to free or open, the one the failed
+ * call wrote to (both when it is not known), and what was kept: nothing when the frame was not
+ * committed (the previous site and the branch are as they were), else the frame in the archive
+ * and the previous site still served.
  */
-function writeFailure(e: unknown, site: string | null, gitdir: string): unknown {
+function writeFailure(e: unknown, site: string | null, gitdir: string, committed: string | null = null): unknown {
   const code = (e as { code?: unknown }).code;
   if (
     typeof code !== "string" ||
     !["ENOSPC", "EFBIG", "EROFS", "EACCES", "EPERM", "EDQUOT", "EMFILE", "ENFILE"].includes(code)
   )
     return e;
+  const path = (e as { path?: unknown }).path;
+  const inside = (dir: string) =>
+    typeof path === "string" && (path === dir || path.startsWith(`${dir}/`) || path.startsWith(`${dir}.`));
+  // Without a site, the lock was being taken: nothing but the archive folder was written to.
+  const what =
+    site === null
+      ? `the archive ${gitdir} (taking its lock)`
+      : inside(gitdir)
+        ? `the archive ${gitdir}`
+        : inside(site)
+          ? `the site folder ${site}`
+          : `the site ${site} or the archive ${gitdir}`;
+  const kept =
+    committed === null
+      ? "Nothing was published: the previous site and archive are as they were."
+      : `The frame ${committed} is committed to the archive, but the site was not swapped: it still serves the previous frame, whole. The next assembly publishes on top of ${committed}.`;
+  // `errno`, as for every other file-system failure: `code` stays the exit code's name (E_IO).
+  return new RiskError("E_IO", `Cannot write ${what}: ${ioReason(e)}. ${kept}`, {
+    errno: code,
+    ...(committed ? { committed } : {}),
+  });
+}
+
+/** What an I/O error means, in words, with its code: "the disk is full (ENOSPC)". */
+function ioReason(e: unknown): string {
+  const code = String((e as { code?: unknown }).code ?? "");
   const why: Record<string, string> = {
     ENOSPC: "the disk is full",
     EDQUOT: "the disk quota is exceeded",
@@ -396,13 +443,7 @@ function writeFailure(e: unknown, site: string | null, gitdir: string): unknown 
     EMFILE: "too many open files",
     ENFILE: "too many open files",
   };
-  // Without a site, the lock was being taken: nothing but the archive folder was written to.
-  const what = site === null ? `the archive ${gitdir} (taking its lock)` : `the site ${site} or the archive ${gitdir}`;
-  return new RiskError(
-    "E_IO",
-    `Cannot write ${what}: ${why[code]} (${code}). Nothing was published: the previous site and archive are as they were.`,
-    { code },
-  );
+  return why[code] ? `${why[code]} (${code})` : code ? `${(e as Error).message ?? code}` : String(e);
 }
 
 /**

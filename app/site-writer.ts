@@ -17,6 +17,7 @@ import type { Archive } from "../archive/index.ts";
 import { SITE_MARKER, SITE_MARKER_TEXT } from "../archive/layout.ts";
 import { makeFolder } from "../archive/make-folder.ts";
 import { processAlive } from "../archive/lock.ts";
+import { namingPath } from "../archive/git/objects.ts";
 import { HEADERS_FILE, hostHeaders } from "../core/render/headers.ts";
 import { LOG_CHECKPOINT_PATH, siteTilePath } from "../core/log/site-log.ts";
 import type { Caches } from "./caches.ts";
@@ -39,6 +40,12 @@ export interface SiteWriter {
   stageLog(log: SiteLog): Promise<void>;
   /** Serves the staged site in place of the current one. */
   swap(files: readonly BuiltFile[]): void;
+  /**
+   * Once swapped: removes the previous site, which the swap put aside, and records what lets the
+   * next assembly trust the files without hashing them (a cache, kept in the archive's Git
+   * directory). Its failure changes nothing that is served.
+   */
+  settle?(files: readonly BuiltFile[]): void;
   /** Drops the staged site; the current one stays exactly as it was. */
   abandon(): void;
 }
@@ -169,6 +176,13 @@ export function folderSite(siteDir: string, where: { archive: Archive; hash: Has
       `${siteDir} is not a site risk-cli wrote (it has no ${SITE_MARKER}), and assembling would replace it whole: give --site an empty or new folder`,
       { site: siteDir },
     );
+  const locked = readOnlyFolder(siteDir);
+  if (locked !== null)
+    throw new RiskError(
+      "E_IO",
+      `The site folder ${siteDir} cannot be replaced: ${locked === siteDir ? "it" : `${locked} inside it`} is read-only for this account, and an assembly puts the new site in its place, then removes the previous one. Nothing was written: give this account write access to the site folder (chmod -R u+w), or choose another --site.`,
+      { site: siteDir, errno: "EACCES" },
+    );
   return {
     location: siteDir,
     served(path) {
@@ -180,58 +194,77 @@ export function folderSite(siteDir: string, where: { archive: Archive; hash: Has
     },
     verified: trusted,
     async stage(files, previous) {
-      writeFolder(
-        tmp,
-        files.filter((f) => f.appendTo === undefined),
-        where.caches.hardLinks ? siteDir : null,
-        trusted,
-      );
-      await copyAppendOnly(files, {
-        siteDir,
-        tmpSite: tmp,
-        journalAt: (tree) => where.archive.servedJournal(tree),
-        previous,
-        hash: where.hash,
-        copy: where.caches.journalCopy,
-        trusted,
-      });
-      fs.mkdirSync(tmp, { recursive: true });
-      fs.writeFileSync(`${tmp}/${SITE_MARKER}`, SITE_MARKER_TEXT);
-      // The headers static hosts (Netlify, Cloudflare Pages) send for each file.
-      fs.writeFileSync(`${tmp}/${HEADERS_FILE}`, hostHeaders(files));
-    },
-    async stageLog(log) {
-      fs.mkdirSync(dirname(`${tmp}${LOG_CHECKPOINT_PATH}`), { recursive: true });
-      fs.writeFileSync(`${tmp}${LOG_CHECKPOINT_PATH}`, log.checkpoint);
-      for (const { path, oid } of log.tiles) {
-        const target = `${tmp}${siteTilePath(path)}`;
-        fs.mkdirSync(dirname(target), { recursive: true });
-        // A tile the live site already serves is linked when its bytes are still the archive's
-        // blob (checked: never a file edited in place); otherwise it is written from the blob.
-        const kept = `${siteDir}${siteTilePath(path)}`;
-        if (where.caches.hardLinks) {
-          let bytes: Buffer | null = null;
-          try {
-            bytes = fs.readFileSync(kept);
-          } catch {}
-          if (bytes && blobId(bytes) === oid) {
-            try {
-              fs.linkSync(kept, target);
-              continue;
-            } catch {}
-          }
-        }
-        fs.writeFileSync(target, await log.read(oid));
+      try {
+        await stageFolder(files, previous);
+      } catch (e) {
+        throw namingPath(e, tmp);
       }
     },
-    swap(files) {
+    async stageLog(log) {
+      try {
+        await stageLogFolder(log);
+      } catch (e) {
+        throw namingPath(e, tmp);
+      }
+    },
+    swap() {
       swapIn(tmp, siteDir);
+    },
+    settle(files) {
+      fs.rmSync(`${siteDir}.old-${process.pid}`, { recursive: true, force: true });
       saveSiteStat(gitdir, siteDir, files);
     },
     abandon() {
       fs.rmSync(tmp, { recursive: true, force: true });
     },
   };
+
+  async function stageFolder(files: readonly BuiltFile[], previous: PreviousState | null): Promise<void> {
+    writeFolder(
+      tmp,
+      files.filter((f) => f.appendTo === undefined),
+      where.caches.hardLinks ? siteDir : null,
+      trusted,
+    );
+    await copyAppendOnly(files, {
+      siteDir,
+      tmpSite: tmp,
+      journalAt: (tree) => where.archive.servedJournal(tree),
+      previous,
+      hash: where.hash,
+      copy: where.caches.journalCopy,
+      trusted,
+    });
+    fs.mkdirSync(tmp, { recursive: true });
+    fs.writeFileSync(`${tmp}/${SITE_MARKER}`, SITE_MARKER_TEXT);
+    // The headers static hosts (Netlify, Cloudflare Pages) send for each file.
+    fs.writeFileSync(`${tmp}/${HEADERS_FILE}`, hostHeaders(files));
+  }
+
+  async function stageLogFolder(log: SiteLog): Promise<void> {
+    fs.mkdirSync(dirname(`${tmp}${LOG_CHECKPOINT_PATH}`), { recursive: true });
+    fs.writeFileSync(`${tmp}${LOG_CHECKPOINT_PATH}`, log.checkpoint);
+    for (const { path, oid } of log.tiles) {
+      const target = `${tmp}${siteTilePath(path)}`;
+      fs.mkdirSync(dirname(target), { recursive: true });
+      // A tile the live site already serves is linked when its bytes are still the archive's
+      // blob (checked: never a file edited in place); otherwise it is written from the blob.
+      const kept = `${siteDir}${siteTilePath(path)}`;
+      if (where.caches.hardLinks) {
+        let bytes: Buffer | null = null;
+        try {
+          bytes = fs.readFileSync(kept);
+        } catch {}
+        if (bytes && blobId(bytes) === oid) {
+          try {
+            fs.linkSync(kept, target);
+            continue;
+          } catch {}
+        }
+      }
+      fs.writeFileSync(target, await log.read(oid));
+    }
+  }
 }
 
 /** A site kept in memory: `files` holds what is served, by path. */
@@ -307,7 +340,34 @@ function writeFolder(
   }
 }
 
-/** Replaces `target` by `fresh` with two renames; the old folder is removed only afterwards. */
+/**
+ * The first folder of the site `dir` (itself included) that this process may not write, or null:
+ * one there would let the swap put the new site in place and then fail to remove the previous one.
+ */
+function readOnlyFolder(dir: string): string | null {
+  const folders = [dir];
+  for (let i = 0; i < folders.length; i++) {
+    const folder = folders[i]!;
+    try {
+      fs.accessSync(folder, fs.constants.W_OK);
+      for (const e of fs.readdirSync(folder, { withFileTypes: true }))
+        if (e.isDirectory()) folders.push(`${folder}/${e.name}`);
+    } catch (e) {
+      const err = e as NodeJS.ErrnoException;
+      if (err.code === "ENOENT") continue;
+      if (err.code === "EACCES" || err.code === "EPERM" || err.code === "EROFS") return folder;
+      // Deno without --allow-sys=uid may not ask: the swap then finds out, and only warns.
+      if (err.code === undefined && (err.name === "NotCapable" || err.name === "PermissionDenied")) return null;
+      throw e;
+    }
+  }
+  return null;
+}
+
+/**
+ * Replaces `target` by `fresh` with two renames; the old folder stays aside, as
+ * `<target>.old-<pid>`, until `settle` removes it.
+ */
 function swapIn(fresh: string, target: string): void {
   const old = `${target}.old-${process.pid}`;
   fs.mkdirSync(dirname(target), { recursive: true });
@@ -323,5 +383,4 @@ function swapIn(fresh: string, target: string): void {
     if (hadOld) fs.renameSync(old, target);
     throw e;
   }
-  if (hadOld) fs.rmSync(old, { recursive: true, force: true });
 }

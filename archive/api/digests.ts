@@ -90,7 +90,12 @@ export function recordDigest(gitdir: string, parent: string | null, commit: stri
         if (name !== "HEAD" && name.slice(0, 10) < oldest) fs.rmSync(`${dir}/${name}`, { force: true });
     }
   } catch {
-    fs.rmSync(dir, { recursive: true, force: true });
+    try {
+      fs.rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // Not this account's to remove (another account of a shared archive wrote it): lookups
+      // that find it out of date read the archive instead.
+    }
   }
 }
 

@@ -1,8 +1,17 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { appendFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { at } from "../helpers/archive.ts";
-import { runCli } from "../helpers/cli.ts";
+import { CLI, ROOT, runCli } from "../helpers/cli.ts";
 import { updateBranch } from "../../archive/git/objects.ts";
 import { tempDir, treeDigest } from "../helpers/tmp.ts";
 
@@ -26,9 +35,23 @@ describe.runIf(mounted)("a full disk (ENOSPC) while assembling", () => {
     // Fill the disk, leaving a few kilobytes.
     const free = Number(execFileSync("df", ["--output=avail", "-B1", mountPoint]).toString().split("\n")[1]);
     writeFileSync(`${mountPoint}/filler`, Buffer.alloc(Math.max(0, free - 64 * 1024)));
-    const r = runCli(["assemble", "--site", `${dir}/site`, "--archive", `${dir}/archive.git`, "--now", at(15)]);
+    const r = runCli([
+      "assemble",
+      "--site",
+      `${dir}/site`,
+      "--archive",
+      `${dir}/archive.git`,
+      "--now",
+      at(15),
+      "--json",
+    ]);
     expect(r.status, r.stderr).toBe(6);
     expect(r.stderr).toMatch(/disk is full \(ENOSPC\)/);
+    // The folder the failed write was in, the one to free: the new site is staged first.
+    expect(r.stderr).toContain(
+      `Cannot write the site folder ${dir}/site: the disk is full (ENOSPC). Nothing was published`,
+    );
+    expect(JSON.parse(r.stdout)).toMatchObject({ ok: false, code: "E_IO", errno: "ENOSPC" });
     expect(treeDigest(`${dir}/site`)).toEqual(site);
     expect(
       execFileSync("git", ["--git-dir", `${dir}/archive.git`, "rev-parse", "refs/heads/main"])
@@ -148,5 +171,80 @@ describe.runIf(branchMounted)("a disk that fills as the branch moves", () => {
     }
     await updateBranch(archive, head, head);
     expect(existsSync(`${archive}/refs/heads/main.lock`)).toBe(false);
+  });
+});
+
+/** Whether this process may run a command as `nobody` (root, with setpriv): modes then hold. */
+const asNobody = process.getuid?.() === 0 && spawnSync("setpriv", ["--version"]).status === 0;
+
+describe.runIf(asNobody)("caches that cannot be saved once the frame is published", () => {
+  it("publish the frame with exit 0 and a warning naming the file, never a failure saying nothing was published", () => {
+    const dir = tempDir("risk-caches-");
+    const [site, archive, publication] = [`${dir}/site`, `${dir}/archive.git`, `${dir}/pub`];
+    cpSync(`${ROOT}demo`, publication, { recursive: true });
+    const paths = ["--publication", publication, "--site", site, "--archive", archive];
+    const first = runCli(["assemble", ...paths, "--now", at(0)]);
+    expect(first.status, first.stderr).toBe(0);
+    // Another account runs the next assembly: the folders are its own, but the cache files the
+    // first account left (by its umask, as an earlier risk-cli left them) it may read at most.
+    execFileSync("chown", ["-R", "nobody", dir]);
+    execFileSync("sh", [
+      "-c",
+      'chown -R root "$0"/risk-cli-* && chmod -R go-w "$0"/risk-cli-* && chmod go-rwx "$0"/risk-cli-frames',
+      archive,
+    ]);
+    // An edited guide: the memo of per-document results gains entries, appended to its log.
+    const guide = `${publication}/content/guides/fr/lire-les-spreads.md`;
+    writeFileSync(guide, `${readFileSync(guide, "utf8")}\nUn paragraphe ajouté.\n`);
+    const r = spawnSync(
+      "setpriv",
+      ["--reuid=nobody", "--regid=nogroup", "--clear-groups", process.execPath, CLI, "assemble", ...paths].concat([
+        "--now",
+        at(15),
+        "--json",
+      ]),
+      { encoding: "utf8", env: { ...process.env, SOURCE_DATE_EPOCH: "" } },
+    );
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).frameId).toMatch(/^000002-/);
+    expect(r.stderr).toMatch(
+      /is published, but saving .* failed: permission denied \(EACCES\) at .*archive\.git\/risk-cli-/,
+    );
+    const served = JSON.parse(readFileSync(`${site}/api/v1/integrity.json`, "utf8")).frame.frameId;
+    expect(served).toMatch(/^000002-/);
+    expect(runCli(["verify", "--archive", archive]).status).toBe(0);
+  });
+});
+
+describe.runIf(asNobody)("a site folder this account may not write (chmod -R a-w)", () => {
+  it("is refused with exit 6 before anything is committed, and the site and the archive stay as they were", () => {
+    const dir = tempDir("risk-ro-site-");
+    const [site, archive] = [`${dir}/site`, `${dir}/archive.git`];
+    const first = runCli(["assemble", "--site", site, "--archive", archive, "--now", at(0)]);
+    expect(first.status, first.stderr).toBe(0);
+    execFileSync("chown", ["-R", "nobody", dir]);
+    execFileSync("chmod", ["-R", "a-w", site]);
+    const before = treeDigest(site);
+    const head = () => execFileSync("git", ["--git-dir", archive, "rev-parse", "refs/heads/main"]).toString();
+    const headBefore = head();
+    const r = spawnSync(
+      "setpriv",
+      ["--reuid=nobody", "--regid=nogroup", "--clear-groups", process.execPath, CLI, "assemble"].concat([
+        "--site",
+        site,
+        "--archive",
+        archive,
+        "--now",
+        at(15),
+      ]),
+      { encoding: "utf8", env: { ...process.env, SOURCE_DATE_EPOCH: "" } },
+    );
+    expect(r.status, r.stderr).toBe(6);
+    expect(r.stderr).toContain(`The site folder ${site} cannot be replaced`);
+    expect(r.stderr).toContain("Nothing was written");
+    expect(treeDigest(site)).toEqual(before);
+    expect(head()).toBe(headBefore);
+    expect(readdirSync(dir).sort()).toEqual(["archive.git", "site"]);
+    expect(existsSync(`${archive}/risk-cli.lock`)).toBe(false);
   });
 });
