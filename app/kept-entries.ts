@@ -18,6 +18,8 @@
  */
 import * as fs from "node:fs";
 import { randomBytes } from "node:crypto";
+import { dirname } from "node:path";
+import { appendKeptFile, writeKeptFile } from "../archive/kept-file.ts";
 
 export type Groups = Record<string, Record<string, unknown>>;
 
@@ -105,6 +107,7 @@ export function saveKept(
   live: Groups,
   added: readonly [kind: string, key: string, value: unknown][],
 ): void {
+  const gitdir = dirname(file);
   let liveCount = 0;
   for (const entries of Object.values(live)) liveCount += Object.keys(entries).length;
   const unused = read.count + added.length - liveCount;
@@ -114,17 +117,14 @@ export function saveKept(
     read.logBytes <= Math.max(read.baseBytes, 1 << 16);
   if (appendable) {
     if (added.length === 0) return;
-    // mode: Deno's node:fs creates an appended file 0666 whatever the umask; Node applies the umask to it.
-    fs.appendFileSync(logOf(file), added.map((entry) => `${JSON.stringify(entry)}\n`).join(""), { mode: 0o644 });
+    appendKeptFile(gitdir, logOf(file), added.map((entry) => `${JSON.stringify(entry)}\n`).join(""));
     return;
   }
   const generation = randomBytes(8).toString("hex");
-  const tmp = `${file}.tmp-${process.pid}`;
-  fs.writeFileSync(tmp, JSON.stringify({ tool, generation, entries: live }));
-  fs.renameSync(tmp, file);
+  writeKeptFile(gitdir, file, JSON.stringify({ tool, generation, entries: live }));
   // The log starts again for this generation; a crash before this line leaves a log the header
   // check ignores.
-  fs.writeFileSync(logOf(file), `${JSON.stringify({ tool, generation })}\n`);
+  writeKeptFile(gitdir, logOf(file), `${JSON.stringify({ tool, generation })}\n`);
 }
 
 function headerMatches(line: string | undefined, tool: string, generation: string): boolean {

@@ -11,10 +11,12 @@
  *   text, so that an assembly after one article is edited parses that article only.
  */
 import * as fs from "node:fs";
+import { dirname } from "node:path";
 import type { Hasher } from "../core/ports.ts";
 import type { ParsedFiles, Publication } from "../core/inputs/publication.ts";
 import { VERSION } from "../core/version.ts";
 import { type KeptEntries, readKept, saveKept } from "./kept-entries.ts";
+import { writeKeptFile } from "../archive/kept-file.ts";
 
 /** What the lite file holds; every field may be absent in a file another version wrote. */
 interface Lite {
@@ -131,9 +133,7 @@ export function parsedFiles(gitdir: string, hash: Hasher, options: { read: boole
 const FILES = "files";
 
 function writeAtomically(file: string, text: string): void {
-  const tmp = `${file}.tmp-${process.pid}`;
-  fs.writeFileSync(tmp, text);
-  fs.renameSync(tmp, file);
+  writeKeptFile(dirname(file), file, text);
 }
 
 const liteFile = (gitdir: string) => `${gitdir}/risk-cli-publication-lite.json`;

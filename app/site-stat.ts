@@ -1,5 +1,6 @@
 import * as fs from "node:fs";
 import type { BuiltFile } from "../core/assemble.ts";
+import { writeKeptFile } from "../archive/kept-file.ts";
 
 /**
  * What the CLI knows of the site files it wrote: size, modification and change times and inode,
@@ -61,8 +62,5 @@ export function saveSiteStat(gitdir: string, site: string, files: readonly Built
       // Not written (e.g. an append-only file handled elsewhere): nothing to remember.
     }
   }
-  const file = fileOf(gitdir);
-  const tmp = `${file}.tmp-${process.pid}`;
-  fs.writeFileSync(tmp, JSON.stringify(out));
-  fs.renameSync(tmp, file);
+  writeKeptFile(gitdir, fileOf(gitdir), JSON.stringify(out));
 }

@@ -17,6 +17,7 @@ import { isbot } from "isbot";
 import { classify, familyOf, languageOf, pageRead, parseLogLine, referrerDomain } from "../core/traffic/classify.ts";
 import { emptyDay, type DayCounts } from "../core/traffic/counts.ts";
 import { RiskError } from "../core/errors.ts";
+import { writeKeptFile } from "../archive/kept-file.ts";
 import { instrumentsOf, type Publication } from "../core/inputs/publication.ts";
 import { publisherPages } from "../core/editorial/dead-links.ts";
 import { AGENTS_PAGE, AGENTS_PAGE_EN, PRESS_PAGE, SERIES_PAGE, seriesPage } from "../core/surfaces/pages.ts";
@@ -105,10 +106,7 @@ export function readTrafficState(gitdir: string): TrafficState {
 }
 
 export function writeTrafficState(gitdir: string, state: TrafficState): void {
-  const file = join(gitdir, TRAFFIC_STATE_FILE);
-  const tmp = `${file}.tmp-${process.pid}`;
-  fs.writeFileSync(tmp, `${JSON.stringify(state)}\n`);
-  fs.renameSync(tmp, file);
+  writeKeptFile(gitdir, join(gitdir, TRAFFIC_STATE_FILE), `${JSON.stringify(state)}\n`);
 }
 
 const mib = (bytes: number) => `${Math.round((bytes / 2 ** 20) * 10) / 10} MiB`;

@@ -1,7 +1,9 @@
 import * as fs from "node:fs";
 import { hostname } from "node:os";
+import { dirname } from "node:path";
 import { RiskError } from "../core/errors.ts";
 import { makeFolder } from "./make-folder.ts";
+import { shareKeptFile } from "./git/objects.ts";
 
 export interface Lock {
   release(): void;
@@ -232,6 +234,8 @@ function createExclusive(path: string, me: Holder): boolean {
     } finally {
       fs.closeSync(fd);
     }
+    // Readable by the group's other accounts in a shared archive, which must see who holds it.
+    shareKeptFile(dirname(path), path);
   } catch (e) {
     if (created) removeIfSame(path, created);
     const err = e as NodeJS.ErrnoException;

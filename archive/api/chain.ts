@@ -15,6 +15,7 @@ import fs from "node:fs";
 import { RiskError } from "../../core/errors.ts";
 import { firstMissing, notFetched, readCommit } from "../git/objects.ts";
 import { parseFrameMessage } from "../models/message.ts";
+import { writeKeptFile } from "../kept-file.ts";
 
 const fileOf = (gitdir: string) => `${gitdir}/risk-cli-chain.txt`;
 
@@ -108,13 +109,13 @@ export function recordChain(gitdir: string, parent: string | null, commit: strin
   else if (checked && checked.gitdir === gitdir && checked.head === parent) links = checked.links;
   else return;
   checked = null;
-  const file = fileOf(gitdir);
-  const tmp = `${file}.tmp-${process.pid}`;
   try {
-    fs.writeFileSync(tmp, [...links, { oid: commit, frameId }].map((l) => `${l.oid} ${l.frameId}\n`).join(""));
-    fs.renameSync(tmp, file);
+    writeKeptFile(
+      gitdir,
+      fileOf(gitdir),
+      [...links, { oid: commit, frameId }].map((l) => `${l.oid} ${l.frameId}\n`).join(""),
+    );
   } catch {
     // The list only saves time: without it the next assembly reads every commit.
-    fs.rmSync(tmp, { force: true });
   }
 }

@@ -16,6 +16,7 @@
  */
 import * as fs from "node:fs";
 import { BaselineFrame, type Frame } from "../../core/frame.ts";
+import { appendKeptFile, makeKeptFolder, writeKeptFile } from "../kept-file.ts";
 
 const DIR = "risk-cli-frames";
 /** Day files older than the longest window (30 days) and a margin are removed. */
@@ -59,7 +60,7 @@ export function recordDigest(gitdir: string, parent: string | null, commit: stri
   const dir = `${gitdir}/${DIR}`;
   try {
     if (parent === null || readHead(gitdir) !== parent) fs.rmSync(dir, { recursive: true, force: true });
-    fs.mkdirSync(dir, { recursive: true });
+    makeKeptFolder(gitdir, dir);
     const line: Line = {
       at: frame.at,
       seq: frame.seq,
@@ -78,12 +79,9 @@ export function recordDigest(gitdir: string, parent: string | null, commit: stri
     const newDay = size === undefined;
     const offset = size ?? 0;
     const text = Buffer.from(`${JSON.stringify(line)}\n`);
-    // mode: Deno's node:fs creates an appended file 0666 whatever the umask; Node applies the umask to it.
-    fs.appendFileSync(file, text, { mode: 0o644 });
-    fs.appendFileSync(`${file}.at`, `${frame.at} ${offset} ${text.length}\n`, { mode: 0o644 });
-    const tmp = `${headFile(gitdir)}.tmp-${process.pid}`;
-    fs.writeFileSync(tmp, `${commit}\n`);
-    fs.renameSync(tmp, headFile(gitdir));
+    appendKeptFile(gitdir, file, text);
+    appendKeptFile(gitdir, `${file}.at`, `${frame.at} ${offset} ${text.length}\n`);
+    writeKeptFile(gitdir, headFile(gitdir), `${commit}\n`);
     if (newDay) {
       const oldest = new Date(Date.parse(frame.at) - KEEP_DAYS * 86_400_000).toISOString().slice(0, 10);
       for (const name of fs.readdirSync(dir))

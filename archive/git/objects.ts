@@ -552,7 +552,8 @@ function sharedPerm(gitdir: string): number {
         : /^0[0-7]{3}$/.test(value)
           ? -Number.parseInt(value, 8)
           : 0;
-    sharedPerms.set(gitdir, perm);
+    // Not remembered before the repository has its config (the lock is taken before `git init`).
+    if (fs.existsSync(`${gitdir}/config`)) sharedPerms.set(gitdir, perm);
   }
   return perm;
 }
@@ -560,9 +561,11 @@ function sharedPerm(gitdir: string): number {
 /**
  * Gives a file or folder just written the permissions Git gives it in a shared repository
  * (Git's `adjust_shared_perm`), so that the group's other accounts can read the new frames
- * whatever the writer's umask. Nothing when the repository is not shared.
+ * whatever the writer's umask. Nothing when the repository is not shared. The lock and cache
+ * files risk-cli keeps in the Git directory go through it too: another account of the group
+ * reads them, and appends to them, as it does to Git's own files.
  */
-function shareAsGit(gitdir: string, path: string): void {
+export function shareAsGit(gitdir: string, path: string): void {
   const shared = sharedPerm(gitdir);
   if (shared === 0) return;
   const st = fs.statSync(path);
@@ -579,6 +582,18 @@ export function namingPath(e: unknown, path: string): unknown {
   const err = e as NodeJS.ErrnoException;
   if (err && typeof err === "object" && typeof err.code === "string" && err.path === undefined) err.path = path;
   return e;
+}
+
+/**
+ * `shareAsGit` for a lock or cache file risk-cli keeps in the Git directory, which another account
+ * of the group may have created: that account's file keeps its mode (only its owner may change it).
+ */
+export function shareKeptFile(gitdir: string, path: string): void {
+  try {
+    shareAsGit(gitdir, path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EPERM") throw e;
+  }
 }
 
 /** The Git extensions that change nothing risk-cli reads or writes (a partial clone is named when an object is missing). */

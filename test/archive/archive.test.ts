@@ -137,6 +137,52 @@ describe("the archive", () => {
     }
   });
 
+  it("gives the group read and write access to the cache files it keeps in a shared repository, whatever the umask", async () => {
+    const dir = tempDir("risk-shared-");
+    const [archive, site] = [`${dir}/archive.git`, `${dir}/site`];
+    execFileSync("git", ["init", "--quiet", "--bare", "--shared=group", archive]);
+    // Frames written by one account under a umask of 077, and the caches written, then rewritten
+    // or appended to.
+    for (const minutes of [0, 15, 30])
+      execFileSync(
+        "sh",
+        [
+          "-c",
+          'umask 077 && exec "$0" "$@"',
+          process.execPath,
+          CLI,
+          "assemble",
+          "--site",
+          site,
+          "--archive",
+          archive,
+          "--now",
+          at(minutes),
+          "--json",
+        ],
+        { stdio: "ignore" },
+      );
+    const kept = execFileSync("find", [archive, "-maxdepth", "2", "-path", `${archive}/risk-cli*`], {
+      encoding: "utf8",
+    })
+      .split("\n")
+      .filter(Boolean);
+    expect(kept.map((f) => f.slice(archive.length + 1)).sort()).toEqual(
+      expect.arrayContaining([
+        "risk-cli-chain.txt",
+        "risk-cli-frames",
+        "risk-cli-memo.json",
+        "risk-cli-site-stat.json",
+      ]),
+    );
+    for (const path of kept) {
+      const st = statSync(path);
+      // Another account of the group reads them and writes them in its turn, as Git's own files.
+      expect(st.mode & 0o060, path).toBe(0o060);
+      if (st.isDirectory()) expect(st.mode & 0o2070, path).toBe(0o2070);
+    }
+  });
+
   it("refuses an assembly whose clock is not after the last frame", async () => {
     const { site, archive } = await archiveWithFrames(1);
     await expect(runAssemble({ site, archive, now: at(0), json: true })).rejects.toMatchObject({ code: "E_CLOCK" });
