@@ -16,7 +16,7 @@ import type { PreviousState } from "../core/surfaces/types.ts";
 import type { Archive } from "../archive/index.ts";
 import { SITE_MARKER, SITE_MARKER_TEXT } from "../archive/layout.ts";
 import { makeFolder } from "../archive/make-folder.ts";
-import { processAlive } from "../archive/lock.ts";
+import { processState } from "../archive/lock.ts";
 import { namingPath } from "../archive/git/objects.ts";
 import { HEADERS_FILE, hostHeaders } from "../core/render/headers.ts";
 import { LOG_CHECKPOINT_PATH, siteTilePath } from "../core/log/site-log.ts";
@@ -116,9 +116,15 @@ export function isMountPoint(dir: string, mountTable?: string): boolean {
 
 /**
  * Removes what killed runs left beside the site: `<site>.tmp-<pid>` and `<site>.old-<pid>`
- * folders whose process is gone. The live site is never among them.
+ * folders whose process is gone. The live site is never among them. It runs under the archive's
+ * lock, which every run that stages into the site holds until it has swapped or abandoned: a
+ * folder of another process is a dead run's. Where the runtime may not ask whether a process runs
+ * (Deno without --allow-run), it is therefore taken as gone, or the leftovers of every killed
+ * run would pile up beside the site (a run of another archive naming the same site is refused
+ * once it reads that site's frame). A process known to run is left alone.
  */
 export function cleanLeftovers(siteDir: string): string[] {
+  const gone = (pid: number) => pid === process.pid || processState(pid) !== "alive";
   const parent = dirname(siteDir);
   const base = siteDir.slice(parent.length + 1);
   const removed: string[] = [];
@@ -131,11 +137,13 @@ export function cleanLeftovers(siteDir: string): string[] {
   // A run killed between the swap's two renames left no live site, and the previous one aside:
   // it goes back in place first (it is exactly the previous frame's site).
   if (!fs.existsSync(siteDir)) {
+    const changed = (name: string) => fs.statSync(`${parent}/${name}`, { throwIfNoEntry: false })?.ctimeMs ?? 0;
+    // The one put aside last, when several were (the most recent frame's).
     const aside = names
       .map((name) => ({ name, m: /^(.*)\.old-(\d+)$/.exec(name) }))
-      .filter((x) => x.m && x.m[1] === base && !processAlive(Number(x.m[2])))
+      .filter((x) => x.m && x.m[1] === base && gone(Number(x.m[2])))
       .map((x) => x.name)
-      .sort();
+      .sort((a, b) => changed(a) - changed(b));
     if (aside.length) {
       fs.renameSync(`${parent}/${aside[aside.length - 1]}`, siteDir);
       names = fs.readdirSync(parent);
@@ -144,10 +152,14 @@ export function cleanLeftovers(siteDir: string): string[] {
   for (const name of names) {
     const m = /^(.*)\.(tmp|old)-(\d+)$/.exec(name);
     if (!m || m[1] !== base) continue;
-    const pid = Number(m[3]);
-    if (pid !== process.pid && processAlive(pid)) continue;
-    fs.rmSync(`${parent}/${name}`, { recursive: true, force: true });
-    removed.push(name);
+    if (!gone(Number(m[3]))) continue;
+    try {
+      fs.rmSync(`${parent}/${name}`, { recursive: true, force: true });
+      removed.push(name);
+    } catch {
+      // Not this account's to remove (a read-only copy another account left): it stays aside,
+      // out of the way of this run.
+    }
   }
   return removed;
 }

@@ -305,11 +305,23 @@ const notALock = (path: string) =>
  * writers commit at once; the lock error says to remove the file once that process is gone.
  */
 export function processAlive(pid: number): boolean {
-  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  return processState(pid) !== "gone";
+}
+
+/**
+ * Whether a process of this host is running, "unknown" when the runtime may not ask (Deno without
+ * --allow-run refuses the signal, and /proc, by a NotCapable or PermissionDenied error).
+ */
+export function processState(pid: number): "alive" | "gone" | "unknown" {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return "gone";
   try {
     process.kill(pid, 0);
-    return true;
+    return "alive";
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code !== "ESRCH";
+    const err = e as NodeJS.ErrnoException;
+    if (err.code === "ESRCH") return "gone";
+    return err.code === undefined && (err.name === "NotCapable" || err.name === "PermissionDenied")
+      ? "unknown"
+      : "alive";
   }
 }

@@ -4,7 +4,7 @@
  * node_modules as deno.json says) must write byte-identical sites and byte-identical archive
  * commits for the same --now. Two Node runs into different folders must agree as well.
  */
-import { execFile } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import { createServer } from "node:net";
 import { hostname, tmpdir } from "node:os";
@@ -147,6 +147,14 @@ async function runOn(
   }
 }
 
+/** The PID of a process that has just ended. */
+function deadPid(): number {
+  const pid = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], {
+    encoding: "utf8",
+  }).stdout;
+  return Number(pid);
+}
+
 /** A local port nothing listens on: connecting to it is refused. */
 async function closedPort(): Promise<number> {
   const server = createServer();
@@ -172,6 +180,19 @@ describe("failures on Deno as on Node", () => {
       });
       expect(fs.readFileSync(lock, "utf8")).toBe(holder);
     }
+  }, 120_000);
+
+  it("what a killed run left beside the site is cleaned up on Deno as on Node", async () => {
+    const { site, archive } = await assembleWith("node", join(tmp, "leftovers"));
+    // A run killed while staging, and one killed between the swap's two renames (the live site
+    // renamed aside, the new one not yet in place): its PID is no longer running.
+    const dead = deadPid();
+    fs.cpSync(site, `${site}.tmp-${dead}`, { recursive: true });
+    fs.renameSync(site, `${site}.old-${dead}`);
+    const r = await runOn("deno", ["assemble", "--now", "2026-11-21T11:00:00Z", "--site", site, "--archive", archive]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(fs.readdirSync(join(tmp, "leftovers")).sort()).toEqual(["archive", "site"]);
+    expect(JSON.parse(fs.readFileSync(join(site, "api", "v1", "integrity.json"), "utf8")).frame.seq).toBe(2);
   }, 120_000);
 
   it("an unreachable upstream publishes the same bytes and reason on Deno as on Node", async () => {
