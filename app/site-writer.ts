@@ -182,6 +182,12 @@ export function folderSite(siteDir: string, where: { archive: Archive; hash: Has
       `${siteDir} is a mount point: an assembly replaces the site folder whole by renaming it, which a mount point refuses (EBUSY). Nothing was written; mount the folder above it, and give --site a folder inside the mount.`,
       { site: siteDir },
     );
+  if (fs.lstatSync(siteDir, { throwIfNoEntry: false })?.isSymbolicLink())
+    throw new RiskError(
+      "E_USAGE",
+      `${siteDir} is a symbolic link: an assembly replaces the site folder whole by renaming it, which would replace the link rather than the folder it leads to. Nothing was written; give --site the folder itself.`,
+      { site: siteDir },
+    );
   if (!replaceableSite(siteDir))
     throw new RiskError(
       "E_USAGE",

@@ -7,6 +7,7 @@ import {
   renameSync,
   rmSync,
   statSync,
+  symlinkSync,
   utimesSync,
   writeFileSync,
 } from "node:fs";
@@ -123,6 +124,23 @@ describe("a run killed at any step", () => {
     expect(treeDigest(paths.site)).toEqual(frame1);
     await runAssemble({ ...paths, now: at(15) });
     expect(readdirSync(dir).sort()).toEqual(["archive.git", "site"]);
+  });
+
+  it("refuses a site folder replaced by a symbolic link between two runs, naming the link, and commits nothing", async () => {
+    const dir = tempDir("risk-link-");
+    const paths = { site: `${dir}/site`, archive: `${dir}/archive.git`, json: true };
+    await runAssemble({ ...paths, now: at(0) });
+    renameSync(paths.site, `${dir}/site-real`);
+    symlinkSync("site-real", paths.site);
+    const before = treeDigest(`${dir}/site-real`);
+    const head = git(paths.archive, "rev-parse", "refs/heads/main");
+    await expect(runAssemble({ ...paths, now: at(15) })).rejects.toMatchObject({
+      code: "E_USAGE",
+      message: expect.stringContaining(`${paths.site} is a symbolic link`),
+    });
+    expect(treeDigest(`${dir}/site-real`)).toEqual(before);
+    expect(git(paths.archive, "rev-parse", "refs/heads/main")).toBe(head);
+    expect(readdirSync(dir).sort()).toEqual(["archive.git", "site", "site-real"]);
   });
 
   it("takes the branch's lock a run killed while moving the branch left, at once", async () => {
