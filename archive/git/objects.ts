@@ -743,9 +743,11 @@ export async function updateBranch(gitdir: string, oid: string, expected?: strin
     // moves the branch only under the archive's lock, which an assembly holds from its start: a
     // ref lock older than that lock was left by a run that died holding it, not taken by a
     // writer at work, and need not wait its ten seconds.
-    const mtime = fs.statSync(lock).mtimeMs;
+    // Only a file: anything else there (a folder) is not a lock a run left, and is never removed.
+    const st = fs.lstatSync(lock);
     const held = fs.statSync(`${gitdir}/risk-cli.lock`, { throwIfNoEntry: false });
-    const left = Date.now() - mtime >= 10_000 || (held !== undefined && mtime < held.mtimeMs);
+    const left =
+      st.isFile() && (Date.now() - st.mtimeMs >= 10_000 || (held !== undefined && st.mtimeMs < held.mtimeMs));
     if (!left || (fs.rmSync(lock, { force: true }), !take()))
       throw new RiskError("E_LOCKED", `Another writer is moving the archive's branch (${lock} exists); run again`, {
         file: lock,
