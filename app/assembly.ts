@@ -38,6 +38,7 @@ import { fileMemo } from "./memo.ts";
 import { liteCache, parsedFiles, saveConfigPart } from "./publication-cache.ts";
 import { folderSite, type SiteWriter } from "./site-writer.ts";
 import { checkArchiveFolder, checkAssemblyPaths } from "./paths.ts";
+import { onStopSignal } from "./stop-signals.ts";
 
 export interface AssemblyRequest {
   /** The publication folder. */
@@ -172,6 +173,16 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
   // The frame, once the archive's branch holds it.
   let committed: string | null = null;
   let opened: SiteWriter | null = null;
+  const stopListening = onStopSignal(() => {
+    if (staged) opened?.abandon();
+    lock.release();
+    if (!archiveExisted) removeIfEmpty(gitdir);
+    if (swapped)
+      return `the frame ${committed} was published before it; the caches it had not saved are computed again next time.`;
+    if (committed !== null)
+      return `the frame ${committed} is in the archive, but the site folder was left as it was; the next assembly brings it up to date. The lock is released.`;
+    return "nothing was committed or published; the site folder and the archive are as they were, and the lock is released.";
+  }, log.warn);
   try {
     const site = (opened =
       typeof request.site === "string" ? folderSite(resolve(request.site), { archive, hash, caches }) : request.site);
@@ -332,6 +343,7 @@ export async function runAssembly(request: AssemblyRequest, ports: AssemblyPorts
     if (swapped) throw e;
     throw writeFailure(e, opened?.location ?? String(request.site), gitdir, committed);
   } finally {
+    stopListening();
     lock.release();
     if (!archiveExisted) removeIfEmpty(gitdir);
   }
