@@ -534,10 +534,28 @@ function parseDocs(
     () => undefined,
   );
   const docs: Doc[] = [];
+  // Two pages at one address (a page's own address equal to another's): one would hide the other.
+  const byPath = new Map<string, Entry>();
   for (const e of entries) {
     if (e.read.draft) continue;
     const doc = attempt(() => docOf(e, { content, pages, frenchOf }), null);
-    if (doc) docs.push(doc);
+    if (!doc) continue;
+    const other = byPath.get(doc.path);
+    if (other) {
+      const key = content?.frontmatter?.address;
+      const own = e.read.address !== undefined && key !== undefined;
+      attempt(() => {
+        throw inputError(
+          e.rel,
+          own ? frontmatterLine(e.rel, e.text, key, content) : undefined,
+          own ? key : undefined,
+          `${other.rel} is published at the same address (${doc.path}): give each page its own address`,
+        );
+      }, undefined);
+      continue;
+    }
+    byPath.set(doc.path, e);
+    docs.push(doc);
   }
   // A translation of a draft named by translationOf waits with it too.
   const drafts = new Set(entries.filter((e) => e.read.draft && e.lang === "fr").map((e) => `${e.kind}/${e.id}`));

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { parse as parseYaml } from "yaml";
@@ -1011,6 +1011,29 @@ describe("a multilingual Hugo site", () => {
 });
 
 describe("pages that give their own address", () => {
+  it("are refused when two of them give one address, naming both files and the line", async () => {
+    const root = site({
+      "hugo.toml": 'baseURL = "https://h.example.org/"\n',
+      "content/posts/spread.md": hugoPost("Spread", 'url = "/analyses/spread-btp/"'),
+      "content/posts/spread-bis.md": hugoPost("Spread bis", 'url = "/analyses/spread-btp/"'),
+      // Its own address is another page's address by the pattern.
+      "content/posts/taux.md": hugoPost("Taux", 'url = "/posts/dette/"'),
+      "content/posts/dette.md": hugoPost("Dette"),
+    });
+    await captured(() => runInitDetect({ dir: root, json: false }));
+    const { status, stderr } = exitOf(await loadPublication(nodeFs, root).catch((e: unknown) => e));
+    expect(status).toBe(3);
+    expect(stderr).toMatch(
+      /content\/posts\/spread(-bis)?\.md:\d+ \(field url\): content\/posts\/spread(-bis)?\.md is published at the same address \(\/analyses\/spread-btp\/\)/,
+    );
+    rmSync(join(root, "content/posts/spread-bis.md"));
+    const again = exitOf(await loadPublication(nodeFs, root).catch((e: unknown) => e));
+    expect(again.status).toBe(3);
+    expect(again.stderr).toMatch(
+      /content\/posts\/(taux|dette)\.md.*is published at the same address \(\/posts\/dette\/\)/,
+    );
+  });
+
   it("are published at it (Hugo's url), while an address with placeholders stays a # TODO and is refused if mapped", async () => {
     const root = site({
       "hugo.toml": 'baseURL = "https://h.example.org/"\n',
