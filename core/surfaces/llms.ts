@@ -1,5 +1,5 @@
 import { pageOf } from "../inputs/pages.ts";
-import { withoutComments } from "../render/text.ts";
+import { collapseSpaces, withoutComments } from "../render/text.ts";
 /**
  * Plain-text surfaces for agents: `/llms.txt` (the llmstxt.org map: H1, blockquote summary, H2
  * sections of links, an Optional section) and the two corpora, French and English, kept apart.
@@ -32,7 +32,7 @@ const LINE_TEXT_MAX = 600;
 
 function link(label: string, href: string, note?: string): string {
   const safe = (s: string) => {
-    const one = s.replace(/\s+/g, " ").trim();
+    const one = collapseSpaces(s);
     return one.length > LINE_TEXT_MAX ? `${one.slice(0, LINE_TEXT_MAX - 1).trimEnd()}…` : one;
   };
   const shown = safe(label).replace(/[[\]]/g, (c) => (c === "[" ? "(" : ")"));
@@ -43,8 +43,7 @@ function link(label: string, href: string, note?: string): string {
  * A document's title or description as the text surfaces publish it: reduced as its body is (no
  * element, comment or `javascript:` link left), on one line.
  */
-export const publishedLine = (s: string) =>
-  readableBody(withoutComments(s), { mdx: false }).text.replace(/\s+/g, " ").trim();
+export const publishedLine = (s: string) => collapseSpaces(readableBody(withoutComments(s), { mdx: false }).text);
 
 /** Sections whose lines are added until the budget is spent; what is left out is pointed to. */
 interface Section {
