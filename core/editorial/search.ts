@@ -70,7 +70,74 @@ export const SEARCH_DEFAULTS = { boost: { title: 3, tags: 2, description: 1.5 },
  */
 export type IndexedFields = [fieldId: number, distinctTokens: number, terms: string[], counts: number[]][];
 
-const tokenize = MiniSearch.getDefault("tokenize") as (text: string, fieldName?: string) => string[];
+/**
+ * What minisearch's default tokenizer cuts on, one code point: a line break, a separator (\p{Z})
+ * or a punctuation mark (\p{P}). Its tokenizer is `text.split(/[\n\r\p{Z}\p{P}]+/u)`.
+ */
+const SEPARATOR = /^[\n\r\p{Z}\p{P}]$/u;
+
+/** Each UTF-16 unit of the Basic Multilingual Plane, once met: 1 a separator, 2 not; 0 not met yet. */
+const unitKinds = new Uint8Array(0x10000);
+/** The same for code points above it, which come as surrogate pairs. */
+const astralSeparators = new Map<number, boolean>();
+
+function isSeparatorUnit(unit: number): boolean {
+  let kind = unitKinds[unit]!;
+  if (kind === 0) unitKinds[unit] = kind = SEPARATOR.test(String.fromCharCode(unit)) ? 1 : 2;
+  return kind === 1;
+}
+
+function isSeparatorPair(text: string, at: number): boolean {
+  const point = text.codePointAt(at)!;
+  let separator = astralSeparators.get(point);
+  if (separator === undefined) {
+    separator = SEPARATOR.test(String.fromCodePoint(point));
+    astralSeparators.set(point, separator);
+  }
+  return separator;
+}
+
+/**
+ * Adds to `counts` each raw token of `text` with how many times it occurs: the pieces minisearch's
+ * default tokenizer gives, the empty ones included (a text that starts or ends with a separator
+ * gives an empty first or last piece; minisearch counts it in the field's length, and folding
+ * drops it). One pass over the text with a table of the units met, and no array of tokens: on
+ * the real-scale corpus (1.5 MB of plain text), split and counted in 72 ms, here in 43 ms, of
+ * which most is the counting. A test holds it to `split` on any text and every unit.
+ */
+function countTokens(text: string, counts: Map<string, number>): void {
+  const add = (token: string) => counts.set(token, (counts.get(token) ?? 0) + 1);
+  const n = text.length;
+  let start = 0;
+  let i = 0;
+  while (i < n) {
+    const unit = text.charCodeAt(i);
+    const pair = unit >= 0xd800 && unit <= 0xdbff && i + 1 < n && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
+    if (!(pair ? isSeparatorPair(text, i) : isSeparatorUnit(unit))) {
+      i += pair ? 2 : 1;
+      continue;
+    }
+    add(text.slice(start, i));
+    // The run of separators, whole: the next piece starts after it.
+    i += pair ? 2 : 1;
+    while (i < n) {
+      const next = text.charCodeAt(i);
+      const nextPair =
+        next >= 0xd800 && next <= 0xdbff && i + 1 < n && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
+      if (!(nextPair ? isSeparatorPair(text, i) : isSeparatorUnit(next))) break;
+      i += nextPair ? 2 : 1;
+    }
+    start = i;
+  }
+  add(text.slice(start));
+}
+
+/** The raw tokens of `text` as minisearch's default tokenizer gives them, in order (for tests). */
+export function rawTokens(text: string): string[] {
+  const counts = new Map<string, number>();
+  countTokens(text, counts);
+  return [...counts.keys()];
+}
 
 /** Tokenises and folds a document's fields exactly as `MiniSearch.add` does with INDEX_OPTIONS. */
 export function indexedFields(doc: SearchDocument): IndexedFields {
@@ -81,7 +148,7 @@ export function indexedFields(doc: SearchDocument): IndexedFields {
     // Raw tokens counted first, then each distinct one folded: a term's first occurrence is its
     // first raw token's, so the terms keep their order, and a text is looked up once per token.
     const raw = new Map<string, number>();
-    for (const token of tokenize(String(value), field)) raw.set(token, (raw.get(token) ?? 0) + 1);
+    countTokens(String(value), raw);
     const counts = new Map<string, number>();
     for (const [token, n] of raw) {
       const term = foldCached(token);

@@ -1,7 +1,8 @@
 import MiniSearch from "minisearch";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { generatePublication } from "../../bench/generate.ts";
-import { INDEX_OPTIONS, serialisedSearchIndex, type SearchDocument } from "../../core/editorial/search.ts";
+import { INDEX_OPTIONS, rawTokens, serialisedSearchIndex, type SearchDocument } from "../../core/editorial/search.ts";
 import { loadPublication } from "../../core/inputs/publication.ts";
 import type { Memo } from "../../core/ports.ts";
 import { searchDocuments } from "../../core/surfaces/search-index.ts";
@@ -90,5 +91,66 @@ describe("serialisedSearchIndex()", async () => {
 
   it("refuses two documents with the same id", () => {
     expect(() => serialisedSearchIndex([demo[0]!, demo[0]!])).toThrow(/two documents with the id/);
+  });
+});
+
+describe("the raw tokens of a text", () => {
+  const tokenize = MiniSearch.getDefault("tokenize") as (text: string) => string[];
+  const distinct = (tokens: string[]) => [...new Set(tokens)];
+  // Words, every kind of separator and punctuation, accents, lone and paired surrogates, and
+  // punctuation and letters above the Basic Multilingual Plane.
+  const piece = fc.constantFrom(
+    "mot",
+    "é",
+    "e\u0301",
+    " ",
+    "\n",
+    "\r\n",
+    "\t",
+    "\u00a0",
+    "\u2028",
+    "\u3000",
+    "’",
+    "«",
+    "-",
+    ".",
+    "…",
+    "_",
+    "$",
+    "\ud800",
+    "\udc00",
+    "\ud83d\ude00",
+    "\ud800\udd00",
+    "\ud801\udc00",
+    "\u{1e95e}",
+    "日本",
+  );
+
+  it("are the distinct pieces minisearch's default tokenizer cuts, empty ones included, in order", () => {
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 14 }), (parts) => {
+        const text = parts.join("");
+        expect(rawTokens(text)).toEqual(distinct(tokenize(text)));
+      }),
+      { numRuns: 4000 },
+    );
+    fc.assert(
+      fc.property(fc.string({ unit: "binary", maxLength: 40 }), (text) => {
+        expect(rawTokens(text)).toEqual(distinct(tokenize(text)));
+      }),
+      { numRuns: 3000 },
+    );
+    expect(rawTokens("")).toEqual([""]);
+    expect(rawTokens(" l’écart, l’écart ")).toEqual(["", "l", "écart"]);
+  });
+
+  it("are cut as minisearch cuts them at every unit of the Basic Multilingual Plane", () => {
+    for (let unit = 0; unit < 0x10000; unit++) {
+      const text = `a${String.fromCharCode(unit)}b`;
+      const expected = distinct(tokenize(text));
+      const got = rawTokens(text);
+      if (got.length !== expected.length || got.some((t, i) => t !== expected[i]))
+        expect({ unit, got }).toEqual({ unit, got: expected });
+    }
   });
 });
