@@ -369,13 +369,9 @@ let spansOf: { text: string; spans: Spans } | null = null;
 function _codeEnds(s: string): Int32Array {
   const codeEnd = new Int32Array(s.length).fill(-1);
   const runs: { start: number; len: number }[] = [];
-  for (let i = 0; i < s.length; ) {
-    if (s[i] !== "`") {
-      i++;
-      continue;
-    }
+  for (let i = s.indexOf("`"); i >= 0; i = s.indexOf("`", i)) {
     let j = i;
-    while (s[j] === "`") j++;
+    while (s.charCodeAt(j) === BACKTICK) j++;
     runs.push({ start: i, len: j - i });
     i = j;
   }
@@ -389,6 +385,14 @@ function _codeEnds(s: string): Int32Array {
   return codeEnd;
 }
 
+// Compared as UTF-16 units: reading `s[i]` makes a string of each character outside Latin-1.
+const BACKSLASH = 0x5c;
+const BACKTICK = 0x60;
+const OPEN_PAREN = 0x28;
+const CLOSE_PAREN = 0x29;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+
 function spans(s: string): Spans {
   if (spansOf?.text === s) return spansOf.spans;
   const close = new Int32Array(s.length).fill(-1);
@@ -396,25 +400,25 @@ function spans(s: string): Spans {
   const parenClose = new Int32Array(s.length).fill(-1);
   const parens: number[] = [];
   for (let i = 0; i < s.length; i++) {
-    const c = s[i];
-    if (c === "\\") i++;
-    else if (c === "(") parens.push(i);
-    else if (c === ")" && parens.length > 0) parenClose[parens.pop()!] = i;
+    const c = s.charCodeAt(i);
+    if (c === BACKSLASH) i++;
+    else if (c === OPEN_PAREN) parens.push(i);
+    else if (c === CLOSE_PAREN && parens.length > 0) parenClose[parens.pop()!] = i;
   }
   const simple = new Uint8Array(s.length);
   const stack: number[] = [];
   let lastBracket = -1;
   for (let i = 0; i < s.length; i++) {
-    const c = s[i];
-    if (c === "\\") i++;
-    else if (c === "`") {
+    const c = s.charCodeAt(i);
+    if (c === BACKSLASH) i++;
+    else if (c === BACKTICK) {
       let j = i;
-      while (s[j] === "`") j++;
+      while (s.charCodeAt(j) === BACKTICK) j++;
       i = (codeEnd[i]! > 0 ? codeEnd[i]! : j) - 1;
-    } else if (c === "[") {
+    } else if (c === OPEN_BRACKET) {
       stack.push(i);
       lastBracket = i;
-    } else if (c === "]") {
+    } else if (c === CLOSE_BRACKET) {
       if (stack.length > 0) {
         const opening = stack.pop()!;
         close[opening] = i;

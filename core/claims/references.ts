@@ -49,8 +49,20 @@ export function hostKey(host: string): string {
 /**
  * The primary source whose host is `host` or a parent domain of it (`stat-search.boj.or.jp` is the
  * Bank of Japan's, `notboj.or.jp` is not). The longest matching host wins, then the first slug.
+ * An assembly asks this for every reference of every article, of a few dozen hosts: the answer is
+ * kept per list of primary hosts and host.
  */
 export function primarySourceOf(host: string, primaryHosts: readonly PrimaryHost[]): string | null {
+  let answers = primaryAnswers.get(primaryHosts);
+  if (answers === undefined) primaryAnswers.set(primaryHosts, (answers = new Map()));
+  let slug = answers.get(host);
+  if (slug === undefined) answers.set(host, (slug = ownerOf(host, primaryHosts)));
+  return slug;
+}
+
+const primaryAnswers = new WeakMap<readonly PrimaryHost[], Map<string, string | null>>();
+
+function ownerOf(host: string, primaryHosts: readonly PrimaryHost[]): string | null {
   const h = hostKey(host);
   let best: PrimaryHost | null = null;
   let bestKey = "";

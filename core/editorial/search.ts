@@ -122,8 +122,7 @@ function countTokens(text: string, counts: Map<string, number>): void {
     i += pair ? 2 : 1;
     while (i < n) {
       const next = text.charCodeAt(i);
-      const nextPair =
-        next >= 0xd800 && next <= 0xdbff && i + 1 < n && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
+      const nextPair = next >= 0xd800 && next <= 0xdbff && i + 1 < n && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
       if (!(nextPair ? isSeparatorPair(text, i) : isSeparatorUnit(next))) break;
       i += nextPair ? 2 : 1;
     }

@@ -73,6 +73,14 @@ describe("primarySourceOf()", () => {
     expect(primarySourceOf(host, hosts)).toBe(slug);
   });
 
+  it("answers each list of hosts on its own, though answers are kept between calls", () => {
+    expect(primarySourceOf("stat-search.boj.or.jp", hosts)).toBe("banque-du-japon");
+    const other = [{ host: "stat-search.boj.or.jp", slug: "boj-statistiques" }, ...hosts];
+    expect(primarySourceOf("stat-search.boj.or.jp", other)).toBe("boj-statistiques");
+    expect(primarySourceOf("stat-search.boj.or.jp", hosts)).toBe("banque-du-japon");
+    expect(primarySourceOf("WWW.BOJ.OR.JP", [])).toBe(null);
+  });
+
   it("primaryHostsOf() takes the official site and the datasets of each source", () => {
     expect(
       primaryHostsOf([
