@@ -22,6 +22,7 @@ import { isogitFs } from "../git/isogit-fs.ts";
 import { ATTESTATIONS_REF, attestationsHead, setAttestationsHead } from "./attestation-ref.ts";
 import { UNPUSHED_PREFIX } from "./unpushed.ts";
 import { TOKEN_USER, withoutSecret } from "./secret-text.ts";
+import { fetchWithGit } from "./git-fetch.ts";
 
 export interface Remote {
   /** An http(s) URL of a Git repository. */
@@ -32,6 +33,11 @@ export interface Remote {
   token?: string;
   /** Bounds on one exchange with the remote; default TRANSPORT_LIMITS (tests make them short). */
   limits?: Partial<TransportLimits>;
+  /**
+   * The `git` program that fetches an answer over `maxResponseBytes` (archive/api/git-fetch.ts):
+   * default `git` on PATH; null never runs one, and such an answer is refused.
+   */
+  git?: string | null;
 }
 
 /**
@@ -46,15 +52,23 @@ export interface TransportLimits {
   /**
    * The most bytes one answer of the remote may hold. isomorphic-git holds a fetched pack in
    * memory about four times over (measured: 8.5 GB resident for a 2 GB answer), so this keeps a
-   * pull within a 7 GB runner; a year of frames is about 270 MB packed.
+   * pull within a 7 GB runner; a year of frames is about 270 MB packed. A pull whose answer is
+   * larger is done again by Git itself where a `git` program runs (Remote.git).
    */
   maxResponseBytes: number;
+  /**
+   * The most bytes Git may write to the archive's pack folder in that case: a year of frames of a
+   * real-size publication is a few GB packed, and a remote that answers without end is stopped
+   * before it fills the disk.
+   */
+  maxGitFetchBytes: number;
 }
 
 export const TRANSPORT_LIMITS: TransportLimits = {
   idleMs: 60_000,
   totalMs: 15 * 60_000,
   maxResponseBytes: 1024 ** 3,
+  maxGitFetchBytes: 16 * 1024 ** 3,
 };
 
 export interface PullResult {
@@ -311,8 +325,8 @@ function boundedHttp(base: HttpClient, remote: Remote, doing: string): { http: H
               if (received > limits.maxResponseBytes) {
                 const error = new RiskError(
                   "E_REMOTE",
-                  `The archive remote ${where} sent an answer of more than ${Math.round(limits.maxResponseBytes / 1024 ** 2)} MB while trying to ${doing}: refused (risk-cli holds a fetched pack in memory); check the remote. Nothing local was changed.`,
-                  { remote: where },
+                  `The archive remote ${where} sent an answer of more than ${Math.round(limits.maxResponseBytes / 1024 ** 2)} MB while trying to ${doing}: refused (risk-cli holds a fetched pack in memory, and no git program could be run to fetch it instead); check the remote, or put git on PATH (on Deno, allow it with --allow-run). Nothing local was changed.`,
+                  { remote: where, tooLarge: true },
                 );
                 watch.stop(error);
                 throw error;
@@ -510,6 +524,7 @@ async function pullFrames(gitdir: string, remote: Remote, http: HttpClient): Pro
 }
 
 async function pullFramesOnce(gitdir: string, remote: Remote, http: HttpClient): Promise<PullResult> {
+  const started = Date.now();
   if (!isRepository(gitdir)) await initRepository(gitdir);
   const { git } = await loadGit();
   const local = await headCommit(gitdir);
@@ -539,8 +554,9 @@ async function pullFramesOnce(gitdir: string, remote: Remote, http: HttpClient):
   } catch (e) {
     const err = e as { code?: string; data?: { what?: string } };
     undo();
-    if (err.code !== "NotFoundError") throw remoteError(e, remote, "pull");
-    return { remoteHead: null, head: local, outcome: "empty-remote", bytesReceived: 0 };
+    if (e instanceof RiskError && e.data.tooLarge === true) fetched = await fetchLarge(gitdir, remote, started, e);
+    else if (err.code !== "NotFoundError") throw remoteError(e, remote, "pull");
+    else return { remoteHead: null, head: local, outcome: "empty-remote", bytesReceived: 0 };
   }
   const bytesReceived = packBytes(gitdir) - before;
   if (fetched === null) return { remoteHead: null, head: local, outcome: "empty-remote", bytesReceived };
@@ -574,6 +590,46 @@ async function pullFramesOnce(gitdir: string, remote: Remote, http: HttpClient):
   fs.writeFileSync(`${gitdir}/${keptAs}`, `${local}\n`);
   await updateBranch(gitdir, fetched);
   return { remoteHead: fetched, head: fetched, outcome: "replaced", keptAs, bytesReceived };
+}
+
+/**
+ * The remote branch fetched by Git itself, after isomorphic-git's answer went over its bound
+ * (`tooLarge`, rethrown when no git program runs here): the commit, under the same tracking ref.
+ * A failed fetch leaves the archive as it was, packs and temporary files included.
+ */
+async function fetchLarge(gitdir: string, remote: Remote, started: number, tooLarge: RiskError): Promise<string> {
+  if (remote.git === null) throw tooLarge;
+  const limits = { ...TRANSPORT_LIMITS, ...remote.limits };
+  const packDir = `${gitdir}/objects/pack`;
+  const listed = () => {
+    try {
+      return fs.readdirSync(packDir);
+    } catch {
+      return [];
+    }
+  };
+  const had = new Set(listed());
+  const undo = fetchUndo(gitdir, remote.branch);
+  try {
+    const fetched = await fetchWithGit({
+      gitdir,
+      url: remote.url,
+      branch: remote.branch,
+      into: `refs/remotes/${REMOTE_NAME}/${remote.branch}`,
+      ...(remote.token ? { token: remote.token } : {}),
+      idleMs: limits.idleMs,
+      leftMs: limits.totalMs - (Date.now() - started),
+      maxBytes: limits.maxGitFetchBytes,
+      where: remoteName(remote.url),
+      program: remote.git ?? "git",
+    });
+    if (fetched === "no-git") throw tooLarge;
+    return fetched;
+  } catch (e) {
+    undo();
+    for (const name of listed()) if (!had.has(name)) fs.rmSync(`${packDir}/${name}`, { force: true });
+    throw e;
+  }
 }
 
 /**

@@ -16,6 +16,7 @@ import { runCli as runCliSync, CLI } from "../helpers/cli.ts";
 import { startGitServer, type GitServer } from "../../bench/git-server.ts";
 import { tempDir } from "../helpers/tmp.ts";
 import { withoutSecret } from "../../archive/api/secret-text.ts";
+import { fetchWithGit } from "../../archive/api/git-fetch.ts";
 
 const env = (server: GitServer, token = server.token) => ({
   RISK_ARCHIVE_REMOTE: server.url,
@@ -326,13 +327,21 @@ describe("archive transport over Git's smart HTTP protocol (git http-backend)", 
     try {
       const archive = openArchive(`${tempDir()}/archive.git`);
       const limits = { idleMs: 500, totalMs: 1500, maxResponseBytes: 4 * 1024 * 1024 };
-      for (const [mode, said] of [
-        ["stall", /sent nothing for|ECONNRESET|timed out/],
-        ["trickle", /did not finish within 2 s/],
-        ["endless", /an answer of more than 4 MB/],
+      // The endless answer twice: refused in memory when no git program may run, and then fetched
+      // by git, which is ended in time too (with its http helper).
+      for (const [mode, said, git] of [
+        ["stall", /sent nothing for|ECONNRESET|timed out/, null],
+        ["trickle", /did not finish within 2 s/, null],
+        ["endless", /an answer of more than 4 MB/, null],
+        ["endless", /while Git fetched it|could not be fetched with Git/, "git"],
       ] as const) {
         const started = Date.now();
-        const pulled = archive.pull({ url: `http://127.0.0.1:${port}/${mode}/r.git`, branch: "risk-archive", limits });
+        const pulled = archive.pull({
+          url: `http://127.0.0.1:${port}/${mode}/r.git`,
+          branch: "risk-archive",
+          limits,
+          git,
+        });
         await expect(pulled, mode).rejects.toMatchObject({ code: "E_REMOTE", message: expect.stringMatching(said) });
         expect(Date.now() - started, mode).toBeLessThan(6_000);
         // Nothing keeps reading from the remote (or keeps a process alive) once the pull failed.
@@ -342,6 +351,117 @@ describe("archive transport over Git's smart HTTP protocol (git http-backend)", 
     } finally {
       remote.closeAllConnections();
       remote.close();
+    }
+  }, 30_000);
+
+  it("fetches with git itself an answer too large to hold in memory, the token sent in a header and never shown", async () => {
+    const head = await seed(2);
+    const limits = { maxResponseBytes: 2048 };
+    const fresh = `${tempDir()}/archive.git`;
+    const pulled = await openArchive(fresh).pull({
+      url: server.url,
+      branch: "risk-archive",
+      token: server.token,
+      limits,
+    });
+    expect(pulled).toMatchObject({ outcome: "fast-forward", head, remoteHead: head });
+    expect(pulled.bytesReceived).toBeGreaterThan(limits.maxResponseBytes);
+    expect(git(fresh, "rev-parse", "refs/heads/main")).toBe(head);
+    const verified = runCliSync(["verify", "--archive", fresh, "--json"]);
+    expect(verified.status, verified.stderr).toBe(0);
+    // An archive one frame behind takes the new frame the same way, on top of what it has.
+    git(fresh, "update-ref", "refs/heads/main", "refs/heads/main~1");
+    const again = await openArchive(fresh).pull({
+      url: server.url,
+      branch: "risk-archive",
+      token: server.token,
+      limits,
+    });
+    expect(again).toMatchObject({ outcome: "fast-forward", head });
+
+    // What git may write is bounded too: over it, the pull is refused and leaves nothing behind.
+    const bounded = `${tempDir()}/archive.git`;
+    await expect(
+      openArchive(bounded).pull({
+        url: server.url,
+        branch: "risk-archive",
+        token: server.token,
+        limits: { ...limits, maxGitFetchBytes: 4096 },
+      }),
+    ).rejects.toMatchObject({
+      code: "E_REMOTE",
+      message: expect.stringMatching(/sent more than 0 MB while Git fetched it/),
+    });
+    expect(readdirSync(`${bounded}/objects/pack`)).toEqual([]);
+    expect(existsSync(`${bounded}/refs/remotes/risk-archive-remote/risk-archive`)).toBe(false);
+
+    // A wrong token: git is refused as isomorphic-git would be, exit 9, the token nowhere in the message.
+    const other = `${tempDir()}/archive.git`;
+    const wrong = "wrong-token-7d2e9a41c3";
+    const refused = openArchive(other).pull({ url: server.url, branch: "risk-archive", token: wrong, limits });
+    await expect(refused).rejects.toMatchObject({ code: "E_REMOTE" });
+    const message = await refused.catch((e: Error) => e.message);
+    expect(message).not.toContain(wrong.slice(0, 8));
+    expect(message).not.toContain(Buffer.from(`x-access-token:${wrong}`).toString("base64").slice(0, 12));
+  }, 60_000);
+
+  it("refuses an answer too large to hold in memory when no git program can run, leaving the archive as it was", async () => {
+    await seed(2);
+    const dir = tempDir();
+    const archive = `${dir}/archive.git`;
+    for (const git of [null, `${dir}/no-such-git`]) {
+      const pulled = openArchive(archive).pull({
+        url: server.url,
+        branch: "risk-archive",
+        token: server.token,
+        limits: { maxResponseBytes: 2048 },
+        git,
+      });
+      await expect(pulled).rejects.toMatchObject({
+        code: "E_REMOTE",
+        message: expect.stringMatching(/more than 0 MB .*no git program could be run/),
+      });
+      expect(readdirSync(`${archive}/objects/pack`).filter((n) => !n.startsWith("."))).toEqual([]);
+      expect(existsSync(`${archive}/refs/heads/main`)).toBe(false);
+    }
+  }, 60_000);
+
+  it("never lets git follow a redirect: the token goes to the remote's own address only", async () => {
+    await seed(1);
+    const hops: string[] = [];
+    const hop = createServer((req, res) => {
+      hops.push(req.url!);
+      res.writeHead(302, { location: `${server.url}${req.url!.replace(/^\/r\.git/, "")}` });
+      res.end();
+    });
+    const port = await new Promise<number>((ok) =>
+      hop.listen(0, "127.0.0.1", () => ok((hop.address() as AddressInfo).port)),
+    );
+    const gitdir = `${tempDir()}/archive.git`;
+    execFileSync("git", ["init", "--quiet", "--bare", gitdir]);
+    const refusedBefore = server.refused;
+    try {
+      const fetched = fetchWithGit({
+        gitdir,
+        url: `http://127.0.0.1:${port}/r.git`,
+        branch: "risk-archive",
+        into: "refs/remotes/r/risk-archive",
+        token: server.token,
+        idleMs: 5_000,
+        leftMs: 20_000,
+        maxBytes: 1024 ** 2,
+        where: `http://127.0.0.1:${port}/r.git`,
+        program: "git",
+      });
+      await expect(fetched).rejects.toMatchObject({ code: "E_REMOTE" });
+      expect(hops).toHaveLength(1);
+      // Followed, the redirect would have reached the real remote (which refuses a request whose
+      // token was dropped on the way, or serves one that kept it).
+      expect(server.refused).toBe(refusedBefore);
+      expect(existsSync(`${gitdir}/refs/remotes/r/risk-archive`)).toBe(false);
+      expect(server.uploadPackBytes).toBe(0);
+    } finally {
+      hop.close();
     }
   }, 30_000);
 
