@@ -167,7 +167,16 @@ export function fetchWithGit(f: GitFetch): Promise<string | "no-git"> {
         return;
       }
       if (status !== 0) {
-        reject(gitFailed(f, stderr));
+        // What Git said may still be on its way through the pipe: read until it ends, briefly.
+        const said = () => reject(gitFailed(f, stderr));
+        if (child.stderr!.readableEnded) said();
+        else {
+          const wait = setTimeout(said, 500);
+          child.stderr!.once("close", () => {
+            clearTimeout(wait);
+            said();
+          });
+        }
         return;
       }
       const fetched = refOf(f.gitdir, f.into);
@@ -194,6 +203,17 @@ function sizeOf(file: string): number {
 }
 
 function gitFailed(f: GitFetch, said: string): RiskError {
+  // Refused credentials: Git, which may not prompt, asks for a user name after a 401.
+  if (/could not read Username|Authentication failed|\b40[13]\b/.test(said))
+    return new RiskError(
+      "E_REMOTE",
+      `The archive remote ${f.where} refused the ${f.token ? "token" : "request"} while Git fetched it: ${
+        f.token
+          ? "check that the token in RISK_ARCHIVE_TOKEN or GITHUB_TOKEN is valid and may read this repository."
+          : "set RISK_ARCHIVE_TOKEN (or GITHUB_TOKEN) to a token that may read this repository."
+      } Nothing local was changed.`,
+      { remote: f.where },
+    );
   const last =
     withoutSecret(said, f.token)
       .split("\n")

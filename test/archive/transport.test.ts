@@ -395,12 +395,25 @@ describe("archive transport over Git's smart HTTP protocol (git http-backend)", 
     expect(readdirSync(`${bounded}/objects/pack`)).toEqual([]);
     expect(existsSync(`${bounded}/refs/remotes/risk-archive-remote/risk-archive`)).toBe(false);
 
-    // A wrong token: git is refused as isomorphic-git would be, exit 9, the token nowhere in the message.
+    // A wrong token given to git: refused (exit 9), said as such, the token nowhere in the message.
     const other = `${tempDir()}/archive.git`;
+    execFileSync("git", ["init", "--quiet", "--bare", other]);
     const wrong = "wrong-token-7d2e9a41c3";
-    const refused = openArchive(other).pull({ url: server.url, branch: "risk-archive", token: wrong, limits });
+    const refused = fetchWithGit({
+      gitdir: other,
+      url: server.url,
+      branch: "risk-archive",
+      into: "refs/remotes/r/risk-archive",
+      token: wrong,
+      idleMs: 5_000,
+      leftMs: 20_000,
+      maxBytes: 1024 ** 2,
+      where: server.url,
+      program: "git",
+    });
     await expect(refused).rejects.toMatchObject({ code: "E_REMOTE" });
     const message = await refused.catch((e: Error) => e.message);
+    expect(message).toMatch(/refused the token while Git fetched it/);
     expect(message).not.toContain(wrong.slice(0, 8));
     expect(message).not.toContain(Buffer.from(`x-access-token:${wrong}`).toString("base64").slice(0, 12));
   }, 60_000);
