@@ -37,6 +37,14 @@ export interface TrafficState {
    * day is read: only then is it published (see core/surfaces/human-traffic.ts).
    */
   seenThrough?: string | null;
+  /**
+   * Gzip logs read to their end, by a fingerprint of their compressed bytes (their size, first and
+   * last 64 KiB): the identity of what they hold, where it ends and how many lines it has. A
+   * rotated log does not change, so while its lines stay counted it is not gunzipped again (an
+   * assembly reading the live log and two weeks of rotated ones would otherwise gunzip them all,
+   * about 3 s of CPU for each 80 MB).
+   */
+  sealed?: Record<string, { id: string; end: number; lines: number }>;
 }
 
 export interface IngestReport {
@@ -116,7 +124,12 @@ interface OpenLog {
   fd: number;
   size: number;
   gzip: boolean;
+  /** A gzip log's fingerprint (TrafficState.sealed). */
+  seal?: string;
 }
+
+/** The bytes read at each end of a gzip log for its fingerprint. */
+const SEAL_BYTES = 1 << 16;
 
 /** Why a file is left out whole. */
 class LeftOut extends Error {}
@@ -149,7 +162,14 @@ function openLog(path: string, max: number): OpenLog | { skipped: string } {
   if (st.size > max) return skip(`over ${mib(max)}; rotate the log more often`);
   const magic = Buffer.alloc(2);
   const n = st.size >= 2 ? fs.readSync(fd, magic, 0, 2, 0) : 0;
-  return { fd, size: st.size, gzip: n === 2 && magic[0] === 0x1f && magic[1] === 0x8b };
+  const gzip = n === 2 && magic[0] === 0x1f && magic[1] === 0x8b;
+  if (!gzip) return { fd, size: st.size, gzip };
+  const hash = createHash("sha256").update(`gzip ${st.size}\n`);
+  for (const at of [0, Math.max(0, st.size - SEAL_BYTES)]) {
+    const part = Buffer.alloc(Math.min(SEAL_BYTES, st.size));
+    hash.update(part.subarray(0, fs.readSync(fd, part, 0, part.length, at)));
+  }
+  return { fd, size: st.size, gzip, seal: hash.digest("hex").slice(0, 32) };
 }
 
 /**
@@ -376,6 +396,7 @@ export async function ingestLogs(
   // A client with a burst of 404s in this batch is a scanner: known only while the batch is read.
   const notFound = new Map<string, number>();
   const opened: OpenLog[] = [];
+  const seals = new Map<string, { id: string; end: number; lines: number }>();
   try {
     for (const file of [...files].sort()) {
       const log = openLog(file, max);
@@ -384,6 +405,13 @@ export async function ingestLogs(
         continue;
       }
       opened.push(log);
+      // A gzip log read to its end before, whose lines are all still counted: not gunzipped again.
+      const sealed = log.seal === undefined ? undefined : state.sealed?.[log.seal];
+      if (sealed && (counted(sealed.id) ?? -1) >= sealed.end) {
+        report.files++;
+        report.alreadyCounted += sealed.lines;
+        continue;
+      }
       // The first three complete lines (fewer in a short file) give the identity, hence where
       // the new lines start; the 404s of the new lines are counted per client.
       const seen = { truncated: false };
@@ -437,6 +465,8 @@ export async function ingestLogs(
       report.files++;
       for (const [client, n] of own) notFound.set(client, (notFound.get(client) ?? 0) + n);
       const id = identityOf(head.map((h) => h.line));
+      // Whole and unchanging: known by its fingerprint once its lines are counted below.
+      if (log.seal !== undefined && !seen.truncated) seals.set(log.seal, { id, end: lastEnd, lines });
       const from = Math.min(known.counted, lastEnd);
       const end = Math.max(lastEnd, known.counted);
       if (from >= lastEnd) report.alreadyCounted += lines;
@@ -520,6 +550,13 @@ export async function ingestLogs(
       if (b.was !== b.id) delete state.files[b.was];
       state.files[b.id] = b.end;
     }
+    // Every batch counted: the gzip logs read whole are sealed, and seals whose lines are no
+    // longer known as counted are dropped.
+    const sealed: NonNullable<TrafficState["sealed"]> = {};
+    for (const [seal, entry] of Object.entries({ ...state.sealed, ...Object.fromEntries(seals) }))
+      if ((state.files[entry.id] ?? -1) >= entry.end) sealed[seal] = entry;
+    if (Object.keys(sealed).length > 0) state.sealed = sealed;
+    else delete state.sealed;
   } finally {
     for (const log of opened) fs.closeSync(log.fd);
   }

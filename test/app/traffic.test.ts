@@ -379,6 +379,44 @@ describe("access logs that a careless or hostile server hands over", () => {
     expect(state.days["2026-11-20"]!.human).toBe(30);
   });
 
+  it("does not gunzip again a rotated log whose lines are all counted, and reads it again once they are not", async () => {
+    const dir = tempDir("risk-traffic-sealed-");
+    const file = join(dir, "access.log.2.gz");
+    // Random referrers keep the gzip large: its middle lies beyond the 64 KiB read at each end.
+    const all = Array.from({ length: 6000 }, (_, i) =>
+      line(`203.0.113.${(i % 200) + 1}`, at(i % 600), "/series/", {
+        ref: `https://example.com/${randomBytes(48).toString("hex")}`,
+      }),
+    );
+    const gz = gzipSync(`${all.join("\n")}\n`);
+    expect(gz.length).toBeGreaterThan(4 * 65536);
+    writeFileSync(file, gz);
+    const state = fresh();
+    expect((await ingestLogs([file], state, options)).counted).toBe(6000);
+    expect(Object.values(state.sealed ?? {})).toHaveLength(1);
+
+    // Its middle damaged, ends and size kept: read again, this gzip could not be gunzipped. It is
+    // known by its fingerprint, so its lines are taken as counted without gunzipping it.
+    const damaged = Buffer.from(gz);
+    damaged.fill(0x55, 2 * 65536, 2 * 65536 + 4096);
+    writeFileSync(file, damaged);
+    const again = await ingestLogs([file], state, options);
+    expect(again).toMatchObject({ counted: 0, alreadyCounted: 6000, skipped: [], files: 1 });
+
+    // Counts forgotten (a state started again): the fingerprint alone counts nothing as done, and
+    // the log is gunzipped, here found damaged.
+    const forgotten = { ...state, files: {} };
+    const read = await ingestLogs([file], forgotten, options);
+    expect(read.skipped.map((s) => s.reason)).toEqual([expect.stringMatching(/not a gzip stream/)]);
+
+    // The same log whole again after a rotation renamed it: still not gunzipped, still counted once.
+    writeFileSync(file, gz);
+    renameSync(file, join(dir, "access.log.3.gz"));
+    const renamed = await ingestLogs([join(dir, "access.log.3.gz")], state, options);
+    expect(renamed).toMatchObject({ counted: 0, alreadyCounted: 6000 });
+    expect(state.days["2026-11-20"]!.human).toBe(6000);
+  });
+
   it("counts a log first read with one or two lines only once when it grows", async () => {
     const dir = tempDir("risk-traffic-grow-");
     const file = join(dir, "access.log");
