@@ -600,15 +600,6 @@ async function pullFramesOnce(gitdir: string, remote: Remote, http: HttpClient):
 async function fetchLarge(gitdir: string, remote: Remote, started: number, tooLarge: RiskError): Promise<string> {
   if (remote.git === null) throw tooLarge;
   const limits = { ...TRANSPORT_LIMITS, ...remote.limits };
-  const packDir = `${gitdir}/objects/pack`;
-  const listed = () => {
-    try {
-      return fs.readdirSync(packDir);
-    } catch {
-      return [];
-    }
-  };
-  const had = new Set(listed());
   const undo = fetchUndo(gitdir, remote.branch);
   try {
     const fetched = await fetchWithGit({
@@ -627,7 +618,6 @@ async function fetchLarge(gitdir: string, remote: Remote, started: number, tooLa
     return fetched;
   } catch (e) {
     undo();
-    for (const name of listed()) if (!had.has(name)) fs.rmSync(`${packDir}/${name}`, { force: true });
     throw e;
   }
 }
@@ -727,14 +717,17 @@ function movedOrRefused(remote: Remote, reason: string | undefined): RiskError {
 /**
  * What undoes a fetch that failed: isomorphic-git may have written the remote's pack (a damaged
  * one with no index, when the remote sent garbage) and moved the remote-tracking ref to a commit
- * the archive does not hold, which makes `git gc` and `git for-each-ref` fail on the archive.
- * The packs written since, and the ref as it was, are put back.
+ * the archive does not hold, which makes `git gc` and `git for-each-ref` fail on the archive; Git
+ * itself, ended in the middle, leaves its temporary pack files (`tmp_pack_…`). The packs and
+ * temporary files written since are removed, and the ref is put back as it was.
  */
 function fetchUndo(gitdir: string, branch: string): () => void {
   const packDir = `${gitdir}/objects/pack`;
   const packs = () => {
     try {
-      return fs.readdirSync(packDir).filter((n) => /^pack-[0-9a-f]+\.(pack|idx|keep|rev)$/.test(n));
+      return fs
+        .readdirSync(packDir)
+        .filter((n) => /^(pack-[0-9a-f]+\.(pack|idx|keep|rev|mtimes)|tmp_(pack|idx|rev)_\w+)$/.test(n));
     } catch {
       return [];
     }

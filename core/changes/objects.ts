@@ -226,20 +226,14 @@ export function diffManifests(before: readonly ObjectRecord[], after: readonly O
   return changes.sort((a, b) => byCodeUnits((a.after ?? a.before)!.id, (b.after ?? b.before)!.id));
 }
 
-/** White space other than a space, two spaces in a row, or a space at either end. */
-const SPACING_TO_COLLAPSE = /[^\S ]| {2}|^ | $/;
-
 /**
  * Every string whitespace-collapsed and NFC-normalised, recursively: the form meaning is compared
  * on. A value that is already in that form is returned itself, not copied, so a caller can tell
  * by identity that its normalised form serialises as it does.
  */
 export function normalised(value: unknown): unknown {
-  if (typeof value === "string") {
-    const nfc = value.normalize("NFC");
-    // Most strings are one line with single spaces: tested first, they are not copied again.
-    return SPACING_TO_COLLAPSE.test(nfc) ? collapseSpaces(nfc) : nfc;
-  }
+  // A string with nothing to collapse or compose comes back as it was (replace and trim copy nothing then).
+  if (typeof value === "string") return collapseSpaces(value.normalize("NFC"));
   if (Array.isArray(value)) {
     let copy: unknown[] | null = null;
     for (let i = 0; i < value.length; i++) {

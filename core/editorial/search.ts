@@ -108,27 +108,20 @@ function isSeparatorPair(text: string, at: number): boolean {
 function countTokens(text: string, counts: Map<string, number>): void {
   const add = (token: string) => counts.set(token, (counts.get(token) ?? 0) + 1);
   const n = text.length;
+  // Where the piece being read starts, and whether a run of separators is being read.
   let start = 0;
-  let i = 0;
-  while (i < n) {
+  let inRun = false;
+  for (let i = 0; i < n; ) {
     const unit = text.charCodeAt(i);
     const pair = unit >= 0xd800 && unit <= 0xdbff && i + 1 < n && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
-    if (!(pair ? isSeparatorPair(text, i) : isSeparatorUnit(unit))) {
-      i += pair ? 2 : 1;
-      continue;
-    }
-    add(text.slice(start, i));
-    // The run of separators, whole: the next piece starts after it.
+    const separator = pair ? isSeparatorPair(text, i) : isSeparatorUnit(unit);
+    if (separator && !inRun) add(text.slice(start, i));
+    else if (!separator && inRun) start = i;
+    inRun = separator;
     i += pair ? 2 : 1;
-    while (i < n) {
-      const next = text.charCodeAt(i);
-      const nextPair = next >= 0xd800 && next <= 0xdbff && i + 1 < n && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
-      if (!(nextPair ? isSeparatorPair(text, i) : isSeparatorUnit(next))) break;
-      i += nextPair ? 2 : 1;
-    }
-    start = i;
   }
-  add(text.slice(start));
+  // After a closing run of separators, the last piece is empty.
+  add(inRun ? "" : text.slice(start));
 }
 
 /** The raw tokens of `text` as minisearch's default tokenizer gives them, in order (for tests). */

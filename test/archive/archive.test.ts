@@ -35,6 +35,28 @@ const SURFACES = await demoSurfaces();
 
 const sha256 = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
 
+/** `risk-cli assemble` in a process of its own, under a umask of 077 (nothing for the group). */
+function assembleWithUmask077(site: string, archive: string, now: string): void {
+  execFileSync(
+    "sh",
+    [
+      "-c",
+      'umask 077 && exec "$0" "$@"',
+      process.execPath,
+      CLI,
+      "assemble",
+      "--site",
+      site,
+      "--archive",
+      archive,
+      "--now",
+      now,
+      "--json",
+    ],
+    { stdio: "ignore" },
+  );
+}
+
 describe("the archive", () => {
   it("holds one commit per frame, timed at the frame, with machine-readable trailers, and passes git fsck", async () => {
     const { archive, summaries } = await archiveWithFrames(3);
@@ -106,26 +128,7 @@ describe("the archive", () => {
     const before = new Set(
       execFileSync("find", [`${archive}/objects`, "-type", "f"], { encoding: "utf8" }).split("\n"),
     );
-    execFileSync(
-      "sh",
-      [
-        "-c",
-        'umask 077 && exec "$0" "$@"',
-        process.execPath,
-        CLI,
-        "assemble",
-        "--site",
-        site,
-        "--archive",
-        archive,
-        "--now",
-        at(15),
-        "--json",
-      ],
-      {
-        stdio: "ignore",
-      },
-    );
+    assembleWithUmask077(site, archive, at(15));
     const added = execFileSync("find", [`${archive}/objects`, "-type", "f"], { encoding: "utf8" })
       .split("\n")
       .filter((f) => f && !before.has(f));
@@ -143,25 +146,7 @@ describe("the archive", () => {
     execFileSync("git", ["init", "--quiet", "--bare", "--shared=group", archive]);
     // Frames written by one account under a umask of 077, and the caches written, then rewritten
     // or appended to.
-    for (const minutes of [0, 15, 30])
-      execFileSync(
-        "sh",
-        [
-          "-c",
-          'umask 077 && exec "$0" "$@"',
-          process.execPath,
-          CLI,
-          "assemble",
-          "--site",
-          site,
-          "--archive",
-          archive,
-          "--now",
-          at(minutes),
-          "--json",
-        ],
-        { stdio: "ignore" },
-      );
+    for (const minutes of [0, 15, 30]) assembleWithUmask077(site, archive, at(minutes));
     const kept = execFileSync("find", [archive, "-maxdepth", "2", "-path", `${archive}/risk-cli*`], {
       encoding: "utf8",
     })

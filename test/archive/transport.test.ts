@@ -25,6 +25,21 @@ const env = (server: GitServer, token = server.token) => ({
   GITHUB_TOKEN: "",
 });
 
+/** Git's fetch of the remote's archive branch into `gitdir`, as a pull too large for memory runs it. */
+const gitFetch = (gitdir: string, url: string, token: string) =>
+  fetchWithGit({
+    gitdir,
+    url,
+    branch: "risk-archive",
+    into: "refs/remotes/r/risk-archive",
+    token,
+    idleMs: 5_000,
+    leftMs: 20_000,
+    maxBytes: 1024 ** 2,
+    where: url,
+    program: "git",
+  });
+
 function remoteHead(server: GitServer): string | null {
   try {
     return git(server.gitdir, "rev-parse", "--verify", "-q", "refs/heads/risk-archive");
@@ -399,18 +414,7 @@ describe("archive transport over Git's smart HTTP protocol (git http-backend)", 
     const other = `${tempDir()}/archive.git`;
     execFileSync("git", ["init", "--quiet", "--bare", other]);
     const wrong = "wrong-token-7d2e9a41c3";
-    const refused = fetchWithGit({
-      gitdir: other,
-      url: server.url,
-      branch: "risk-archive",
-      into: "refs/remotes/r/risk-archive",
-      token: wrong,
-      idleMs: 5_000,
-      leftMs: 20_000,
-      maxBytes: 1024 ** 2,
-      where: server.url,
-      program: "git",
-    });
+    const refused = gitFetch(other, server.url, wrong);
     await expect(refused).rejects.toMatchObject({ code: "E_REMOTE" });
     const message = await refused.catch((e: Error) => e.message);
     expect(message).toMatch(/refused the token while Git fetched it/);
@@ -454,18 +458,7 @@ describe("archive transport over Git's smart HTTP protocol (git http-backend)", 
     execFileSync("git", ["init", "--quiet", "--bare", gitdir]);
     const refusedBefore = server.refused;
     try {
-      const fetched = fetchWithGit({
-        gitdir,
-        url: `http://127.0.0.1:${port}/r.git`,
-        branch: "risk-archive",
-        into: "refs/remotes/r/risk-archive",
-        token: server.token,
-        idleMs: 5_000,
-        leftMs: 20_000,
-        maxBytes: 1024 ** 2,
-        where: `http://127.0.0.1:${port}/r.git`,
-        program: "git",
-      });
+      const fetched = gitFetch(gitdir, `http://127.0.0.1:${port}/r.git`, server.token);
       await expect(fetched).rejects.toMatchObject({ code: "E_REMOTE" });
       expect(hops).toHaveLength(1);
       // Followed, the redirect would have reached the real remote (which refuses a request whose
