@@ -25,6 +25,9 @@ import { generatePublication, REAL_SCALE } from "./generate.ts";
 
 export const SCALE_TARGETS = { firstFrame: 6, steady: 1.5, edited: 4 } as const;
 
+/** First frames assembled before any is measured (see measureScale). */
+const WARM_UPS = 4;
+
 const PORTS = { fs: nodeFs, http: nodeHttp, hash: nodeHasher, log: { info: () => {}, warn: () => {} } };
 const START = Date.UTC(2026, 10, 21, 10, 0, 0);
 const iso = (ms: number) => new Date(ms).toISOString().replace(".000Z", "Z");
@@ -129,12 +132,19 @@ export async function measureScale(
   const next = () => iso(START + minute++ * 15 * 60_000);
 
   log("[scale] first frames...");
-  // One warm-up so that every case runs optimised code; its site is what the floor reads (the
-  // same files as every frame's but for the instant they were generated at).
-  await runAssembly(
-    { publication, site: join(dir, "warm/site"), archive: join(dir, "warm/archive.git"), now: next() },
-    PORTS,
-  );
+  // Warm-ups, so that every case runs the code V8 has settled on. One is not enough: counting
+  // the CPU time of V8's background threads (optimising compilation, mostly) through /proc, the
+  // first frames after one warm-up spent 830, 780, 600 and 480 ms there, and from the fifth on
+  // 230 to 300 ms; `--trace-opt` counted 104, 94 and 32 functions optimised in the first three.
+  // The last warm-up's site is what the floor reads (the same files as every frame's but for the
+  // instant they were generated at).
+  for (let w = 0; w < WARM_UPS; w++) {
+    fs.rmSync(join(dir, "warm"), { recursive: true, force: true });
+    await runAssembly(
+      { publication, site: join(dir, "warm/site"), archive: join(dir, "warm/archive.git"), now: next() },
+      PORTS,
+    );
+  }
   const floorSite = join(dir, "warm/site");
   floor(floorSite);
   const floors: number[] = [];
