@@ -123,7 +123,7 @@ function floor(site: string): number {
 export async function measureScale(
   options: { runs?: number; keep?: boolean; log?: (m: string) => void } = {},
 ): Promise<ScaleResult> {
-  const runs = options.runs ?? 5;
+  const runs = options.runs ?? 9;
   const log = options.log ?? (() => {});
   const dir = fs.mkdtempSync(join(tmpdir(), "risk-scale-"));
   const generated = generatePublication({ dir: join(dir, "pub"), scale: REAL_SCALE });
