@@ -278,10 +278,69 @@ function siteAddress(root: string, generator: Generator): string | undefined {
       if (typeof found === "string" && base) found = `${found.replace(/\/+$/, "")}${base}`;
       break;
     }
+  } else if (generator === "eleventy") {
+    found = eleventySiteAddress(root);
   }
   if (typeof found !== "string") return undefined;
   const address = found.trim().replace(/\/+$/, "");
   return SiteAddress.safeParse(address).success ? address : undefined;
+}
+
+/** The keys an Eleventy site's global data names its address under, as its starters write them. */
+const ELEVENTY_ADDRESS_KEYS = ["url", "baseUrl", "baseURL", "siteUrl", "siteURL"];
+
+/**
+ * An Eleventy site's address: Eleventy has no setting for it, so sites keep it in a global data
+ * file (`metadata` in its base blog, `site` in many others) under its data folder (`dir.data`,
+ * `_data` by default, inside the input folder), followed by the config's `pathPrefix`, under which
+ * Eleventy serves every page.
+ */
+function eleventySiteAddress(root: string): string | undefined {
+  let config = "";
+  for (const name of ELEVENTY_CONFIGS) {
+    try {
+      config = fs.readFileSync(join(root, name), "utf8");
+      break;
+    } catch {
+      // the next name
+    }
+  }
+  const dirs = /\bdir\s*:\s*\{([^}]*)\}/.exec(config)?.[1] ?? "";
+  const data = /\bdata\s*:\s*(["'`])([^"'`\n]*)\1/.exec(dirs)?.[2] ?? "_data";
+  const parts = [eleventyInput(root), ...data.split("/")].filter((p) => p !== "" && p !== ".");
+  if (data.startsWith("/") || parts.includes("..")) return undefined;
+  const folder = join(root, ...parts);
+  let found: string | undefined;
+  for (const name of ["metadata", "site"]) {
+    for (const ext of [".json", ".js", ".mjs", ".cjs"]) {
+      let text: string;
+      try {
+        text = fs.readFileSync(join(folder, `${name}${ext}`), "utf8");
+      } catch {
+        continue;
+      }
+      if (ext === ".json") {
+        let value: unknown;
+        try {
+          value = JSON.parse(text);
+        } catch {
+          continue;
+        }
+        const record = value && typeof value === "object" ? (value as Record<string, unknown>) : {};
+        found = ELEVENTY_ADDRESS_KEYS.map((k) => record[k]).find((v): v is string => typeof v === "string");
+      } else {
+        const key = ELEVENTY_ADDRESS_KEYS.join("|");
+        found = new RegExp(`(?:^|[\\s{,])["']?(?:${key})["']?\\s*:\\s*(['"\`])(https?://[^'"\`\\s]+)\\1`).exec(
+          text,
+        )?.[2];
+      }
+      if (found !== undefined) break;
+    }
+    if (found !== undefined) break;
+  }
+  if (found === undefined) return undefined;
+  const prefix = /\bpathPrefix\s*:\s*(['"`])([^'"`\s]*)\1/.exec(config)?.[2]?.replace(/^\/*/, "/").replace(/\/+$/, "");
+  return prefix ? `${found.replace(/\/+$/, "")}${prefix}` : found;
 }
 
 /** Jekyll's named permalink styles, as the templates they stand for. */

@@ -348,7 +348,7 @@ describe("Jekyll posts sharing a title on different dates", () => {
 });
 
 describe("the site's address", () => {
-  it("is read from Hugo's baseURL, Jekyll's url and baseurl, Astro's site; the demo's stays, with a TODO, when there is none or it cannot be published", async () => {
+  it("is read from Hugo's baseURL, Jekyll's url and baseurl, Astro's site, Eleventy's global data and pathPrefix; the demo's stays, with a TODO, when there is none or it cannot be published", async () => {
     const cases: [Record<string, string>, string | undefined][] = [
       [
         {
@@ -377,6 +377,43 @@ describe("the site's address", () => {
           "src/content/blog/a.md": md("title: A\ndescription: D.\ndate: 2026-09-01"),
         },
         "https://astro.example.net/fr",
+      ],
+      // Eleventy keeps no address of its own: its base blog writes it in the global data (`metadata`),
+      // and every page is served under the config's pathPrefix.
+      [
+        {
+          "eleventy.config.js":
+            'export default function () {}\nexport const config = { dir: { input: "content" }, pathPrefix: "/blog/" };\n',
+          "content/_data/metadata.js":
+            'export default {\n\ttitle: "Un blog",\n\turl: "https://eleventy.example.net/",\n\tlanguage: "fr",\n};\n',
+          "content/blog/a.md": md("title: A\ndescription: D.\ndate: 2026-09-01"),
+        },
+        "https://eleventy.example.net/blog",
+      ],
+      [
+        {
+          ".eleventy.js": 'module.exports = () => ({ dir: { input: "src", data: "data" } });\n',
+          "src/data/site.json": '{ "title": "Un blog", "baseUrl": "https://eleventy.example.org" }\n',
+          "src/posts/a.md": md("title: A\ndescription: D.\ndate: 2026-09-01"),
+        },
+        "https://eleventy.example.org",
+      ],
+      // A data file outside the input folder is not the site's; a file without an address gives none.
+      [
+        {
+          ".eleventy.js": 'module.exports = () => ({ dir: { input: "src", data: "../elsewhere" } });\n',
+          "elsewhere/site.json": '{ "url": "https://elsewhere.example.org" }\n',
+          "src/posts/a.md": md("title: A\ndescription: D.\ndate: 2026-09-01"),
+        },
+        undefined,
+      ],
+      [
+        {
+          ".eleventy.js": "module.exports = () => ({});\n",
+          "_data/metadata.json": '{ "title": "Un blog", "url": 42 }\n',
+          "posts/a.md": md("title: A\ndescription: D.\ndate: 2026-09-01"),
+        },
+        undefined,
       ],
       // A password, or a quote, is never copied into a published address.
       [
