@@ -144,6 +144,7 @@ export function assemble(
     let served: Uint8Array;
     let stored: Uint8Array;
     let stamped = false;
+    let branches: { prefix: Uint8Array[]; served: Uint8Array[]; stored: Uint8Array[] } | undefined;
     if (surface.format === "json") {
       const given = new Map<string, string>();
       for (const stream of streams.get(surface.path) ?? []) {
@@ -154,6 +155,7 @@ export function assemble(
       served = bytes.served;
       stamped = bytes.stored !== null;
       stored = bytes.stored ?? served;
+      branches = bytes.branches;
     } else if (shared) {
       served = encoder.encode(shared.texts.map((line) => `${line}\n`).join(""));
       stored = served;
@@ -162,8 +164,18 @@ export function assemble(
       served = typeof text === "string" ? encoder.encode(text) : text;
       stored = served;
     }
-    const sha256 = hash.sha256(served);
-    const storedSha256 = stamped ? hash.sha256(stored) : sha256;
+    // A stamped document and its stored copy share all the members before `generated`: hashed once.
+    let sha256: string;
+    let storedSha256: string;
+    if (branches) {
+      [sha256, storedSha256] = hash.sha256Branches(branches.prefix, [branches.served, branches.stored]) as [
+        string,
+        string,
+      ];
+    } else {
+      sha256 = hash.sha256(served);
+      storedSha256 = stamped ? hash.sha256(stored) : sha256;
+    }
     phases.serialise += timer() - t;
     produced.push({ path: surface.path, mediaType: surface.mediaType, sha256, bytes: served.byteLength, storedSha256 });
     const { reuseKey } = step;

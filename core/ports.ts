@@ -26,6 +26,11 @@ export interface Hasher {
   sha256(bytes: Uint8Array): string;
   /** SHA-256 of the concatenation of the parts (strings as UTF-8), without building it. */
   sha256Parts(parts: readonly (string | Uint8Array)[]): string;
+  /**
+   * For each tail, SHA-256 of `prefix` followed by that tail (bytes), the prefix hashed once for
+   * all: two documents that share their first megabytes cost one pass over them.
+   */
+  sha256Branches(prefix: readonly Uint8Array[], tails: readonly (readonly Uint8Array[])[]): string[];
 }
 
 export interface Logger {

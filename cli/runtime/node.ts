@@ -69,6 +69,16 @@ export const nodeHasher: Hasher = {
     for (const part of parts) h.update(part);
     return h.digest("hex");
   },
+  sha256Branches(prefix, tails) {
+    const h = crypto.createHash("sha256");
+    for (const part of prefix) h.update(part);
+    return tails.map((tail, i) => {
+      // The last tail continues the prefix's own state; the others a copy of it.
+      const branch = i === tails.length - 1 ? h : h.copy();
+      for (const part of tail) branch.update(part);
+      return branch.digest("hex");
+    });
+  },
 };
 
 export function stderrLogger(quiet = false): Logger {

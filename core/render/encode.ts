@@ -47,7 +47,12 @@ export function serialiseDocument(
   validated: unknown,
   at: string,
   given?: ReadonlyMap<string, string>,
-): { served: Uint8Array; stored: Uint8Array | null } {
+): {
+  served: Uint8Array;
+  stored: Uint8Array | null;
+  /** When both are given: the bytes they start with, and what follows in each (`Hasher.sha256Branches`). */
+  branches?: { prefix: Uint8Array[]; served: Uint8Array[]; stored: Uint8Array[] };
+} {
   const members = canonicalMembers(validated, surface.path, given);
   if (members === null) return { served: utf8.encode(canonicalJson(validated, surface.path)), stored: null };
   const texts = members.map((m) => m.text);
@@ -57,17 +62,17 @@ export function serialiseDocument(
   const before = utf8.encode(texts.slice(0, i).join(","));
   const after = utf8.encode(texts.slice(i + 1).join(","));
   const comma = (both: boolean) => (both ? COMMA : NOTHING);
+  // Both start with the members before `generated` and, when members follow, a comma.
+  const prefix = [OPEN, before, comma(before.length > 0 && after.length > 0)];
+  const servedTail =
+    before.length > 0 && after.length > 0
+      ? [utf8.encode(texts[i]!), COMMA, after, CLOSE]
+      : [comma(before.length > 0), utf8.encode(texts[i]!), comma(after.length > 0), after, CLOSE];
+  const storedTail = [after, CLOSE];
   return {
-    served: joinBytes([
-      OPEN,
-      before,
-      comma(before.length > 0),
-      utf8.encode(texts[i]!),
-      comma(after.length > 0),
-      after,
-      CLOSE,
-    ]),
-    stored: joinBytes([OPEN, before, comma(before.length > 0 && after.length > 0), after, CLOSE]),
+    served: joinBytes([...prefix, ...servedTail]),
+    stored: joinBytes([...prefix, ...storedTail]),
+    branches: { prefix, served: servedTail, stored: storedTail },
   };
 }
 

@@ -27,6 +27,16 @@ describe("the Node hasher", () => {
     );
   });
 
+  it("hashes a shared prefix once for several tails, each result that of the prefix followed by its tail", () => {
+    const parts = fc.array(fc.uint8Array({ maxLength: 200 }), { maxLength: 4 });
+    fc.assert(
+      fc.property(parts, fc.array(parts, { minLength: 1, maxLength: 3 }), (prefix, tails) => {
+        expect(nodeHasher.sha256Branches(prefix, tails)).toEqual(tails.map((tail) => plain([...prefix, ...tail])));
+      }),
+      { numRuns: 1_000 },
+    );
+  });
+
   it("hashes bytes as createHash does, a lone surrogate in a text part as its replacement character", () => {
     const bytes = new TextEncoder().encode("février");
     expect(nodeHasher.sha256(bytes)).toBe(plain([bytes]));

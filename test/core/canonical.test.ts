@@ -130,6 +130,11 @@ describe("stamped documents, served and stored", () => {
       const { generated: _g, ...rest } = doc as Record<string, unknown>;
       expect(stored).toBe(canonicalJson(rest));
       expect(stamp(stored, at)).toBe(served);
+      // The parts both are hashed from: their shared start, then each one's own end.
+      const text = (parts: Uint8Array[]) => parts.map((p) => new TextDecoder().decode(p)).join("");
+      const { prefix, served: servedTail, stored: storedTail } = bytes.branches!;
+      expect(text([...prefix, ...servedTail])).toBe(served);
+      expect(text([...prefix, ...storedTail])).toBe(stored);
     });
   }
 
