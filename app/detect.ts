@@ -352,19 +352,55 @@ const JEKYLL_STYLES: Record<string, string> = {
   none: "/:categories/:title:output_ext",
 };
 
-/** What a Jekyll site's `_config.yml` says about its addresses: `permalink` and `timezone`. */
+/**
+ * What a Jekyll site's `_config.yml` says about its addresses: `permalink`, `timezone`, and the
+ * languages of the jekyll-polyglot plugin.
+ */
 interface JekyllConfig {
   /** The site-wide `permalink` as written (`date`, Jekyll's default, when it names none). */
   permalink: string;
   /** The zone Jekyll shows dates in (`timezone`), if the config names one. */
   timezone?: string;
+  /**
+   * With jekyll-polyglot: each language's folder in the addresses. Polyglot builds the site once
+   * per language of `languages`, `default_lang` (English when unset) at the root and every other
+   * under `/<code>`, permalinks included.
+   */
+  prefixes?: Record<"fr" | "en", string>;
 }
 
 function jekyllConfig(root: string): JekyllConfig {
   const c = readYamlObject(join(root, "_config.yml"));
   const permalink = typeof c.permalink === "string" && c.permalink.trim() ? c.permalink.trim() : "date";
   const zone = typeof c.timezone === "string" && isTimeZone(c.timezone) ? c.timezone : undefined;
-  return { permalink, ...(zone ? { timezone: zone } : {}) };
+  const prefixes = polyglotPrefixes(root, c);
+  return { permalink, ...(zone ? { timezone: zone } : {}), ...(prefixes ? { prefixes } : {}) };
+}
+
+/**
+ * The language folders of a site built with jekyll-polyglot: listed under `plugins` (or the older
+ * `gems`) in `_config.yml`, or in the Gemfile's `jekyll_plugins` group, which Jekyll loads without
+ * a listing. Undefined without the plugin or without `languages`.
+ */
+function polyglotPrefixes(root: string, c: Record<string, unknown>): Record<"fr" | "en", string> | undefined {
+  const listed = [c.plugins, c.gems].some((l) => Array.isArray(l) && l.includes("jekyll-polyglot"));
+  let gemfile = "";
+  try {
+    gemfile = fs.readFileSync(join(root, "Gemfile"), "utf8");
+  } catch {
+    // no Gemfile
+  }
+  if (!listed && !/^\s*gem\s+["']jekyll-polyglot["']/m.test(gemfile)) return undefined;
+  if (!Array.isArray(c.languages)) return undefined;
+  const codes = c.languages.filter((l): l is string => typeof l === "string" && /^[A-Za-z0-9_-]+$/.test(l));
+  const fallback = typeof c.default_lang === "string" ? c.default_lang : "en";
+  const prefixOf = (lang: "fr" | "en") => {
+    const code =
+      codes.find((l) => l.toLowerCase() === lang) ??
+      codes.find((l) => /^[a-z]{2}[-_]/i.test(l) && l.slice(0, 2).toLowerCase() === lang);
+    return code === undefined || code === fallback ? "" : `/${code}`;
+  };
+  return { fr: prefixOf("fr"), en: prefixOf("en") };
 }
 
 /**
@@ -1033,8 +1069,9 @@ function guessUrls(
   for (const d of documents) {
     const glob = d.globs[0]!;
     const base = section(glob);
-    const prefix = hugo?.prefixes
-      ? hugo.prefixes[d.lang]
+    const languages = hugo?.prefixes ?? jekyll?.prefixes;
+    const prefix = languages
+      ? languages[d.lang]
       : d.lang === "en" && !base.startsWith("/en") && generator !== "eleventy"
         ? "/en"
         : "";
@@ -1064,8 +1101,8 @@ function guessUrls(
         unmapped.push(
           `urls.${d.kind}.${d.lang}: Jekyll's :categories puts the folders above _posts in the address, and these posts sit in folders that give other ones (${some([glob, ...others])}); the pattern written, ${read.pattern}, is right for ${glob} only, and risk-cli links every ${d.kind} of one language by one pattern: the others would be linked at wrong addresses; leave their globs out (or check those links by hand)`,
         );
-      // The address is the permalink's alone: Jekyll adds no language to it.
-      if ("pattern" in read) pattern = read.pattern;
+      // The address is the permalink's alone: Jekyll adds no language to it, jekyll-polyglot its folder.
+      if ("pattern" in read) pattern = `${jekyll.prefixes?.[d.lang] ?? ""}${read.pattern}`;
       else
         unmapped.push(
           `urls.${d.kind}.${d.lang}: Jekyll's permalink "${jekyll.permalink}"${template === jekyll.permalink ? "" : ` (${template})`} gives the posts' addresses, and ${read.reason}; write the pattern of your posts' address by hand, with {slug}, {year}, {month} and {day}`,

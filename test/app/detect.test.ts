@@ -997,6 +997,39 @@ describe("a Jekyll site following the lang and ref convention", () => {
   });
 });
 
+describe("a Jekyll site built with jekyll-polyglot", () => {
+  const posts = {
+    "_posts/2026-03-05-taux-bce.md": md("title: Taux\ndescription: Un article.\nlang: fr\nref: taux-bce"),
+    "_posts/2026-03-06-ecb-rates.md": md("title: Rates\ndescription: An article.\nlang: en\nref: taux-bce"),
+  };
+  it("puts every language but the default under its own folder, as polyglot builds it", async () => {
+    const cases: [Record<string, string>, Record<string, string>][] = [
+      [
+        { "_config.yml": 'plugins: [jekyll-polyglot]\nlanguages: ["fr", "en"]\ndefault_lang: fr\n' },
+        { fr: "/{year}/{month}/{day}/{slug}.html", en: "/en/{year}/{month}/{day}/{slug}.html" },
+      ],
+      // Loaded from the Gemfile's jekyll_plugins group; English is polyglot's default language.
+      [
+        {
+          "_config.yml": "permalink: pretty\nlanguages:\n  - fr-FR\n  - en\n",
+          Gemfile: 'source "https://rubygems.org"\ngroup :jekyll_plugins do\n  gem "jekyll-polyglot"\nend\n',
+        },
+        { fr: "/fr-FR/{year}/{month}/{day}/{slug}/", en: "/{year}/{month}/{day}/{slug}/" },
+      ],
+      // Without the plugin, languages is only a setting: Jekyll adds no folder.
+      [
+        { "_config.yml": 'languages: ["fr", "en"]\ndefault_lang: fr\n' },
+        { fr: "/{year}/{month}/{day}/{slug}.html", en: "/{year}/{month}/{day}/{slug}.html" },
+      ],
+    ];
+    for (const [files, expected] of cases) {
+      const root = site({ ...files, ...posts });
+      const { result, stderr } = await captured(() => runInitDetect({ dir: root, json: false }));
+      expect(result?.urls.article, `${files["_config.yml"]}\n${stderr}`).toEqual(expected);
+    }
+  });
+});
+
 describe("an Eleventy page with permalink: false", () => {
   it("is left out as Eleventy leaves it unwritten, while a page with its own permalink is published", async () => {
     const root = site({
