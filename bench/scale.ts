@@ -146,6 +146,7 @@ export async function measureScale(
     );
   }
   const floorSite = join(dir, "warm/site");
+  // The floor's own warm-up.
   floor(floorSite);
   const floors: number[] = [];
   /** One run of a case, with the floor taken just before it. */
