@@ -329,10 +329,16 @@ function eleventySiteAddress(root: string): string | undefined {
         const record = value && typeof value === "object" ? (value as Record<string, unknown>) : {};
         found = ELEVENTY_ADDRESS_KEYS.map((k) => record[k]).find((v): v is string => typeof v === "string");
       } else {
+        // The object's own key, not an author's `url` nested in it: the match least deep in braces.
         const key = ELEVENTY_ADDRESS_KEYS.join("|");
-        found = new RegExp(`(?:^|[\\s{,])["']?(?:${key})["']?\\s*:\\s*(['"\`])(https?://[^'"\`\\s]+)\\1`).exec(
-          text,
-        )?.[2];
+        const pattern = new RegExp(`(?:^|[\\s{,])["']?(?:${key})["']?\\s*:\\s*(['"\`])(https?://[^'"\`\\s]+)\\1`, "g");
+        let least = Number.POSITIVE_INFINITY;
+        let depth = 0;
+        let read = 0;
+        for (const m of text.matchAll(pattern)) {
+          for (; read < m.index; read++) depth += text[read] === "{" ? 1 : text[read] === "}" ? -1 : 0;
+          if (depth < least) [least, found] = [depth, m[2]];
+        }
       }
       if (found !== undefined) break;
     }

@@ -385,7 +385,7 @@ describe("the site's address", () => {
           "eleventy.config.js":
             'export default function () {}\nexport const config = { dir: { input: "content" }, pathPrefix: "/blog/" };\n',
           "content/_data/metadata.js":
-            'export default {\n\ttitle: "Un blog",\n\turl: "https://eleventy.example.net/",\n\tlanguage: "fr",\n};\n',
+            'export default {\n\ttitle: "Un blog",\n\tauthor: { name: "A", url: "https://a.example.net/moi/" },\n\turl: "https://eleventy.example.net/",\n\tlanguage: "fr",\n};\n',
           "content/blog/a.md": md("title: A\ndescription: D.\ndate: 2026-09-01"),
         },
         "https://eleventy.example.net/blog",
