@@ -119,19 +119,24 @@ function templatesOf(root: string, generator: Generator): Detection["content"]["
   if (generator === "hugo") return "hugo";
   if (generator === "jekyll") return "liquid";
   if (generator !== "eleventy") return undefined;
+  const text = eleventyConfig(root);
+  if (text === undefined) return "liquid";
+  const engine = /\bmarkdownTemplateEngine\s*[:=]\s*(["'`])([^"'`\n]*)\1/.exec(text)?.[2];
+  // `markdownTemplateEngine: false`: Markdown read as it is.
+  if (/\bmarkdownTemplateEngine\s*:\s*false\b/.test(text)) return undefined;
+  return engine === "njk" ? "nunjucks" : "liquid";
+}
+
+/** The text of an Eleventy site's config file: the first of its names that reads. */
+function eleventyConfig(root: string): string | undefined {
   for (const name of ELEVENTY_CONFIGS) {
-    let text: string;
     try {
-      text = fs.readFileSync(join(root, name), "utf8");
+      return fs.readFileSync(join(root, name), "utf8");
     } catch {
-      continue;
+      // the next name
     }
-    const engine = /\bmarkdownTemplateEngine\s*[:=]\s*(["'`])([^"'`\n]*)\1/.exec(text)?.[2];
-    // `markdownTemplateEngine: false`: Markdown read as it is.
-    if (/\bmarkdownTemplateEngine\s*:\s*false\b/.test(text)) return undefined;
-    return engine === "njk" ? "nunjucks" : "liquid";
   }
-  return "liquid";
+  return undefined;
 }
 
 /**
@@ -139,22 +144,18 @@ function templatesOf(root: string, generator: Generator): Detection["content"]["
  * root. Page addresses are relative to it, and Eleventy reads nothing outside it.
  */
 function eleventyInput(root: string): string {
-  for (const name of ELEVENTY_CONFIGS) {
-    let text: string;
-    try {
-      text = fs.readFileSync(join(root, name), "utf8");
-    } catch {
-      continue;
-    }
-    const dir = /\bdir\s*:\s*\{([^}]*)\}/.exec(text)?.[1] ?? "";
-    const input = /\binput\s*:\s*(["'`])([^"'`\n]*)\1/.exec(dir)?.[2];
-    if (input === undefined) return "";
-    const parts = input.split("/").filter((p) => p !== "" && p !== ".");
-    // Only a folder inside the site; anything else is not read as one.
-    if (input.startsWith("/") || parts.includes("..")) return "";
-    return parts.join("/");
-  }
-  return "";
+  const input = eleventyDir(eleventyConfig(root) ?? "", "input");
+  if (input === undefined) return "";
+  const parts = input.split("/").filter((p) => p !== "" && p !== ".");
+  // Only a folder inside the site; anything else is not read as one.
+  if (input.startsWith("/") || parts.includes("..")) return "";
+  return parts.join("/");
+}
+
+/** One folder of an Eleventy config's `dir` (`input`, `data`...), as written. */
+function eleventyDir(config: string, name: string): string | undefined {
+  const dirs = /\bdir\s*:\s*\{([^}]*)\}/.exec(config)?.[1] ?? "";
+  return new RegExp(`\\b${name}\\s*:\\s*(["'\`])([^"'\`\\n]*)\\1`).exec(dirs)?.[2];
 }
 
 /**
@@ -296,17 +297,8 @@ const ELEVENTY_ADDRESS_KEYS = ["url", "baseUrl", "baseURL", "siteUrl", "siteURL"
  * Eleventy serves every page.
  */
 function eleventySiteAddress(root: string): string | undefined {
-  let config = "";
-  for (const name of ELEVENTY_CONFIGS) {
-    try {
-      config = fs.readFileSync(join(root, name), "utf8");
-      break;
-    } catch {
-      // the next name
-    }
-  }
-  const dirs = /\bdir\s*:\s*\{([^}]*)\}/.exec(config)?.[1] ?? "";
-  const data = /\bdata\s*:\s*(["'`])([^"'`\n]*)\1/.exec(dirs)?.[2] ?? "_data";
+  const config = eleventyConfig(root) ?? "";
+  const data = eleventyDir(config, "data") ?? "_data";
   const parts = [eleventyInput(root), ...data.split("/")].filter((p) => p !== "" && p !== ".");
   if (data.startsWith("/") || parts.includes("..")) return undefined;
   const folder = join(root, ...parts);
