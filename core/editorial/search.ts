@@ -210,6 +210,10 @@ export function serialisedSearchIndex(
   const tree = (new MiniSearch<SearchDocument>(INDEX_OPTIONS) as unknown as { _index: RadixTree })._index;
   for (const [term, byField] of postings) tree.set(term, byField);
   // One string appended to: V8 keeps the pieces until it is read, a third faster than arrays joined.
+  // Each document's `"id":` is written once and reused by its postings (about 190,000 at real
+  // scale): 64 to 70 ms against 85 to 98 for an index whose tokens are remembered, the same bytes.
+  const idKeys = documents.map((_, shortId) => `"${shortId}":`);
+  const nextIdKeys = idKeys.map((key) => `,${key}`);
   let index = "";
   for (const [term, byField] of tree) {
     index += `${index === "" ? "" : ","}[${JSON.stringify(term)},{`;
@@ -217,8 +221,8 @@ export function serialisedSearchIndex(
     for (let fieldId = 0; fieldId < byField.length; fieldId++) {
       const list = byField[fieldId];
       if (list === undefined) continue;
-      index += `${separator}"${fieldId}":{"${list[0]}":${list[1]}`;
-      for (let k = 2; k < list.length; k += 2) index += `,"${list[k]}":${list[k + 1]}`;
+      index += `${separator}"${fieldId}":{${idKeys[list[0]!]}${list[1]}`;
+      for (let k = 2; k < list.length; k += 2) index += nextIdKeys[list[k]!] + list[k + 1];
       index += "}";
       separator = ",";
     }
