@@ -9,7 +9,7 @@ import type { Publication } from "./inputs/publication.ts";
 import { canonicalJson } from "./canonical/jcs.ts";
 import { RiskError } from "./errors.ts";
 import type { z } from "zod";
-import { serialiseDocument, serialiseSurface, validateSurface } from "./render/encode.ts";
+import { serialiseDocument, serialiseSurface, validateSurface, type DocumentBranches } from "./render/encode.ts";
 import { linesValidWithDocument } from "./render/lines-schema.ts";
 import { SURFACES, surfacesFor } from "./surfaces/index.ts";
 import { frameSignalOf, type Signal } from "./signals.ts";
@@ -144,7 +144,7 @@ export function assemble(
     let served: Uint8Array;
     let stored: Uint8Array;
     let stamped = false;
-    let branches: { prefix: Uint8Array[]; served: Uint8Array[]; stored: Uint8Array[] } | undefined;
+    let branches: DocumentBranches | undefined;
     if (surface.format === "json") {
       const given = new Map<string, string>();
       for (const stream of streams.get(surface.path) ?? []) {
@@ -155,7 +155,7 @@ export function assemble(
       served = bytes.served;
       stamped = bytes.stored !== null;
       stored = bytes.stored ?? served;
-      branches = bytes.branches;
+      if (bytes.stored !== null) branches = bytes.branches;
     } else if (shared) {
       served = encoder.encode(shared.texts.map((line) => `${line}\n`).join(""));
       stored = served;
@@ -173,8 +173,9 @@ export function assemble(
         string,
       ];
     } else {
+      // Not stamped: the archive stores the served bytes themselves.
       sha256 = hash.sha256(served);
-      storedSha256 = stamped ? hash.sha256(stored) : sha256;
+      storedSha256 = sha256;
     }
     phases.serialise += timer() - t;
     produced.push({ path: surface.path, mediaType: surface.mediaType, sha256, bytes: served.byteLength, storedSha256 });

@@ -36,6 +36,13 @@ export function serialiseSurface(surface: Surface, validated: unknown): string |
   return parts.join("");
 }
 
+/** A stamped document's bytes as hashed: the part it shares with its stored copy, then each one's own. */
+export interface DocumentBranches {
+  prefix: Uint8Array[];
+  served: Uint8Array[];
+  stored: Uint8Array[];
+}
+
 /**
  * A json document's served bytes (canonical JSON with no trailing newline, so `sha256sum` of the
  * file is the fingerprint) and, when its top-level `generated` is `at`, the bytes the archive stores: the same less that member (core/canonical/stamp.ts). Both are joined from one
@@ -47,12 +54,14 @@ export function serialiseDocument(
   validated: unknown,
   at: string,
   given?: ReadonlyMap<string, string>,
-): {
-  served: Uint8Array;
-  stored: Uint8Array | null;
-  /** When both are given: the bytes they start with, and what follows in each (`Hasher.sha256Branches`). */
-  branches?: { prefix: Uint8Array[]; served: Uint8Array[]; stored: Uint8Array[] };
-} {
+):
+  | { served: Uint8Array; stored: null }
+  | {
+      served: Uint8Array;
+      stored: Uint8Array;
+      /** The bytes both start with, and what follows in each (`Hasher.sha256Branches`). */
+      branches: DocumentBranches;
+    } {
   const members = canonicalMembers(validated, surface.path, given);
   if (members === null) return { served: utf8.encode(canonicalJson(validated, surface.path)), stored: null };
   const texts = members.map((m) => m.text);
@@ -63,11 +72,9 @@ export function serialiseDocument(
   const after = utf8.encode(texts.slice(i + 1).join(","));
   const comma = (both: boolean) => (both ? COMMA : NOTHING);
   // Both start with the members before `generated` and, when members follow, a comma.
-  const prefix = [OPEN, before, comma(before.length > 0 && after.length > 0)];
-  const servedTail =
-    before.length > 0 && after.length > 0
-      ? [utf8.encode(texts[i]!), COMMA, after, CLOSE]
-      : [comma(before.length > 0), utf8.encode(texts[i]!), comma(after.length > 0), after, CLOSE];
+  const both = before.length > 0 && after.length > 0;
+  const prefix = [OPEN, before, comma(both)];
+  const servedTail = [comma(before.length > 0 && !both), utf8.encode(texts[i]!), comma(after.length > 0), after, CLOSE];
   const storedTail = [after, CLOSE];
   return {
     served: joinBytes([...prefix, ...servedTail]),

@@ -124,15 +124,16 @@ describe("stamped documents, served and stored", () => {
   for (const [i, doc] of cases.entries()) {
     it(`round-trips stamped document ${i + 1} byte for byte`, () => {
       const bytes = serialiseDocument(surface, doc, at);
+      if (bytes.stored === null) throw new Error(`document ${i + 1} was not stamped`);
       const served = new TextDecoder().decode(bytes.served);
-      const stored = new TextDecoder().decode(bytes.stored!);
+      const stored = new TextDecoder().decode(bytes.stored);
       expect(served).toBe(canonicalJson(doc));
       const { generated: _g, ...rest } = doc as Record<string, unknown>;
       expect(stored).toBe(canonicalJson(rest));
       expect(stamp(stored, at)).toBe(served);
       // The parts both are hashed from: their shared start, then each one's own end.
       const text = (parts: Uint8Array[]) => parts.map((p) => new TextDecoder().decode(p)).join("");
-      const { prefix, served: servedTail, stored: storedTail } = bytes.branches!;
+      const { prefix, served: servedTail, stored: storedTail } = bytes.branches;
       expect(text([...prefix, ...servedTail])).toBe(served);
       expect(text([...prefix, ...storedTail])).toBe(stored);
     });
