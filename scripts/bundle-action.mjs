@@ -5,7 +5,7 @@
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { build } from "esbuild";
-import { cliBundle } from "./zod-locales.mjs";
+import { cliBundle } from "./bundle-plugins.mjs";
 
 /**
  * A workflow step publishes; it never runs an MCP server. The MCP SDK (a third of the bundle's

@@ -5,7 +5,7 @@
 // The metafile (what each chunk holds and imports) is kept for the loading test.
 import { chmodSync, rmSync, writeFileSync } from "node:fs";
 import { build } from "esbuild";
-import { cliBundle } from "./zod-locales.mjs";
+import { cliBundle } from "./bundle-plugins.mjs";
 
 const OUT = "dist/bin";
 

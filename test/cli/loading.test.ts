@@ -170,3 +170,52 @@ describe("the chunks a process loads", () => {
       expect(packages, p).not.toContain(p);
   });
 });
+
+describe("Optique's grapheme segmenter", () => {
+  /** Runs the bin with Intl.Segmenter counted; returns the result and how many were built. */
+  function runCounted(args: string[]): { status: number | null; stdout: string; built: number } {
+    const log = join(tmp, `segmenters-${Math.random().toString(36).slice(2)}.txt`);
+    const count = join(tmp, "count-segmenters.mjs");
+    fs.writeFileSync(
+      count,
+      `import { appendFileSync } from "node:fs";
+const Original = Intl.Segmenter;
+Intl.Segmenter = class extends Original {
+  constructor(...args) {
+    super(...args);
+    appendFileSync(process.env.RISK_SEGMENTER_LOG, "built\\n");
+  }
+};
+`,
+    );
+    fs.writeFileSync(log, "");
+    const r = spawnSync(process.execPath, ["--import", pathToFileURL(count).href, CLI, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, SOURCE_DATE_EPOCH: "", RISK_SEGMENTER_LOG: log },
+      encoding: "utf8",
+    });
+    const built = fs.readFileSync(log, "utf8").split("\n").filter(Boolean).length;
+    return { status: r.status, stdout: r.stdout, built };
+  }
+
+  it("is not built by a command that prints no help (it costs 10 to 15 ms of every start)", () => {
+    const r = runCounted(["assemble", "--help"]);
+    expect(r.status).toBe(0);
+    // Help is laid out to the terminal's width: the segmenter is built, once, when text is measured.
+    expect(r.built).toBe(1);
+    expect(r.stdout).toContain("--publication");
+    const archive = join(tmp, "segmenter-archive.git");
+    const made = runCounted([
+      "assemble",
+      "--now",
+      "2026-11-21T10:00:00Z",
+      "--site",
+      join(tmp, "segmenter-site"),
+      "--archive",
+      archive,
+      "--json",
+    ]);
+    expect(made.status).toBe(0);
+    expect(made.built).toBe(0);
+  });
+});
