@@ -33,7 +33,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { PassThrough, type Readable, type Writable } from "node:stream";
 import { z } from "zod";
 import { RiskError } from "../core/errors.ts";
-import { querySearchIndex } from "../core/editorial/search.ts";
+import { searchPublishedIndex } from "../core/editorial/search.ts";
 import { VERSION } from "../core/version.ts";
 import {
   INTEGRITY_PATH,
@@ -172,7 +172,13 @@ export function createMcpServer(source: PublishedSource, options: Pick<McpOption
   const json = async (view: PublishedView, path: string): Promise<unknown> => {
     const bytes = await view.read(path);
     if (!bytes) throw notPublished(view, path);
-    return JSON.parse(decoder.decode(bytes));
+    try {
+      return JSON.parse(decoder.decode(bytes));
+    } catch (e) {
+      throw new RiskError("E_INPUT", `${path} as published is not JSON (${(e as Error).message.slice(0, 200)})`, {
+        path,
+      });
+    }
   };
   const stamp = (view: PublishedView) => ({
     publishedAt: view.at,
@@ -198,16 +204,12 @@ export function createMcpServer(source: PublishedSource, options: Pick<McpOption
     answer("search", async ({ query, lang, limit, asOf }) => {
       if (!query.trim()) throw new RiskError("E_USAGE", "The query is empty: give one or more words");
       const view = await source.at(asOf);
-      const index = (await json(view, "/api/v1/search-index.json")) as {
-        index: string;
-        documents: { id: string; type: string; lang: string; title: string; url: string; date: string | null }[];
-      };
-      const documents = new Map(index.documents.map((d) => [d.id, d]));
-      const hits = querySearchIndex(index.index, query, { lang, limit: limit ?? 10 }).map((h) => {
-        const d = documents.get(h.id);
-        // The score as querySearchIndex rounds it, the value `risk-cli search --json` gives.
-        return { id: h.id, score: h.score, ...(d ?? {}), terms: h.terms };
-      });
+      const index = await json(view, "/api/v1/search-index.json");
+      const hits = searchPublishedIndex(index, "/api/v1/search-index.json", query, { lang, limit: limit ?? 10 }).map(
+        // The score as querySearchIndex rounds it, the value `risk-cli search --json` gives; then
+        // the document as the index lists it (its id is the hit's).
+        ({ hit: h, document: d }) => Object.assign({ id: h.id, score: h.score }, d, { terms: h.terms }),
+      );
       return { ...stamp(view), query, hits };
     }),
   );

@@ -18,7 +18,7 @@ export const INTEGRITY_PATH = "/api/v1/integrity.json";
 const FRAME_ID = /^\d{6,}-\d{8}T\d{6}Z$/;
 
 /** Largest site file read as a surface; a larger one is refused before a byte is read. */
-const MAX_SURFACE_BYTES = 256 * 1024 * 1024;
+export const MAX_SURFACE_BYTES = 256 * 1024 * 1024;
 /** Largest integrity.json read. */
 const MAX_INTEGRITY_BYTES = 32 * 1024 * 1024;
 

@@ -35,6 +35,21 @@ const wholeNumber = (options: { min: number; max?: number; metavar?: "MINUTES" }
     },
   });
 
+/**
+ * A file or folder path. An empty one (or one of spaces only) is refused: resolved, it would name
+ * the current folder, so `--out ""` (a variable left unset in a script) would act on a folder
+ * nobody named.
+ */
+const path = (metavar: "DIR" | "FILE") =>
+  string({
+    metavar,
+    pattern: /\S/u,
+    placeholder: ".",
+    errors: {
+      patternMismatch: message`An empty path names no file or folder: give its path (. for the current folder).`,
+    },
+  });
+
 const json = withDefault(
   flag("--json", {
     description: message`Print the result as JSON on stdout; stderr then carries only warnings and errors.`,
@@ -42,21 +57,18 @@ const json = withDefault(
   false,
 );
 const archive = withDefault(
-  option("--archive", string({ metavar: "DIR" }), {
+  option("--archive", path("DIR"), {
     description: message`The archive Git repository (one commit per frame).`,
   }),
   "archive.git",
 );
 
 const publication = optional(
-  option("--publication", string({ metavar: "DIR" }), {
+  option("--publication", path("DIR"), {
     description: message`The publication folder (default: the current folder when it holds a risk.config.yaml, else the built-in demo).`,
   }),
 );
-const site = withDefault(
-  option("--site", string({ metavar: "DIR" }), { description: message`The site folder.` }),
-  "site",
-);
+const site = withDefault(option("--site", path("DIR"), { description: message`The site folder.` }), "site");
 
 const remote = optional(
   option("--remote", string({ metavar: "URL" }), {
@@ -178,7 +190,7 @@ const parser = or(
           frame: option("--frame", string({ metavar: "FRAME-ID" }), {
             description: message`The frame the bundle attests, as assemble printed it (000042-20261121T154500Z).`,
           }),
-          bundle: option("--bundle", string({ metavar: "FILE" }), {
+          bundle: option("--bundle", path("FILE"), {
             description: message`The Sigstore bundle (actions/attest-build-provenance's bundle-path) whose subject is the frame's hash.`,
           }),
           archive,
@@ -205,7 +217,7 @@ const parser = or(
     object({
       command: constant("collect"),
       publication: optional(
-        option("--publication", string({ metavar: "DIR" }), {
+        option("--publication", path("DIR"), {
           description: message`The publication folder (default: the current folder when it holds a risk.config.yaml, else the built-in demo).`,
         }),
       ),
@@ -230,6 +242,7 @@ const parser = or(
     "init",
     object({
       command: constant("init"),
+      // An empty folder name gets init's own message, which says what the folder is for.
       dir: argument(string({ metavar: "DIR" }), {
         description: message`A new or empty folder; with --detect, the root of an existing site.`,
       }),
@@ -258,12 +271,12 @@ const parser = or(
         description: message`A date (end of that UTC day) or an exact date-time with a zone.`,
       }),
       out: optional(
-        option("--out", string({ metavar: "DIR" }), {
+        option("--out", path("DIR"), {
           description: message`Write the publication as it stood then into DIR, checking every file.`,
         }),
       ),
       upstream: optional(
-        option("--upstream", string({ metavar: "DIR" }), {
+        option("--upstream", path("DIR"), {
           description: message`Write the exact documents each upstream sent at that frame into DIR (a new or empty folder), with the reason for each that sent none.`,
         }),
       ),
@@ -314,7 +327,7 @@ const parser = or(
       object({
         command: constant("traffic-ingest"),
         files: multiple(
-          argument(string({ metavar: "FILE" }), {
+          argument(path("FILE"), {
             description: message`An access log, plain or gzip; give the rotated copies too (access.log.1, access.log.*.gz).`,
           }),
           { min: 1 },
@@ -373,7 +386,7 @@ const parser = or(
       command: constant("serve"),
       site,
       archive: optional(
-        option("--archive", string({ metavar: "DIR" }), {
+        option("--archive", path("DIR"), {
           description: message`Also answer Memento (RFC 7089) from this archive: Accept-Datetime on a surface redirects to the version published then, /memento/<frame-id>/<path> serves it byte for byte, /timemap/<path> lists the versions.`,
         }),
       ),
@@ -417,7 +430,7 @@ const parser = or(
       command: constant("mcp"),
       site,
       archive: optional(
-        option("--archive", string({ metavar: "DIR" }), {
+        option("--archive", path("DIR"), {
           description: message`Answer from this archive: every tool's asOf finds the frame published then, and replay_summary, diff and verify need it.`,
         }),
       ),
@@ -439,7 +452,7 @@ const parser = or(
       command: constant("verify"),
       archive,
       checkpoint: optional(
-        option("--checkpoint", string({ metavar: "FILE" }), {
+        option("--checkpoint", path("FILE"), {
           description: message`A checkpoint saved from black-box.json (log.checkpoint): prove that the archive still extends it, reading the frame log's tiles only.`,
         }),
       ),
@@ -466,7 +479,7 @@ const parser = or(
         }),
       ),
       trustedRoot: optional(
-        option("--trusted-root", string({ metavar: "FILE" }), {
+        option("--trusted-root", path("FILE"), {
           description: message`A Sigstore trusted root (JSON) instead of the pinned public-good one (for GitHub's own instance, or a newer root).`,
         }),
       ),

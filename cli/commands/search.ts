@@ -1,9 +1,7 @@
-import * as fs from "node:fs";
 import { resolve } from "node:path";
+import { MAX_SURFACE_BYTES, readSiteFile } from "../../app/published.ts";
 import { RiskError } from "../../core/errors.ts";
-import { querySearchIndex } from "../../core/editorial/search.ts";
-import type { SearchIndexSurface } from "../../core/surfaces/search-index.ts";
-import type { z } from "zod";
+import { searchPublishedIndex } from "../../core/editorial/search.ts";
 
 export interface SearchReport {
   ok: true;
@@ -31,24 +29,27 @@ export function runSearch(opts: {
   json: boolean;
 }): SearchReport {
   const file = resolve(opts.site, "api/v1/search-index.json");
-  let surface: z.infer<typeof SearchIndexSurface>;
+  // Only a regular file inside the site is read, and no larger than any site file can be: a link
+  // to /dev/zero or a FIFO put in its place would otherwise fill the memory or hang.
+  const bytes = readSiteFile(opts.site, "/api/v1/search-index.json", (size) => {
+    if (size > MAX_SURFACE_BYTES)
+      throw new RiskError(
+        "E_INPUT",
+        `The search index ${file} is ${size} bytes, more than any site file risk-cli publishes (${MAX_SURFACE_BYTES}): assemble the site again, or pass --site`,
+        { file },
+      );
+  });
+  if (bytes === null)
+    throw new RiskError("E_INPUT", `No search index at ${file}; run risk-cli assemble first, or pass --site`, { file });
+  let surface: unknown;
   try {
-    surface = JSON.parse(fs.readFileSync(file, "utf8"));
+    surface = JSON.parse(new TextDecoder().decode(bytes));
   } catch (e) {
-    const missing = (e as NodeJS.ErrnoException).code === "ENOENT";
-    throw new RiskError(
-      "E_INPUT",
-      missing
-        ? `No search index at ${file}; run risk-cli assemble first, or pass --site`
-        : `Cannot read the search index ${file}: ${(e as Error).message}`,
-      { file },
-    );
+    throw new RiskError("E_INPUT", `Cannot read the search index ${file}: ${(e as Error).message}`, { file });
   }
   if (!opts.query.trim()) throw new RiskError("E_USAGE", "The query is empty; give one or more words");
-  const documents = new Map(surface.documents.map((d) => [d.id, d]));
-  const hits = querySearchIndex(surface.index, opts.query, { lang: opts.lang, limit: opts.limit }).map((h) => {
-    const d = documents.get(h.id)!;
-    return {
+  const hits = searchPublishedIndex(surface, file, opts.query, { lang: opts.lang, limit: opts.limit }).map(
+    ({ hit: h, document: d }) => ({
       id: h.id,
       score: h.score,
       type: d.type,
@@ -57,8 +58,8 @@ export function runSearch(opts: {
       url: d.url,
       date: d.date,
       terms: h.terms,
-    };
-  });
+    }),
+  );
   if (!opts.json) {
     if (hits.length === 0) process.stdout.write(`no result for "${opts.query}"\n`);
     for (const h of hits)

@@ -5,6 +5,8 @@
  * reproduce the term processing (lower case, accents folded).
  */
 import MiniSearch, { type Options, type SearchResult } from "minisearch";
+import { z } from "zod";
+import { inputError } from "../errors.ts";
 import { noMemo, type Memo } from "../ports.ts";
 
 export interface SearchDocument {
@@ -272,4 +274,69 @@ export function querySearchIndex(
     .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     .slice(0, options.limit ?? 10)
     .map((r) => ({ id: String(r.id), score: Math.round(r.score * 1000) / 1000, terms: [...r.terms].sort() }));
+}
+
+/**
+ * What a reader of a published index relies on: each document's fields shown with a hit, and the
+ * serialised index. Other members (and other fields of a document) are let through, so that a
+ * site published by another version of risk-cli still reads.
+ */
+const PublishedIndex = z.object({
+  documents: z.array(
+    z.looseObject({
+      id: z.string(),
+      type: z.string(),
+      lang: z.string(),
+      title: z.string(),
+      url: z.string(),
+      date: z.string().nullable(),
+    }),
+  ),
+  index: z.string(),
+});
+
+/** A document of a published index, as it is listed there. */
+export type PublishedDocument = z.infer<typeof PublishedIndex>["documents"][number];
+
+/**
+ * The hits of `query` in a published search index (the parsed /api/v1/search-index.json), each
+ * with the document it names. A value that is not such an index (another JSON document, an index
+ * cut short or edited by hand) is an input error that names `where` and the field, never a crash.
+ */
+export function searchPublishedIndex(
+  value: unknown,
+  where: string,
+  query: string,
+  options: { lang?: "fr" | "en"; limit?: number } = {},
+): { hit: SearchHit; document: PublishedDocument }[] {
+  const again = "assemble the site again, or point at a site risk-cli published";
+  const parsed = PublishedIndex.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const field = issue.path.length > 0 ? issue.path.join(".") : undefined;
+    throw inputError(where, undefined, field, `not a published search index (${issue.message}): ${again}`);
+  }
+  const documents = new Map((value as z.infer<typeof PublishedIndex>).documents.map((d) => [d.id, d]));
+  let hits: SearchHit[];
+  try {
+    hits = querySearchIndex(parsed.data.index, query, options);
+  } catch (e) {
+    throw inputError(
+      where,
+      undefined,
+      "index",
+      `not a minisearch index (${(e as Error).message.slice(0, 200)}): ${again}`,
+    );
+  }
+  return hits.map((hit) => {
+    const document = documents.get(hit.id);
+    if (!document)
+      throw inputError(
+        where,
+        undefined,
+        "documents",
+        `the index finds document ${JSON.stringify(hit.id.slice(0, 200))}, which documents does not list: ${again}`,
+      );
+    return { hit, document };
+  });
 }

@@ -169,6 +169,26 @@ describe("the command line", () => {
     }
   });
 
+  it("refuses an empty path given to any file or folder option, before anything is read or written", () => {
+    const cwd = tempDir("risk-empty-path-");
+    for (const args of [
+      ["replay", "--date", "2026-11-22", "--out", ""],
+      ["replay", "--date", "2026-11-22", "--upstream", "  "],
+      ["assemble", "--site", ""],
+      ["assemble", "--archive", ""],
+      ["verify", "--archive", ""],
+      ["verify", "--checkpoint", ""],
+      ["lint", "--publication", ""],
+      ["search", "dette", "--site", ""],
+      ["traffic", "ingest", ""],
+    ]) {
+      const r = runCli(args, { cwd });
+      expect(r.status, `${JSON.stringify(args)}: ${r.stderr}`).toBe(EXIT.E_USAGE);
+      expect(r.stderr).toContain("An empty path names no file or folder: give its path (. for the current folder).");
+    }
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
   it("with --json, leaves on stderr no note of the publication in this folder, only warnings", () => {
     const cwd = `${tempDir("risk-json-note-")}/pub`;
     expect(runCli(["init", cwd]).status).toBe(0);

@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { EXIT } from "../../cli/exit.ts";
 import { join } from "node:path";
@@ -226,6 +227,49 @@ describe("risk-cli search", () => {
     expect(r.status).toBe(EXIT.E_INPUT);
     expect(r.stderr).toContain("run risk-cli assemble first");
     expect(runCli(["search", "dette", "--lang", "de"], { cwd: empty }).status).toBe(EXIT.E_USAGE);
+  });
+
+  it("refuses an index that is not one, a link to a device and a FIFO, naming the file and the field", () => {
+    const index = join(cwd, "site/api/v1/search-index.json");
+    const published = readFileSync(index);
+    const whole = JSON.parse(published.toString("utf8"));
+    const cases: [string, string, RegExp][] = [
+      ["another JSON document", "{}", /search-index\.json \(field documents\): not a published search index/],
+      ["an array", "[]", /not a published search index/],
+      [
+        "a damaged index",
+        JSON.stringify({ ...whole, index: '{"documentCount":"x"}' }),
+        /\(field index\): not a minisearch index/,
+      ],
+      [
+        "an index that finds a document the list lacks",
+        JSON.stringify({ ...whole, documents: [] }),
+        /\(field documents\): the index finds document "[^"]+", which documents does not list/,
+      ],
+    ];
+    try {
+      for (const [what, text, message] of cases) {
+        writeFileSync(index, text);
+        const r = runCli(["search", "dette", "--json"], { cwd });
+        expect(r.status, what).toBe(EXIT.E_INPUT);
+        expect(r.stderr, what).toMatch(message);
+        expect(r.stderr, what).toContain("assemble the site again");
+      }
+      rmSync(index);
+      symlinkSync("/dev/zero", index);
+      const zero = runCli(["search", "dette"], { cwd });
+      expect(zero.status).toBe(EXIT.E_INPUT);
+      expect(zero.stderr).toContain("not a regular file inside it");
+      rmSync(index);
+      execFileSync("mkfifo", [index]);
+      const fifo = runCli(["search", "dette"], { cwd });
+      expect(fifo.status).toBe(EXIT.E_INPUT);
+      expect(fifo.stderr).toContain("not a regular file inside it");
+    } finally {
+      rmSync(index, { force: true });
+      writeFileSync(index, published);
+    }
+    expect(runCli(["search", "dette", "--json"], { cwd }).status).toBe(0);
   });
 });
 
