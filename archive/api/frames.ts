@@ -10,6 +10,7 @@ import { Frame } from "../../core/frame.ts";
 import { damaged, oidAtPath, readBlob, readCommit, type CommitInfo, type TreeCache } from "../git/objects.ts";
 import { JOURNAL_PATH, servedJournal } from "./journal.ts";
 import { FRAME_FILE, sitePath } from "../layout.ts";
+import { parseFrameMessage } from "../models/message.ts";
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
@@ -42,6 +43,26 @@ export async function readFrameAs<T>(
     if (!(e instanceof SyntaxError || e instanceof TypeError)) throw e;
     throw damaged(entry.oid, `(the ${FRAME_FILE} of commit ${commit}) is not JSON text`);
   }
+  // A commit made on top of the archive with plain Git (its tree copied from a frame) is not that
+  // frame: its message must name the frame its tree records, as risk-cli writes it.
+  let trailers: ReturnType<typeof parseFrameMessage>;
+  try {
+    trailers = parseFrameMessage(c.message, commit);
+  } catch (e) {
+    if (!(e instanceof RiskError)) throw e;
+    throw new RiskError(
+      "E_VERIFY",
+      `${e.message}. It was made on the archive's branch with plain Git, not by risk-cli; run risk-cli verify to see where the frames stop, and move the branch back to the last frame (git update-ref)`,
+      { commit },
+    );
+  }
+  const recorded = json as { frameId?: unknown; frameHash?: unknown } | null;
+  if (trailers.frameId !== recorded?.frameId || trailers.frameHash !== recorded?.frameHash)
+    throw new RiskError(
+      "E_VERIFY",
+      `Commit ${commit} is not the frame its ${FRAME_FILE} records: its message names frame ${trailers.frameId}, the file ${String(recorded?.frameId).slice(0, 80)}. The commit was not written by risk-cli for that frame; run risk-cli verify`,
+      { commit },
+    );
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
     throw damaged(

@@ -423,6 +423,55 @@ describe("a tampered head tree or commit message", () => {
     expect(verify.stderr + verify.stdout).toContain("more than one parent");
   });
 
+  it("a commit made with plain Git on top, its tree a frame's: prove, replay and assemble refuse it, never counting it as a frame", () => {
+    const { copy, env, git } = archiveCopy("risk-on-top-");
+    const top = execFileSync("git", ["commit-tree", "main^{tree}", "-p", "main", "-m", "notes"], {
+      env: { ...env, GIT_COMMITTER_DATE: "2026-03-03T00:00:00Z", GIT_AUTHOR_DATE: "2026-03-03T00:00:00Z" },
+      encoding: "utf8",
+    }).trim();
+    git("update-ref", "refs/heads/main", top);
+    const head = git("rev-parse", "main");
+    const first = runCli(["prove", "--frame", "000001-20260228T100000Z", "--archive", copy]);
+    expect(first.status, first.stderr).toBe(1);
+    expect(first.stderr).toContain(`Commit ${top} is not a frame`);
+    expect(first.stderr).toContain("made on the archive's branch with plain Git");
+    const replayed = run(copy, "replay", "--date", "2026-03-05", "--json");
+    expect(replayed.status, replayed.stdout).toBe(1);
+    expect(replayed.stderr).toContain(`Commit ${top} is not a frame`);
+    const assembled = runCli([
+      "assemble",
+      "--now",
+      "2026-03-04T00:00:00Z",
+      "--archive",
+      copy,
+      "--site",
+      `${tempDir("risk-on-top-site-")}/site`,
+    ]);
+    expect(assembled.status, assembled.stderr).toBe(1);
+    expect(git("rev-parse", "main")).toBe(head);
+  });
+
+  it("a commit whose message names the head frame but whose tree is the frame before: replay and prove refuse", () => {
+    const { copy, env, git } = archiveCopy("risk-misnamed-");
+    const message = execFileSync("git", ["log", "-1", "--format=%B", "main"], { env, encoding: "utf8" });
+    const misnamed = execFileSync("git", ["commit-tree", "main~1^{tree}", "-p", "main", "-F", "-"], {
+      env,
+      input: message,
+      encoding: "utf8",
+    }).trim();
+    git("update-ref", "refs/heads/main", misnamed);
+    for (const args of [
+      ["replay", "--date", "2026-03-05", "--json"],
+      ["prove", "--frame", "000001-20260228T100000Z"],
+    ]) {
+      const r = run(copy, ...args);
+      expect(r.status, `${args[0]}: ${r.stderr}`).toBe(1);
+      expect(r.stderr).toContain(
+        `Commit ${misnamed} is not the frame its frame.json records: its message names frame 000005-`,
+      );
+    }
+  });
+
   it("a recorded surface removed from the tree: replay --out exits 1 as for any damage", () => {
     const a = tampered((git) => git("rm", "-q", "--cached", "site/llms.txt"));
     const r = run(a, "replay", "--date", "2027-01-01", "--out", `${tempDir("risk-gone-")}/r`);
