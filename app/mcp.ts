@@ -141,6 +141,31 @@ export interface McpOptions {
   log?: (line: string) => void;
 }
 
+/**
+ * A file operation the system refused (a path too long, permission denied, an I/O error), said
+ * without its path: the operation and the system's code. Undefined for any other failure.
+ */
+function fileRefusal(e: unknown): string | undefined {
+  const { code, syscall } = (e ?? {}) as { code?: unknown; syscall?: unknown };
+  if (typeof code !== "string" || !/^E[A-Z]+$/.test(code) || typeof syscall !== "string") return undefined;
+  return `the system refused a ${syscall.slice(0, 40)} (${code})`;
+}
+
+/**
+ * What the operator's log says of a failure that is not a tool's own error. Never a path or file
+ * content: a refused file operation is told by its operation and code; a programming error
+ * (TypeError, RangeError, ReferenceError) by its message, which quotes code, not data; anything
+ * else by its kind alone, since its message may quote a file (a JSON parser's does).
+ */
+function failureNote(e: unknown): string {
+  if (!(e instanceof Error)) return "a value that is not an Error was thrown";
+  const refused = fileRefusal(e);
+  if (refused) return `${e.name}: ${refused}`;
+  if (e instanceof TypeError || e instanceof RangeError || e instanceof ReferenceError)
+    return `${e.name}: ${e.message.slice(0, 200)}`;
+  return e.name;
+}
+
 /** One MCP server over a publication; cheap enough to make per HTTP request (the source is shared). */
 export function createMcpServer(source: PublishedSource, options: Pick<McpOptions, "log"> = {}): McpServer {
   const server = new McpServer(
@@ -161,9 +186,17 @@ export function createMcpServer(source: PublishedSource, options: Pick<McpOption
         return { content: [{ type: "text", text }] };
       } catch (e) {
         if (e instanceof RiskError) return { content: [{ type: "text", text: scrub(e.message) }], isError: true };
-        options.log?.(`mcp: the tool ${name} failed: ${e instanceof Error ? e.name : "error"}`);
+        options.log?.(`mcp: the tool ${name} failed: ${failureNote(e)}`);
+        const refused = fileRefusal(e);
         return {
-          content: [{ type: "text", text: `The tool ${name} failed inside the server; its operator's log says why.` }],
+          content: [
+            {
+              type: "text",
+              text: refused
+                ? `The tool ${name} could not read the publication: ${refused}.`
+                : `The tool ${name} failed inside the server; its operator's log says why.`,
+            },
+          ],
           isError: true,
         };
       }
@@ -470,8 +503,14 @@ function registerResources(
     if (e instanceof McpError || e instanceof RpcFailure) return e;
     if (e instanceof RiskError)
       return new RpcFailure(e.code === "E_USAGE" ? ErrorCode.InvalidParams : ErrorCode.InternalError, scrub(e.message));
-    log?.(`mcp: ${what} failed: ${e instanceof Error ? e.name : "error"}`);
-    return new RpcFailure(ErrorCode.InternalError, `${what} failed inside the server; its operator's log says why.`);
+    log?.(`mcp: ${what} failed: ${failureNote(e)}`);
+    const refused = fileRefusal(e);
+    return new RpcFailure(
+      ErrorCode.InternalError,
+      refused
+        ? `${what} could not read the publication: ${refused}`
+        : `${what} failed inside the server; its operator's log says why.`,
+    );
   };
   server.registerResource(
     "surface",

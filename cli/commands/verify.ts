@@ -1,7 +1,7 @@
 import { readRegularFile } from "../../archive/regular-file.ts";
 import { openArchive } from "../../archive/index.ts";
 import { RiskError } from "../../core/errors.ts";
-import { CheckpointFormatError, parseCheckpoint } from "../../core/log/checkpoint.ts";
+import { CheckpointFormatError, parseCheckpoint, parseVerifierKey } from "../../core/log/checkpoint.ts";
 import { nodeHasher, stderrLogger } from "../runtime/node.ts";
 
 /**
@@ -89,6 +89,18 @@ export async function runVerifyCheckpoint(opts: { archive: string; checkpoint: s
     );
   let signature: "valid" | "unsigned" | "not checked" = parsed.signatures.length ? "not checked" : "unsigned";
   if (opts.key !== undefined) {
+    // A malformed key says nothing of the checkpoint: it is the command line that is wrong. The
+    // key itself is never repeated, since it may be the signing key, which must stay secret.
+    if (/^PRIVATE\+KEY\+/.test(opts.key.trim()))
+      throw new RiskError(
+        "E_USAGE",
+        "--key is given a signing key (PRIVATE+KEY+...), which must stay secret: give the verifier key instead (black-box.json log.verifierKey), and make a new signing key if this one was shared",
+      );
+    if (!parseVerifierKey(opts.key))
+      throw new RiskError(
+        "E_USAGE",
+        "--key is not a verifier key (<name>+<8 hex digits>+<base64 of 33 bytes>): give black-box.json's log.verifierKey exactly",
+      );
     const { verifyNote } = await import("../../app/note-signer.ts");
     if (!verifyNote(parsed.text, parsed.signatures, opts.key))
       throw new RiskError(

@@ -196,7 +196,7 @@ type Reply = {
  * `risk-cli mcp` run in this process from the sources, over two in-memory streams: a line is
  * written to its standard input and its replies are read, one JSON document a line.
  */
-function inProcess(options: { site?: string; archive?: string }) {
+function inProcess(options: { site?: string; archive?: string; log?: (line: string) => void }) {
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   const served = serveStdio({ ...options, hash: nodeHasher, stdin, stdout });
@@ -312,6 +312,24 @@ describe("risk-cli mcp reads only the published bytes of the site", () => {
     expect(r.isError).toBe(false);
     expect(r.text.slice(r.text.indexOf("\n\n") + 2)).toBe(readFileSync(`${site}/api/v1/risk.json`, "utf8"));
     await archived.close();
+  });
+
+  it("tells a file operation the system refused, to the client and in the operator's log, without its path", async () => {
+    const copy = `${tempDir("risk-mcp-refused-")}/archive`;
+    cpSync(archive, copy, { recursive: true });
+    // An alternates line far longer than a path may be: every lookup of an object outside the archive fails.
+    const long = "/x".repeat(3000);
+    writeFileSync(`${copy}/objects/info/alternates`, `${long}\n`);
+    const logs: string[] = [];
+    const server = inProcess({ site, archive: copy, log: (line) => logs.push(line) });
+    const r = await server.tool("verify", {});
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(
+      /^The tool verify could not read the publication: the system refused a \w+ \(ENAMETOOLONG\)\.$/,
+    );
+    expect(logs.join("\n")).toMatch(/mcp: the tool verify failed: Error: the system refused a \w+ \(ENAMETOOLONG\)/);
+    expect(logs.join("\n") + r.text).not.toContain("/x/x");
+    await server.close();
   });
 
   it("refuses a resource URI of a million characters with -32602, and lists its one template without a media type", async () => {

@@ -1,6 +1,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { EXIT } from "../../cli/exit.ts";
 import { describe, expect, it } from "vitest";
 import { runAssemble } from "../../cli/commands/assemble.ts";
 import { at, git } from "../helpers/archive.ts";
@@ -67,6 +68,17 @@ describe("the frame log: checkpoints a stranger saves, and proofs", () => {
     // Another key: the signature does not verify.
     const other = generateNoteKey("risques.example.org/risk-cli/frames").verifierKey;
     expect(runCli(["verify", "--archive", archive, "--checkpoint", saved, "--key", other]).status).toBe(1);
+    // A key that is not a verifier key is a wrong command line, not an altered checkpoint; the
+    // signing key given by mistake is never repeated.
+    for (const [given, said] of [
+      ["garbage", "--key is not a verifier key"],
+      [key.privateKey, "--key is given a signing key (PRIVATE+KEY+...), which must stay secret"],
+    ] as const) {
+      const wrong = runCli(["verify", "--archive", archive, "--checkpoint", saved, "--key", given]);
+      expect(wrong.status, wrong.stderr).toBe(EXIT.E_USAGE);
+      expect(wrong.stderr).toContain(said);
+      expect(wrong.stderr).not.toContain(key.privateKey.split("+").at(-1));
+    }
     // The full verify ties the tiles to the frames and counts pinned frames (every test frame has --now).
     const full = runCli(["verify", "--archive", archive, "--json"]);
     expect(full.status, full.stderr).toBe(0);
