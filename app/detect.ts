@@ -10,11 +10,13 @@ import { join } from "node:path";
 import picomatch from "picomatch";
 import { parse as parseToml, TomlError } from "smol-toml";
 import { LineCounter, parseDocument, stringify } from "yaml";
+import { readRegularFile } from "../archive/regular-file.ts";
 import { isTimeZone } from "../core/dates.ts";
 import { isRiskError } from "../core/errors.ts";
 import { type ContentConfig, FRONTMATTER_KEYS, SiteAddress } from "../core/inputs/schemas.ts";
 import { fileSlug, likelyKey, SLUG, slugProblem, splitDocument, stemOf } from "../core/inputs/documents.ts";
 import { yamlProblem } from "../core/inputs/locate.ts";
+import { MAX_INPUT_BYTES } from "../core/inputs/read.ts";
 
 export type Generator = "astro" | "hugo" | "jekyll" | "eleventy" | "markdown";
 
@@ -127,14 +129,37 @@ function templatesOf(root: string, generator: Generator): Detection["content"]["
   return engine === "njk" ? "nunjucks" : "liquid";
 }
 
+/** The largest config or data file of a generator read: they are a few kilobytes. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/**
+ * The text of a file of the site; undefined when there is none (or it cannot be opened); a
+ * `refused` reason for what is not read: anything but a regular file (a FIFO would hang the
+ * detection, /dev/zero fill the memory) and a file over `maxBytes`.
+ */
+function siteText(path: string, maxBytes: number): string | { refused: string } | undefined {
+  let read: Buffer | "not-regular" | "refused";
+  try {
+    read = readRegularFile(path, { followLink: true, admit: (size) => size <= maxBytes });
+  } catch {
+    return undefined;
+  }
+  if (read === "not-regular") return { refused: "it is not a regular file (a FIFO, a device or a folder)" };
+  if (read === "refused") return { refused: `it is over the ${maxBytes}-byte limit` };
+  return read.toString("utf8");
+}
+
+/** The text of a generator's config or data file, or undefined when there is none or it is not read. */
+function configText(path: string): string | undefined {
+  const text = siteText(path, MAX_CONFIG_BYTES);
+  return typeof text === "string" ? text : undefined;
+}
+
 /** The text of an Eleventy site's config file: the first of its names that reads. */
 function eleventyConfig(root: string): string | undefined {
   for (const name of ELEVENTY_CONFIGS) {
-    try {
-      return fs.readFileSync(join(root, name), "utf8");
-    } catch {
-      // the next name
-    }
+    const text = configText(join(root, name));
+    if (text !== undefined) return text;
   }
   return undefined;
 }
@@ -197,12 +222,9 @@ function readConfig(
   file: string,
   format: "toml" | "yaml" | "json",
 ): { config?: Record<string, unknown> | null; broken?: string } {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, "utf8");
-  } catch {
-    return {};
-  }
+  const text = siteText(file, MAX_CONFIG_BYTES);
+  if (text === undefined) return {};
+  if (typeof text !== "string") return { broken: text.refused };
   try {
     let value: unknown;
     if (format === "toml") value = parseToml(text);
@@ -267,12 +289,8 @@ function siteAddress(root: string, generator: Generator): string | undefined {
       "astro.config.mts",
       "astro.config.cjs",
     ]) {
-      let text: string;
-      try {
-        text = fs.readFileSync(join(root, name), "utf8");
-      } catch {
-        continue;
-      }
+      const text = configText(join(root, name));
+      if (text === undefined) continue;
       found = /\bsite\s*:\s*(['"`])(https?:\/\/[^'"`\s]+)\1/.exec(text)?.[2];
       // Astro serves every page under its `base` path: the site's address includes it.
       const base = /\bbase\s*:\s*(['"`])(\/[^'"`\s]*)\1/.exec(text)?.[2]?.replace(/\/+$/, "");
@@ -305,12 +323,8 @@ function eleventySiteAddress(root: string): string | undefined {
   let found: string | undefined;
   for (const name of ["metadata", "site"]) {
     for (const ext of [".json", ".js", ".mjs", ".cjs"]) {
-      let text: string;
-      try {
-        text = fs.readFileSync(join(folder, `${name}${ext}`), "utf8");
-      } catch {
-        continue;
-      }
+      const text = configText(join(folder, `${name}${ext}`));
+      if (text === undefined) continue;
       if (ext === ".json") {
         let value: unknown;
         try {
@@ -382,12 +396,7 @@ function jekyllConfig(root: string): JekyllConfig {
  */
 function polyglotPrefixes(root: string, c: Record<string, unknown>): Record<"fr" | "en", string> | undefined {
   const listed = [c.plugins, c.gems].some((l) => Array.isArray(l) && l.includes("jekyll-polyglot"));
-  let gemfile = "";
-  try {
-    gemfile = fs.readFileSync(join(root, "Gemfile"), "utf8");
-  } catch {
-    // no Gemfile
-  }
+  const gemfile = configText(join(root, "Gemfile")) ?? "";
   if (!listed && !/^\s*gem\s+["']jekyll-polyglot["']/m.test(gemfile)) return undefined;
   if (!Array.isArray(c.languages)) return undefined;
   const codes = c.languages.filter((l): l is string => typeof l === "string" && /^[A-Za-z0-9_-]+$/.test(l));
@@ -654,7 +663,13 @@ export function detectSite(root: string): Detection {
     );
   const found: Found[] = [];
   for (const rel of rels) {
-    const read = frontmatterOf(rel, fs.readFileSync(join(root, rel), "utf8"), (w) =>
+    // As an assembly reads it: a regular file of at most the input limit.
+    const page = siteText(join(root, rel), MAX_INPUT_BYTES);
+    if (typeof page !== "string") {
+      unmapped.push(`${rel}: ${page?.refused ?? "it cannot be read"}; left out`);
+      continue;
+    }
+    const read = frontmatterOf(rel, page, (w) =>
       unmapped.push(`${rel}: its frontmatter's YAML says "${w}"; check that value`),
     );
     if ("none" in read) {

@@ -8,7 +8,10 @@ export interface ReadOnlyFs {
    * MAX_INPUT_BYTES, the cap of a publication's own input files).
    */
   readText(path: string, options?: { maxBytes?: number }): Promise<string>;
-  /** Names of the regular files and symbolic links directly inside `dir`, sorted; [] when `dir` does not exist. */
+  /**
+   * Names of everything but folders directly inside `dir` (regular files, symbolic links, FIFOs,
+   * devices), sorted; [] when `dir` does not exist. What is not a regular file is refused when read.
+   */
   listFiles(dir: string): Promise<string[]>;
   /** Names of the folders directly inside `dir` (symbolic links not followed), sorted; [] when `dir` does not exist. */
   listDirs(dir: string): Promise<string[]>;

@@ -16,7 +16,13 @@ export function runInit(opts: { dir: string; json: boolean }) {
       "E_USAGE",
       "init needs the folder for the new publication: give its path (a new or empty folder, . for this one)",
     );
-  const target = resolve(opts.dir);
+  // A symbolic link to a folder is written through: the copy goes into the folder it leads to.
+  const given = resolve(opts.dir);
+  const target = fs.existsSync(given) ? fs.realpathSync(given) : given;
+  if (fs.existsSync(target) && !fs.statSync(target).isDirectory())
+    throw new RiskError("E_USAGE", `${target} is a file, not a folder; init writes into a new or empty folder`, {
+      dir: target,
+    });
   if (fs.existsSync(target) && fs.readdirSync(target).length > 0) {
     throw new RiskError("E_USAGE", `${target} is not empty; init only writes into a new or empty folder`, {
       dir: target,

@@ -37,8 +37,8 @@ export function denoFs(deno: DenoFs): ReadOnlyFs {
       if (st.size > (options?.maxBytes ?? MAX_INPUT_BYTES)) throw tooLargeError(path, options?.maxBytes);
       return decodeInput(path, await deno.readFile(path), options?.maxBytes);
     },
-    // Links too: one that leads out of the publication, or nowhere, is refused by name when read.
-    listFiles: (dir) => namesIn(deno, dir, (e) => e.isFile || e.isSymlink),
+    // Links, FIFOs and devices too: refused by name when read, not passed over in silence.
+    listFiles: (dir) => namesIn(deno, dir, (e) => !e.isDirectory),
     listDirs: (dir) => namesIn(deno, dir, (e) => e.isDirectory),
     realPath: (path) => deno.realPath(path),
     exists: (path) =>

@@ -29,9 +29,9 @@ export const nodeFs: ReadOnlyFs = {
     if (st.size > (options?.maxBytes ?? MAX_INPUT_BYTES)) throw tooLargeError(path, options?.maxBytes);
     return decodeInput(path, readFileSync(path), options?.maxBytes);
   },
-  // Links too: one that leads out of the publication, or nowhere, is refused by name when read,
-  // not passed over in silence.
-  listFiles: (dir) => namesIn(dir, (e) => e.isFile() || e.isSymbolicLink()),
+  // Links, FIFOs and devices too: one that leads out of the publication or nowhere, or is not a
+  // regular file, is refused by name when read, not passed over in silence.
+  listFiles: (dir) => namesIn(dir, (e) => !e.isDirectory()),
   listDirs: (dir) => namesIn(dir, (e) => e.isDirectory()),
   realPath: (path) => fsp.realpath(path),
   exists: (path) =>

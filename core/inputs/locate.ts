@@ -12,7 +12,7 @@ export function parseWithSchema<S extends z.ZodType>(
   file: string,
   text: string,
   schema: S,
-  options: { json?: boolean; lineOffset?: number } = {},
+  options: { json?: boolean; lineOffset?: number; keysOnce?: boolean } = {},
 ): z.infer<S> {
   const lineOffset = options.lineOffset ?? 0;
   if (options.json) {
@@ -25,6 +25,16 @@ export function parseWithSchema<S extends z.ZodType>(
       const line = doc.errors[0] ? counter.linePos(doc.errors[0].pos[0]).line : undefined;
       throw inputError(file, line, undefined, `invalid JSON (${(e as Error).message}); fix the syntax`);
     }
+    // JSON.parse keeps the last of two values of one key without a word, where the YAML reader
+    // refuses the second: both are refused, so that no value the publisher wrote is dropped unseen.
+    const twice = options.keysOnce === false ? null : duplicateKey(text);
+    if (twice !== null)
+      throw inputError(
+        file,
+        twice.line + lineOffset,
+        twice.key,
+        "the key is written twice in one object, and JSON keeps the last value silently; keep one",
+      );
     const result = schema.safeParse(data, { reportInput: true });
     if (result.success) return result.data;
     const { doc, counter } = parse(text);
@@ -245,4 +255,45 @@ export function splitFrontmatter(file: string, text: string): { yaml: string; bo
   const body = normalised.slice(end + 5);
   const bodyLine = yaml.split("\n").length + 2;
   return { yaml, body, bodyLine };
+}
+
+/**
+ * The first key given twice in one object of a valid JSON text, with its line, or null.
+ * Hand-written because JSON.parse keeps the last value without a word, and the yaml library,
+ * which reports duplicates, takes about a hundred times as long on a large document (measured on
+ * 8 MB of JSON: 5.6 s against 50 ms for this scan, and 32 ms for JSON.parse).
+ */
+export function duplicateKey(text: string): { key: string; line: number } | null {
+  // One set of keys per open object; null for an open array.
+  const open: (Set<string> | null)[] = [];
+  let keyNext = false;
+  let line = 1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x0a) line++;
+    else if (c === 0x7b) {
+      open.push(new Set());
+      keyNext = true;
+    } else if (c === 0x5b) {
+      open.push(null);
+      keyNext = false;
+    } else if (c === 0x7d || c === 0x5d) {
+      open.pop();
+      keyNext = false;
+    } else if (c === 0x2c) keyNext = open.at(-1) instanceof Set;
+    else if (c === 0x22) {
+      // A string: no raw line break can stand in one, and \" does not end it.
+      let end = i + 1;
+      while (text.charCodeAt(end) !== 0x22) end += text.charCodeAt(end) === 0x5c ? 2 : 1;
+      if (keyNext) {
+        const key = JSON.parse(text.slice(i, end + 1)) as string;
+        const keys = open.at(-1) as Set<string>;
+        if (keys.has(key)) return { key, line };
+        keys.add(key);
+        keyNext = false;
+      }
+      i = end;
+    }
+  }
+  return null;
 }

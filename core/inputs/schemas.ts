@@ -1,6 +1,7 @@
 /** Schemas of the input files of a publication, as documented in docs/inputs.md. */
 import { z } from "zod";
 import { isTimeZone, parseDateTime } from "../dates.ts";
+import { durationSeconds } from "../durations.ts";
 import { ClaimReviewEntry, EditorialProtocol, PrimarySource, Topic } from "../schemas/contract.ts";
 import {
   ChangelogKind,
@@ -160,9 +161,27 @@ function withoutCredentials(url: string): boolean {
 }
 
 /** An ISO 8601 duration in weeks, days, hours, minutes or seconds (years and months have no fixed length). */
-export const FixedDuration = z.iso.duration().refine((d) => !/^P(?:[^T]*[YM])/.test(d), {
-  message: "an ISO 8601 duration without years or months, such as PT6H or P2D",
-});
+/**
+ * The longest fixed duration: ten years (3,660 days). A longer `staleAfter` would mean "never
+ * stale", and one far longer puts the instant it ends outside the calendar dates can be written in.
+ */
+const MAX_FIXED_DURATION_SECONDS = 3660 * 86_400;
+
+export const FixedDuration = z.iso
+  .duration()
+  .refine((d) => !/^P(?:[^T]*[YM])/.test(d), {
+    message: "an ISO 8601 duration without years or months, such as PT6H or P2D",
+  })
+  .refine(
+    (d) => {
+      try {
+        return durationSeconds(d) <= MAX_FIXED_DURATION_SECONDS;
+      } catch {
+        return false;
+      }
+    },
+    { message: "at most ten years (P3660D), in weeks, days, hours, minutes or seconds, such as PT6H or P2D" },
+  );
 
 /**
  * A series identifier as the publisher already publishes it (`l0g.signal.us-macro-stress`): safe
@@ -186,7 +205,8 @@ export const InstrumentConfig = z.strictObject({
   source: SourceLocation,
   dashboard: Uri,
   methodology: Slug,
-  scale: z.number().positive().default(100),
+  // Values are scaled to it and back: a scale near the largest number overflows to Infinity.
+  scale: z.number().positive().max(1e9, { message: "at most 1,000,000,000" }).default(100),
   thresholds: Thresholds,
   staleAfter: FixedDuration,
   seriesId: SeriesId,
@@ -558,13 +578,30 @@ export const ClaimReviewsFile = withoutHiddenText(
     version: z.string(),
     updated: IsoDate,
     policy: z.string(),
-    entries: z.array(
-      ClaimReviewEntry.extend({
-        claimId: z.string().regex(/^[a-z0-9-]+#[a-z0-9-]+$/, "<article slug>#<claim id>"),
-        reviewedAt: ZonedDateTime,
-        reviewedBy: Line,
+    entries: z
+      .array(
+        ClaimReviewEntry.extend({
+          claimId: z.string().regex(/^[a-z0-9-]+#[a-z0-9-]+$/, "<article slug>#<claim id>"),
+          reviewedAt: ZonedDateTime,
+          reviewedBy: Line,
+          // Published in claims.json and the catalog, where readers follow it.
+          reproductionArtifact: Href.optional(),
+        }),
+      )
+      // A claim has one review state: a second entry would silently replace the first.
+      .superRefine((entries, ctx) => {
+        const first = new Map<string, number>();
+        entries.forEach((entry, i) => {
+          const earlier = first.get(entry.claimId);
+          if (earlier === undefined) first.set(entry.claimId, i);
+          else
+            ctx.addIssue({
+              code: "custom",
+              path: [i, "claimId"],
+              message: `"${entry.claimId}" is reviewed a second time (first in entry ${earlier + 1}); keep one entry per claim, with its latest review`,
+            });
+        });
       }),
-    ),
   }),
 );
 export type ClaimReviewsFile = z.infer<typeof ClaimReviewsFile>;

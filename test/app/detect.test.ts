@@ -1,4 +1,14 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { parse as parseYaml } from "yaml";
@@ -135,6 +145,34 @@ describe("init --detect and symbolic links in the site", () => {
     expect(readdirSync(outside)).toEqual([]);
     expect(existsSync(join(root, "risk.config.yaml"))).toBe(false);
   });
+});
+
+describe("init --detect and files that are not plain files", () => {
+  it("reads no generator config that is a FIFO or a link to /dev/zero, and leaves out a page over the input limit", async () => {
+    for (const plant of [
+      (root: string) => execFileSync("mkfifo", [join(root, "hugo.toml")]),
+      (root: string) => symlinkSync("/dev/zero", join(root, "hugo.toml")),
+    ]) {
+      const root = site({ "content/posts/premier.md": hugoPost("Premier") });
+      plant(root);
+      const { stderr, error } = await captured(() => runInitDetect({ dir: root, json: false }));
+      expect(error).toBeUndefined();
+      expect(stderr).toContain(
+        "hugo.toml: it is not a regular file (a FIFO, a device or a folder); nothing was read from it",
+      );
+    }
+    const root = site({
+      "hugo.toml": 'baseURL = "https://x.example.org/"\n',
+      "content/posts/premier.md": hugoPost("Premier"),
+      "content/posts/big.md": "",
+    });
+    // Sparse: no disk is filled, and the size is over the limit an assembly reads a page under.
+    truncateSync(join(root, "content/posts/big.md"), 64 * 1024 * 1024);
+    const { stderr, error } = await captured(() => runInitDetect({ dir: root, json: false }));
+    expect(error).toBeUndefined();
+    expect(stderr).toContain("content/posts/big.md: it is over the 4194304-byte limit; left out");
+    expect(config(root).baseUrl).toBe("https://x.example.org");
+  }, 30_000);
 });
 
 describe("the registries init --detect writes", () => {

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { VERSION } from "../../core/version.ts";
 import { EXIT } from "../../cli/exit.ts";
@@ -167,6 +167,27 @@ describe("the command line", () => {
       }
       expect(readdirSync(cwd)).toEqual([]);
     }
+  });
+
+  it("refuses a symbolic link to nothing as the folder to create, writes through one to an empty folder, and refuses a file", () => {
+    const cwd = tempDir("risk-link-target-");
+    symlinkSync(`${cwd}/nowhere`, `${cwd}/dangling`);
+    for (const args of [
+      ["init", "dangling"],
+      ["assemble", "--site", "site", "--archive", "dangling"],
+    ]) {
+      const r = runCli(args, { cwd });
+      expect(r.status, `${args.join(" ")}: ${r.stderr}`).toBe(EXIT.E_USAGE);
+      expect(r.stderr).toContain(`${cwd}/dangling: it is a symbolic link to nothing (its target does not exist)`);
+    }
+    mkdirSync(`${cwd}/empty`);
+    symlinkSync(`${cwd}/empty`, `${cwd}/to-empty`);
+    expect(runCli(["init", "to-empty"], { cwd }).status).toBe(0);
+    expect(readdirSync(`${cwd}/empty`)).toContain("risk.config.yaml");
+    writeFileSync(`${cwd}/a-file`, "x");
+    const file = runCli(["init", "a-file"], { cwd });
+    expect(file.status).toBe(EXIT.E_USAGE);
+    expect(file.stderr).toContain("is a file, not a folder");
   });
 
   it("refuses an empty path given to any file or folder option, before anything is read or written", () => {

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -72,6 +72,76 @@ describe("hostile publication files get exit 3 naming the file, never 70", () =>
     const r2 = lint(pub2);
     expect(r2.status).toBe(3);
     expect(r2.stderr).toMatch(/instruments\.eu\.seriesId.*also the seriesId of instrument us/);
+  });
+
+  it("refuses a staleAfter beyond ten years and a scale near the largest number, naming the config's line and field", () => {
+    for (const [from, to, field, said] of [
+      ["staleAfter: PT24H", "staleAfter: P100000000D", "staleAfter", "at most ten years (P3660D)"],
+      ["staleAfter: PT24H", "staleAfter: P3661D", "staleAfter", "at most ten years (P3660D)"],
+      ["scale: 100", "scale: 1e308", "scale", "at most 1,000,000,000"],
+    ] as const) {
+      const pub = copyDemo();
+      edit(pub, "risk.config.yaml", (t) => t.replace(from, to));
+      for (const r of [
+        lint(pub),
+        runCli(["assemble", "--publication", pub, "--site", `${pub}/../site`, "--archive", `${pub}/../a.git`]),
+      ]) {
+        expect(r.status, `${to}: ${r.stderr}`).toBe(3);
+        expect(r.stderr).toMatch(
+          new RegExp(
+            `risk\\.config\\.yaml:\\d+ \\(field instruments\\.\\w+\\.${field}\\): ${said.replace(/[()]/g, "\\$&")}`,
+          ),
+        );
+      }
+    }
+  });
+
+  it("refuses a claim reviewed twice and a reproduction artifact that is no web address, naming the entry's line", () => {
+    const twice = copyDemo();
+    edit(
+      twice,
+      "content/claim-reviews.yaml",
+      (t) =>
+        `${t}  - claimId: dette-americaine-plafond-2026#plafond-2026\n    reviewedAt: 2026-11-03T10:00:00Z\n    reviewedBy: X\n    note: second\n    kind: estimation\n`,
+    );
+    const r = lint(twice);
+    expect(r.status).toBe(3);
+    expect(r.stderr).toMatch(
+      /content\/claim-reviews\.yaml:\d+ \(field entries\.3\.claimId\): "dette-americaine-plafond-2026#plafond-2026" is reviewed a second time \(first in entry 1\)/,
+    );
+    for (const artifact of ["javascript:alert(1)", "file:///etc/passwd", "notebook.ipynb"]) {
+      const pub = copyDemo();
+      edit(pub, "content/claim-reviews.yaml", (t) =>
+        t.replace(/reproductionArtifact: \S+/, `reproductionArtifact: "${artifact}"`),
+      );
+      const bad = lint(pub);
+      expect(bad.status, artifact).toBe(3);
+      expect(bad.stderr).toMatch(
+        /\(field entries\.2\.reproductionArtifact\): an http\(s\) URL or a path starting with \//,
+      );
+    }
+  });
+
+  it("refuses a key written twice in one object of a JSON registry, as in YAML", () => {
+    const pub = copyDemo();
+    rmSync(join(pub, "content/topics.yaml"));
+    writeFileSync(
+      join(pub, "content/topics.json"),
+      '[\n  {"slug": "dette-publique", "label": "Dette publique",\n   "label": "OVERRIDDEN", "blurb": "b"}\n]\n',
+    );
+    const r = lint(pub);
+    expect(r.status).toBe(3);
+    expect(r.stderr).toContain(
+      "content/topics.json:3 (field label): the key is written twice in one object, and JSON keeps the last value silently; keep one",
+    );
+  });
+
+  it("names an article that is a FIFO instead of passing over it", () => {
+    const pub = copyDemo();
+    execFileSync("mkfifo", [join(pub, "content/articles/fr/en-attente.md")]);
+    const r = lint(pub);
+    expect(r.status).toBe(3);
+    expect(r.stderr).toContain("content/articles/fr/en-attente.md: it is not a regular file");
   });
 
   it("names an unreadable file inside the publication (EACCES), never its absolute path", async () => {
