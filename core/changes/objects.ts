@@ -9,7 +9,7 @@
 import { pageOf } from "../inputs/pages.ts";
 import { z } from "zod";
 import { canonicalJson } from "../canonical/jcs.ts";
-import { collapseSpaces } from "../render/text.ts";
+import { collapseSpaces, headUnits } from "../render/text.ts";
 import { editorialOf } from "../editorial/analysis.ts";
 import type { Doc, Publication } from "../inputs/publication.ts";
 import { instrumentsOf, reviewWaits } from "../inputs/publication.ts";
@@ -167,7 +167,7 @@ export function objectManifest(
     const { articleTitle: _t, articleUrl, ...claim } = c as typeof c & { articleTitle?: string; articleUrl?: string };
     const content = { ...claim, references: c.references.map(({ indexedAt: _i, ...r }) => r) };
     add(`claim/${c.id}`, "claim", content, {
-      title: c.claim.length > 120 ? `${c.claim.slice(0, 117)}...` : c.claim,
+      title: c.claim.length > 120 ? `${headUnits(c.claim, 117)}...` : c.claim,
       url: articleUrl ?? null,
       language: "fr",
       version: c.reviewedAt ?? null,

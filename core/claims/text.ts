@@ -1,4 +1,5 @@
 /** Text helpers shared by the claims engine: folding, whole-word patterns, normalisation, a hash. */
+import { headUnits } from "../render/text.ts";
 
 const _foldCache = new Map<string, string>();
 const _NON_ASCII = /[^\x00-\x7f]/;
@@ -81,7 +82,7 @@ export function claimKey(text: string): string {
 /** `text` if it fits in `max` characters, else cut at the last word boundary before it, with "…". */
 export function bound(text: string, max: number): string {
   if (text.length <= max) return text;
-  const cut = text.slice(0, max - 1);
+  const cut = headUnits(text, max - 1);
   const space = cut.lastIndexOf(" ");
   const head = (space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.\-–—(«"]+$/u, "");
   return `${head}…`;

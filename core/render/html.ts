@@ -5,9 +5,13 @@
  * and a layout that fits a phone.
  */
 
-/** Escapes text for an HTML element's content or a quoted attribute. */
+/** Noncharacters (U+FFFE, U+FDD0...): HTML parsers report each as an error, and they mean nothing. */
+const NONCHARACTERS = /\p{Noncharacter_Code_Point}/gu;
+
+/** Escapes text for an HTML element's content or a quoted attribute; noncharacters are dropped. */
 export function esc(value: string | number): string {
   return String(value)
+    .replace(NONCHARACTERS, "")
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")
     .replace(/>/g, "&gt;")
@@ -15,9 +19,19 @@ export function esc(value: string | number): string {
     .replace(/'/g, "&#39;");
 }
 
-/** JSON for a `<script type="application/ld+json">` block: `<` escaped so no `</script>` closes it early. */
+/**
+ * JSON for a `<script type="application/ld+json">` block: `<` escaped so no `</script>` closes it
+ * early, and noncharacters escaped (the same string for a JSON reader, nothing for HTML's parser
+ * to report).
+ */
 export function jsonLd(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/&/g, "\\u0026");
+  return JSON.stringify(value)
+    .replace(/</g, "\\u003c")
+    .replace(/>/g, "\\u003e")
+    .replace(/&/g, "\\u0026")
+    .replace(NONCHARACTERS, (c) =>
+      Array.from({ length: c.length }, (_, i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, "0")}`).join(""),
+    );
 }
 
 export const PAGE_CSS = [

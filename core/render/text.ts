@@ -12,6 +12,16 @@
  */
 const SPACES_TO_COLLAPSE = /\s{2,}|[^\S ]/g;
 
+/**
+ * The first `units` UTF-16 code units of `text`, one fewer when the cut would fall inside a
+ * surrogate pair (an emoji, a letter beyond the Basic Multilingual Plane): never a lone half,
+ * which no UTF-8 file can hold and every published text's schema refuses.
+ */
+export function headUnits(text: string, units: number): string {
+  const last = text.charCodeAt(units - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? units - 1 : units);
+}
+
 /** Every run of white space made one space, and none left at either end. */
 export function collapseSpaces(text: string): string {
   return text.replace(SPACES_TO_COLLAPSE, " ").trim();

@@ -1,5 +1,5 @@
 import { pageOf } from "../inputs/pages.ts";
-import { collapseSpaces, withoutComments } from "../render/text.ts";
+import { collapseSpaces, headUnits, withoutComments } from "../render/text.ts";
 /**
  * Plain-text surfaces for agents: `/llms.txt` (the llmstxt.org map: H1, blockquote summary, H2
  * sections of links, an Optional section) and the two corpora, French and English, kept apart.
@@ -25,7 +25,7 @@ export const LlmsText = text()
   .refine((s) => /^# .+\n\n> .+/.test(s), { message: "llms.txt starts with an H1 then a blockquote summary" });
 
 /** One Markdown list line of a link; the label's brackets and line breaks are neutralised. */
-const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text);
+const clip = (text: string, max: number) => (text.length > max ? `${headUnits(text, max - 1).trimEnd()}…` : text);
 
 /** The longest label or note of one line of llms.txt: one document's text can never push the file over its limit. */
 const LINE_TEXT_MAX = 600;
@@ -33,9 +33,13 @@ const LINE_TEXT_MAX = 600;
 function link(label: string, href: string, note?: string): string {
   const safe = (s: string) => {
     const one = collapseSpaces(s);
-    return one.length > LINE_TEXT_MAX ? `${one.slice(0, LINE_TEXT_MAX - 1).trimEnd()}…` : one;
+    return one.length > LINE_TEXT_MAX ? `${headUnits(one, LINE_TEXT_MAX - 1).trimEnd()}…` : one;
   };
-  const shown = safe(label).replace(/[[\]]/g, (c) => (c === "[" ? "(" : ")"));
+  // A backslash is doubled: one left before the closing bracket would escape it, and the note
+  // after it would be read as the link's address.
+  const shown = safe(label)
+    .replace(/[[\]]/g, (c) => (c === "[" ? "(" : ")"))
+    .replace(/\\/g, "\\\\");
   return `- [${shown}](${href})${note ? `: ${safe(note)}` : ""}\n`;
 }
 
@@ -44,6 +48,12 @@ function link(label: string, href: string, note?: string): string {
  * element, comment or `javascript:` link left), on one line.
  */
 export const publishedLine = (s: string) => collapseSpaces(readableBody(withoutComments(s), { mdx: false }).text);
+
+/**
+ * Plain text (a claim, read with its entities decoded) placed in Markdown: a `<` that would open
+ * an element or a comment is written `&lt;`, so `&lt;img onerror…&gt;` in an article stays text.
+ */
+const asMarkdownText = (s: string) => s.replace(/<(?=[A-Za-z/!?])/g, "&lt;");
 
 /** Sections whose lines are added until the budget is spent; what is left out is pointed to. */
 interface Section {
@@ -58,10 +68,10 @@ export function llmsTxt(p: Publication, ctx: Pick<BuildContext, "registry" | "ur
   const frGuides = sortDocs(p.guides.filter((d) => d.lang === "fr"));
   const en = sortDocs([...p.articles, ...p.guides].filter((d) => d.lang === "en"));
   const head =
-    `# ${p.config.name}\n\n` +
-    `> ${clip(p.config.description.fr.replace(/\s+/g, " "), 1000)}\n\n` +
+    `# ${publishedLine(p.config.name)}\n\n` +
+    `> ${clip(publishedLine(p.config.description.fr), 1000)}\n\n` +
     `Publication bilingue (français, anglais) sur le risque macro-financier : articles, guides, méthodologies, glossaire, sources primaires et signaux de risque par instrument, sans indice global. ` +
-    `Tous les documents sont statiques, régénérés toutes les 15 minutes, sous licence ${p.config.license} avec attribution « ${p.config.attribution} ». Ce n’est pas un conseil en investissement. ` +
+    `Tous les documents sont statiques, régénérés toutes les 15 minutes, sous licence ${publishedLine(p.config.license)} avec attribution « ${publishedLine(p.config.attribution)} ». Ce n’est pas un conseil en investissement. ` +
     `Chaque surface JSON est servie en JSON canonique (RFC 8785) et son SHA-256 figure dans ${url("/api/v1/integrity.json")}.` +
     (p.config.archive
       ? ` Chaque assemblage est un commit de l’archive Git ${p.config.archive.url} (branche ${p.config.archive.branch}) : git clone --bare --branch ${p.config.archive.branch} ${p.config.archive.url} archive.git && risk-cli verify --archive archive.git.`
@@ -80,7 +90,9 @@ export function llmsTxt(p: Publication, ctx: Pick<BuildContext, "registry" | "ur
       title: "Méthodologies",
       lines: [...p.methodologies]
         .sort((a, b) => byCodeUnits(a.slug, b.slug))
-        .map((m) => link(m.title, url(pageOf(p.pages.methodology, m.slug)), m.description)),
+        .map((m) =>
+          link(publishedLine(m.title), url(pageOf(p.pages.methodology, m.slug)), publishedLine(m.description)),
+        ),
     },
     {
       title: "Articles",
@@ -156,7 +168,10 @@ export function llmsTxt(p: Publication, ctx: Pick<BuildContext, "registry" | "ur
 function corpusBody(doc: Doc): string {
   let fence = false;
   // Again once comments are gone: a comment inside a link's address would have hidden its scheme.
-  return withoutUnsafeLinks(footnotesAsText(withoutComments(doc.body, "", true), doc.lang))
+  // A lone carriage return ends a line for Markdown readers: made a line feed, so that no heading
+  // after one escapes the nesting below.
+  const body = doc.body.replace(/\r\n?/g, "\n");
+  return withoutUnsafeLinks(footnotesAsText(withoutComments(body, "", true), doc.lang))
     .text.split("\n")
     .map((line) => {
       if (/^ {0,3}(```|~~~)/.test(line)) fence = !fence;
@@ -195,16 +210,16 @@ export function llmsFullFr(p: Publication, { url, indexedAt }: Pick<BuildContext
       ...a.claims.map(
         // A claim's text is read with its comments gone, which may have joined a link to a javascript: address.
         (c) =>
-          `Affirmation ${c.id} [${c.kind}, ${c.reviewStatus === "reviewed" ? "revue" : "non revue"}] : ${withoutUnsafeLinks(c.claim).text}`,
+          `Affirmation ${c.id} [${c.kind}, ${c.reviewStatus === "reviewed" ? "revue" : "non revue"}] : ${asMarkdownText(withoutUnsafeLinks(c.claim).text)}`,
       ),
     ];
   };
   const articles = sortDocs(p.articles.filter((d) => d.lang === "fr"));
   const guides = sortDocs(p.guides.filter((d) => d.lang === "fr"));
   let out =
-    `# ${p.config.name} : corpus complet en français\n\n` +
-    `> ${p.config.description.fr.replace(/\s+/g, " ")}\n\n` +
-    `Licence ${p.config.license}, attribution « ${p.config.attribution} ». Pas un conseil en investissement. ` +
+    `# ${publishedLine(p.config.name)} : corpus complet en français\n\n` +
+    `> ${publishedLine(p.config.description.fr)}\n\n` +
+    `Licence ${publishedLine(p.config.license)}, attribution « ${publishedLine(p.config.attribution)} ». Pas un conseil en investissement. ` +
     `${articles.length} articles, ${guides.length} guides, ${p.methodologies.length} méthodologies, ${p.glossary.length} entrées de glossaire, ${p.primarySources.length} sources primaires. ` +
     `Le corpus anglais est publié à part : ${url("/llms-full-en.txt")}.\n\n`;
   out += "## Articles\n\n" + articles.map((d) => docEntry(d, url, claimLines(d))).join("");
@@ -215,7 +230,7 @@ export function llmsFullFr(p: Publication, { url, indexedAt }: Pick<BuildContext
       .sort((a, b) => byCodeUnits(a.slug, b.slug))
       .map(
         (m) =>
-          `### ${m.title}\n\nURL : ${url(pageOf(p.pages.methodology, m.slug))}\nVersion : ${m.version} (mise à jour le ${m.updated})\nQuestion : ${m.question}\n\n${m.description}\n\n`,
+          `### ${publishedLine(m.title)}\n\nURL : ${url(pageOf(p.pages.methodology, m.slug))}\nVersion : ${m.version} (mise à jour le ${m.updated})\nQuestion : ${publishedLine(m.question)}\n\n${publishedLine(m.description)}\n\n`,
       )
       .join("");
   out +=
@@ -224,7 +239,7 @@ export function llmsFullFr(p: Publication, { url, indexedAt }: Pick<BuildContext
       .sort((a, b) => byCodeUnits(a.slug, b.slug))
       .map(
         (g) =>
-          `- **${g.name}${g.sigle ? ` (${g.sigle})` : ""}** (${g.category}) : ${g.definition.replace(/\s+/g, " ")} ${url(pageOf(p.pages.glossaryEntry, g.slug))}\n`,
+          `- **${publishedLine(g.name)}${g.sigle ? ` (${publishedLine(g.sigle)})` : ""}** (${publishedLine(g.category)}) : ${publishedLine(g.definition)} ${url(pageOf(p.pages.glossaryEntry, g.slug))}\n`,
       )
       .join("");
   out +=
@@ -233,8 +248,8 @@ export function llmsFullFr(p: Publication, { url, indexedAt }: Pick<BuildContext
       .sort((a, b) => byCodeUnits(a.slug, b.slug))
       .map(
         (s) =>
-          `### ${s.name}\n\nURL : ${url(pageOf(p.pages.source, s.slug))}\nSite officiel : ${s.officialUrl}\nCatégorie : ${s.category}\n\n${s.description.replace(/\s+/g, " ")}\n\n` +
-          (s.datasets ?? []).map((d) => `- ${d.name} (${d.role}) : ${d.url}\n`).join("") +
+          `### ${publishedLine(s.name)}\n\nURL : ${url(pageOf(p.pages.source, s.slug))}\nSite officiel : ${s.officialUrl}\nCatégorie : ${publishedLine(s.category)}\n\n${publishedLine(s.description)}\n\n` +
+          (s.datasets ?? []).map((d) => `- ${publishedLine(d.name)} (${publishedLine(d.role)}) : ${d.url}\n`).join("") +
           "\n",
       )
       .join("");
@@ -255,10 +270,10 @@ export function llmsFullEn(p: Publication, { url, indexedAt }: Pick<BuildContext
   const guides = docs.filter((d) => d.kind === "guide");
   return (
     (
-      `# ${p.config.name}: full English corpus\n\n` +
-      `> ${p.config.description.en.replace(/\s+/g, " ")}\n\n` +
+      `# ${publishedLine(p.config.name)}: full English corpus\n\n` +
+      `> ${publishedLine(p.config.description.en)}\n\n` +
       `English translations only, kept apart from the French context (${url("/llms-full.txt")}). Each item names its French original and whether the translation is current. ` +
-      `Licence ${p.config.license}, attribution "${p.config.attribution}". Not investment advice.\n\n` +
+      `Licence ${publishedLine(p.config.license)}, attribution "${publishedLine(p.config.attribution)}". Not investment advice.\n\n` +
       `## Articles\n\n${articles.map(entry).join("")}## Guides\n\n${guides.map(entry).join("")}`
     ).trimEnd() + "\n"
   );

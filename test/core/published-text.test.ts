@@ -1,4 +1,4 @@
-import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -6,7 +6,7 @@ import { footnotesAsText } from "../../core/editorial/footnotes.ts";
 import { markdownToPlain } from "../../core/editorial/plain.ts";
 import { csvField } from "../../core/render/text.ts";
 import { ROOT, runCli } from "../helpers/cli.ts";
-import { assembleInto } from "../helpers/publication.ts";
+import { assembleInto, demoCopy, editFile } from "../helpers/publication.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
 /** The text a spreadsheet sees in a field, once CSV quoting is undone. */
@@ -295,5 +295,85 @@ describe("a footnote defined twice", () => {
   it("is written once in llms-full, with its first definition, as the claims read it", () => {
     const body = "Texte[^1].\n\n[^1]: Première.\n[^1]: Seconde.\n\n[^1]: Troisième,\n    sur deux lignes.\n\nFin.\n";
     expect(footnotesAsText(body, "fr")).toBe("Texte (note 1).\n\nNote 1 : Première.\n\n\n\n\nFin.\n");
+  });
+});
+
+describe("corpus text in the text corpora and pages", () => {
+  const REPO = "content/articles/fr/liquidite-bancaire-repo.md";
+
+  it("cuts a long title or claim between characters, never inside an emoji", () => {
+    const pub = demoCopy();
+    const long = `${"a".repeat(598)}\u{1F600}${"b".repeat(10)}`;
+    editFile(join(pub, REPO), (t) => t.replace(/^title: .*$/m, `title: "${long}"`));
+    // A claim sentence of over 400 characters whose cut falls inside an emoji, and whose
+    // manifest title (117 characters) does too.
+    const claim = `Le 3 mars 2026, l’encours atteignait 12 milliards de dollars ${"x".repeat(54)}\u{1F600}${"y".repeat(400)} selon [le Trésor](https://home.treasury.gov/data).`;
+    editFile(join(pub, REPO), (t) =>
+      t.replace("\n## La fin de trimestre", `\n<!-- claim-id: long -->\n${claim}\n\n## La fin de trimestre`),
+    );
+    const r = assembleInto(pub, "2026-11-27T10:00:00Z");
+    const site = r.site;
+    expect(r.status, r.stderr).toBe(0);
+    const llms = readFileSync(join(site, "llms.txt"), "utf8");
+    expect(llms).toContain(`${"a".repeat(598)}…`);
+    expect(llms.isWellFormed()).toBe(true);
+    expect(readFileSync(join(site, "api/v1/claims.json"), "utf8")).toContain("y…");
+  });
+
+  it("keeps a title's final backslash inside its link, and reduces every registry text as a title is", () => {
+    const pub = demoCopy();
+    editFile(join(pub, REPO), (t) =>
+      t
+        .replace(/^title: .*$/m, 'title: "Liquidité bancaire \\\\"')
+        .replace(/^description: .*$/m, 'description: "Cliquez ](javascript:alert(1)) ici."'),
+    );
+    editFile(join(pub, "content/methodologies/stress-financier-us.yaml"), (t) =>
+      t.replace(
+        "  Indicateur composite",
+        "  Voir [la note](javascript:alert(2)) <img src=x onerror=alert(3)> Indicateur composite",
+      ),
+    );
+    editFile(join(pub, "content/glossary.yaml"), (t) =>
+      t.replace(/name: Taux directeur/, 'name: "Taux directeur [clic](javascript:alert(4))"'),
+    );
+    // A lone carriage return ends a line for a Markdown reader: the heading after it stays nested.
+    editFile(join(pub, REPO), (t) =>
+      t.replace("\n## La fin de trimestre", "\nParagraphe.\r# Titre injecté\r\rTexte.\n\n## La fin de trimestre"),
+    );
+    // Escaped markup in a claim stays text.
+    editFile(join(pub, REPO), (t) =>
+      t.replace(
+        "\n## La fin de trimestre",
+        "\n<!-- claim-id: ent -->\nLe 3 mars 2026, l’encours atteignait 12 milliards de dollars, voir &lt;img src=x onerror=alert(5)&gt; selon [le Trésor](https://home.treasury.gov/data).\n\n## La fin de trimestre",
+      ),
+    );
+    const r = assembleInto(pub, "2026-11-27T10:00:00Z");
+    const site = r.site;
+    expect(r.status, r.stderr).toBe(0);
+    const llms = readFileSync(join(site, "llms.txt"), "utf8");
+    const full = readFileSync(join(site, "llms-full.txt"), "utf8");
+    // The label's backslash is doubled: the link closes where it should, and the description's
+    // "](javascript:…)" after it is text.
+    expect(llms).toContain("- [Liquidité bancaire \\\\](https://");
+    for (const text of [llms, full]) {
+      expect(text).not.toContain("[la note](javascript:");
+      expect(text).not.toContain("[clic](javascript:");
+      expect(text).not.toMatch(/<img/);
+    }
+    expect(full).not.toMatch(/^# Titre injecté/m);
+    expect(full).toMatch(/Affirmation liquidite-bancaire-repo#ent .*&lt;img src=x onerror=alert\(5\)>/);
+  });
+
+  it("drops noncharacters from the pages", () => {
+    const pub = demoCopy();
+    editFile(join(pub, "risk.config.yaml"), (t) =>
+      t.replace("label: { fr: Stress financier US", "label: { fr: Stress\uFFFE financier US"),
+    );
+    const r = assembleInto(pub, "2026-11-27T10:00:00Z");
+    const site = r.site;
+    expect(r.status, r.stderr).toBe(0);
+    const pages = readdirSync(site, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".html"));
+    expect(pages.length).toBeGreaterThan(0);
+    for (const page of pages) expect(readFileSync(join(site, page), "utf8"), page).not.toContain("\uFFFE");
   });
 });
