@@ -15,7 +15,7 @@ import picomatch from "picomatch";
 import { createGunzip } from "node:zlib";
 import { isbot } from "isbot";
 import { classify, familyOf, languageOf, pageRead, parseLogLine, referrerDomain } from "../core/traffic/classify.ts";
-import { emptyDay, type DayCounts } from "../core/traffic/counts.ts";
+import { emptyDay, OTHER_PAGES, OTHER_PAGES_EN, type DayCounts } from "../core/traffic/counts.ts";
 import { RiskError } from "../core/errors.ts";
 import { writeKeptFile } from "../archive/kept-file.ts";
 import { instrumentsOf, type Publication } from "../core/inputs/publication.ts";
@@ -84,9 +84,6 @@ const GZIP_INPUT_BYTES = 1 << 16;
 export const commonLogWarning = (lines: number) =>
   `${lines} line(s) in the Common Log Format, which has no user agent: none counts as a human read (a page read is a robot's); log in the Combined format (nginx's default \`combined\`, Apache's \`combined\` LogFormat) to count the people who read the pages`;
 
-/** Where a human read of a path that is no page of the publication is counted. */
-export const OTHER_PAGES = "(other pages)";
-
 /**
  * The pages of the publication a human read may name: the publisher's pages (home, articles,
  * guides, methodologies, glossary entries, sources, protocol, changelog) and the pages this site
@@ -145,13 +142,12 @@ function openLog(path: string, max: number): OpenLog | { skipped: string } {
   try {
     fd = fs.openSync(path, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
   } catch (e) {
-    throw new RiskError(
-      "E_IO",
-      `Cannot read the access log ${path} (${(e as NodeJS.ErrnoException).code ?? "error"})`,
-      {
-        file: path,
-      },
-    );
+    // A Unix socket cannot be opened at all: like a FIFO or a device, it is no log, left out by name.
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENXIO" || code === "EOPNOTSUPP") return { skipped: "not a regular file" };
+    throw new RiskError("E_IO", `Cannot read the access log ${path} (${code ?? "error"})`, {
+      file: path,
+    });
   }
   const st = fs.fstatSync(fd);
   const skip = (skipped: string) => {
@@ -310,7 +306,8 @@ function eachLine(block: Buffer, offset: number, visit: (line: string, end: numb
 }
 
 /** Stands for a line over MAX_LINE_BYTES among a file's first lines: it is never parsed. */
-const longLine = (end: number) => `(a line over ${MAX_LINE_BYTES} bytes, ending at byte ${end})`;
+const LONG_LINE = `(a line over ${MAX_LINE_BYTES} bytes, ending at byte `;
+const longLine = (end: number) => `${LONG_LINE}${end})`;
 
 /**
  * A file's identity: the time, request, status and length of its first lines (three, or as many
@@ -322,6 +319,8 @@ const longLine = (end: number) => `(a line over ${MAX_LINE_BYTES} bytes, ending 
 function identityOf(lines: readonly string[]): string {
   const key = lines
     .map((l) => {
+      // A line too long to read stands as itself: where it ends tells two such files apart.
+      if (l.startsWith(LONG_LINE)) return l;
       const parsed = parseLogLine(l);
       return parsed
         ? `${parsed.at} ${parsed.method} ${parsed.path} ${parsed.status} ${l.length}`
@@ -514,7 +513,7 @@ export async function ingestLogs(
       const kind = (notFound.get(l.client) ?? 0) >= BURST_404 ? "scan" : classify(l, isBot);
       if (kind === "human") {
         const read = pageRead(l.path);
-        const page = options.pages.has(read) ? read : OTHER_PAGES;
+        const page = options.pages.has(read) ? read : languageOf(read) === "en" ? OTHER_PAGES_EN : OTHER_PAGES;
         d.human++;
         d.pages[page] = (d.pages[page] ?? 0) + 1;
         const ref = referrerDomain(l.referrer, options.ownHost) ?? "";
@@ -603,7 +602,9 @@ export async function logFiles(root: string, globs: readonly string[]): Promise<
       }
       for (const e of entries) {
         const p = join(dir, e.name);
-        if (e.isFile() && match(p)) found.add(p);
+        // A link to a log (a rotation scheme's current file) is read as the log it leads to.
+        if ((e.isFile() || (e.isSymbolicLink() && fs.statSync(p, { throwIfNoEntry: false })?.isFile())) && match(p))
+          found.add(p);
         else if (e.isDirectory() && deep && depth < 8) walk(p, depth + 1);
       }
     };

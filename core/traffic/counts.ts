@@ -16,6 +16,15 @@ import type { MachineFamily } from "./classify.ts";
 
 export const K = 5;
 
+/** Where a human read of a path that is no page of the publication is counted, and published. */
+export const OTHER_PAGES = "(other pages)";
+/**
+ * Where such a read under /en/ is counted: apart from the French ones, so that each language's
+ * pages add up to its total (a language's total minus its named pages is never a figure under k).
+ * Published as OTHER_PAGES within the English pages.
+ */
+export const OTHER_PAGES_EN = "/en/(other pages)";
+
 export interface DayCounts {
   human: number;
   pages: Record<string, number>;
@@ -99,12 +108,21 @@ export function publishDay(date: string, d: DayCounts): PublishedDay {
     languages = breakdown(d.languages);
     referrers = breakdown(Object.fromEntries(Object.entries(d.referrers).map(([k, n]) => [k || "(none)", n])));
     const lang = (p: string) => (p === "/en/" || p.startsWith("/en/") ? "en" : "fr");
+    // The English reads of other paths are published under the same name as the French ones.
+    const shown = (cells: [string, number][]) => {
+      const out: Record<string, number> = {};
+      for (const [p, n] of cells) {
+        const key = p === OTHER_PAGES_EN ? OTHER_PAGES : p;
+        out[key] = (out[key] ?? 0) + n;
+      }
+      return out;
+    };
     const namedLanguages = new Set(languages.cells.map((c) => c.key));
     if (namedLanguages.size === 2) {
       pages = {};
       for (const l of ["fr", "en"] as const)
-        pages[l] = breakdown(Object.fromEntries(Object.entries(d.pages).filter(([p]) => lang(p) === l)));
-    } else pages = { all: breakdown(d.pages) };
+        pages[l] = breakdown(shown(Object.entries(d.pages).filter(([p]) => lang(p) === l)));
+    } else pages = { all: breakdown(shown(Object.entries(d.pages))) };
   }
   return {
     date,

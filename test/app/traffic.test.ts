@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import {
   appendFileSync,
+  mkdirSync,
   readdirSync,
   readFileSync,
   renameSync,
@@ -16,13 +17,14 @@ import { describe, expect, it } from "vitest";
 import {
   commonLogWarning,
   ingestLogs,
-  OTHER_PAGES,
+  logFiles,
   readTrafficState,
   type TrafficState,
   writeTrafficState,
 } from "../../app/traffic.ts";
 import { runAssemble } from "../../cli/commands/assemble.ts";
 import { OTHER_REFERRERS } from "../../core/traffic/classify.ts";
+import { emptyDay, OTHER_PAGES, OTHER_PAGES_EN, publishDay } from "../../core/traffic/counts.ts";
 import { runCli } from "../helpers/cli.ts";
 import { demoCopy, editFile } from "../helpers/publication.ts";
 import { tempDir } from "../helpers/tmp.ts";
@@ -119,7 +121,6 @@ describe("human traffic from access logs", () => {
       ...day2(),
     ];
     // Split across rotated files: the oldest gzipped, one plain, and a gzip cut in the middle.
-    const { mkdirSync } = await import("node:fs");
     mkdirSync(logs);
     writeFileSync(`${logs}/access.log.2.gz`, gzipSync(`${all.slice(0, 20).join("\n")}\n`));
     writeFileSync(`${logs}/access.log.1`, `${all.slice(20).join("\n")}\n`);
@@ -353,7 +354,13 @@ describe("access logs that a careless or hostile server hands over", () => {
     // Compresses to a few KB, gunzips to 64 MiB: over the cap given here.
     writeFileSync(join(dir, "bomb.gz"), gzipSync(Buffer.alloc(64 << 20, 0x41)));
     execFileSync("mkfifo", [join(dir, "fifo.log")]);
-    const files = ["good.log", "damaged.gz", "bomb.gz", "fifo.log"].map((f) => join(dir, f));
+    // A Unix socket, which cannot even be opened.
+    execFileSync("python3", [
+      "-c",
+      "import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])",
+      join(dir, "socket.log"),
+    ]);
+    const files = ["good.log", "damaged.gz", "bomb.gz", "fifo.log", "socket.log"].map((f) => join(dir, f));
     const state = fresh();
     const report = await ingestLogs([...files, "/dev/zero"], state, { ...options, maxBytes: 8 << 20 });
     expect(report.counted).toBe(10);
@@ -361,8 +368,29 @@ describe("access logs that a careless or hostile server hands over", () => {
       "damaged.gz": expect.stringContaining("not a gzip stream"),
       "bomb.gz": "gunzips to over 8 MiB",
       "fifo.log": "not a regular file",
+      "socket.log": "not a regular file",
       "/dev/zero": "not a regular file",
     });
+  });
+
+  it("tells apart two logs that both start with a line too long to read", async () => {
+    const dir = tempDir("risk-traffic-long-first-");
+    writeFileSync(join(dir, "a.log"), `${"x".repeat(5 << 20)}\n`);
+    writeFileSync(join(dir, "b.log"), `${"y".repeat((1 << 20) + 100_000)}\n${lines(20).join("\n")}\n`);
+    const state = fresh();
+    await ingestLogs([join(dir, "a.log")], state, options);
+    const report = await ingestLogs([join(dir, "b.log")], state, options);
+    expect(report.counted).toBe(20);
+    expect(report.alreadyCounted).toBe(0);
+  });
+
+  it("finds a log that a glob matches through a symbolic link, as the file it leads to", async () => {
+    const dir = tempDir("risk-traffic-glob-link-");
+    mkdirSync(join(dir, "logs"));
+    writeFileSync(join(dir, "real-access.log"), `${lines(3).join("\n")}\n`);
+    symlinkSync(join(dir, "real-access.log"), join(dir, "logs/access.log"));
+    symlinkSync(join(dir, "nowhere.log"), join(dir, "logs/access.log.1"));
+    expect(await logFiles(dir, ["logs/access.log*"])).toEqual([join(dir, "logs/access.log")]);
   });
 
   it("counts the same content once when a batch names it twice, as a copy, a link or its .gz", async () => {
@@ -515,5 +543,39 @@ describe("access logs that a careless or hostile server hands over", () => {
     const day = state.days["2026-11-20"]!;
     expect(day.pages).toEqual({ [OTHER_PAGES]: 2, "/series/": 4 });
     expect(day.referrers).toEqual({ "": 2, [OTHER_REFERRERS]: 2, "evil.example": 2 });
+    // A path under /en/ that is no page is counted with the English reads.
+    writeFileSync(file, `${line("203.0.113.10", at(8), "/en/no-such-page/")}\n`);
+    await ingestLogs([file], state, options);
+    expect(state.days["2026-11-20"]!.pages[OTHER_PAGES_EN]).toBe(1);
+    expect(state.days["2026-11-20"]!.languages.en).toBe(1);
+  });
+});
+
+describe("reads of paths that are no page, in each language", () => {
+  it("are counted apart, so that each language's pages add up to its total and no figure under k can be subtracted", () => {
+    const d = emptyDay();
+    d.human = 22;
+    d.languages = { fr: 10, en: 12 };
+    d.pages = { "/": 10, "/en/": 10, [OTHER_PAGES_EN]: 2 };
+    const day = publishDay("2026-11-20", d);
+    const { languages, pages } = day.human;
+    expect(languages!.cells).toEqual([
+      { key: "en", reads: 12 },
+      { key: "fr", reads: 10 },
+    ]);
+    for (const l of ["fr", "en"] as const) {
+      const total = languages!.cells.find((c) => c.key === l)!.reads;
+      const b = pages![l]!;
+      expect(b.cells.reduce((n, c) => n + c.reads, 0) + b.other.reads, l).toBe(total);
+      // What subtraction recovers is the "other" bucket: never a figure between 1 and k - 1.
+      expect(b.other.reads === 0 || b.other.reads >= 5, l).toBe(true);
+    }
+    expect(pages!.fr!.cells).toEqual([{ key: "/", reads: 10 }]);
+    // With one language published, both kinds of other path are one cell.
+    const mixed = emptyDay();
+    mixed.human = 14;
+    mixed.languages = { fr: 12, en: 2 };
+    mixed.pages = { "/": 6, [OTHER_PAGES]: 6, [OTHER_PAGES_EN]: 2 };
+    expect(publishDay("2026-11-20", mixed).human.pages!.all!.cells).toContainEqual({ key: OTHER_PAGES, reads: 8 });
   });
 });
