@@ -23,6 +23,7 @@ import { ATTESTATIONS_REF, attestationsHead, setAttestationsHead } from "./attes
 import { UNPUSHED_PREFIX } from "./unpushed.ts";
 import { TOKEN_USER, withoutSecret } from "./secret-text.ts";
 import { fetchWithGit } from "./git-fetch.ts";
+import { readFrame } from "./frames.ts";
 
 export interface Remote {
   /** An http(s) URL of a Git repository. */
@@ -281,7 +282,9 @@ function boundedHttp(base: HttpClient, remote: Remote, doing: string): { http: H
             ...req,
             url,
             signal: watch.abort.signal,
-            fetchOptions: { ...req.fetchOptions, followRedirects: false },
+            // Node's global agent ends a socket after 5 s of silence ("Request timed out"): the
+            // remote is waited for as long as the idle limit says, which the watch enforces.
+            fetchOptions: { ...req.fetchOptions, followRedirects: false, timeout: limits.idleMs + 5_000 },
           }),
           watch.failed,
         ]);
@@ -560,6 +563,17 @@ async function pullFramesOnce(gitdir: string, remote: Remote, http: HttpClient):
   }
   const bytesReceived = packBytes(gitdir) - before;
   if (fetched === null) return { remoteHead: null, head: local, outcome: "empty-remote", bytesReceived };
+  // What the remote's branch holds must be a frame: another repository's branch, a commit made
+  // there with plain Git or an object that is no commit is never adopted as this archive's history.
+  const notFrame = await whyNotFrame(gitdir, fetched);
+  if (notFrame !== null) {
+    undo();
+    throw new RiskError(
+      "E_VERIFY",
+      `The archive remote ${remoteName(remote.url)} (branch ${remote.branch}) holds ${fetched.slice(0, 12)}, which is not a frame (${notFrame}). Nothing was changed locally; check --remote and --branch: they must name an archive risk-cli pushed.`,
+      { remote: remoteName(remote.url), branch: remote.branch, head: fetched },
+    );
+  }
   if (local === null) {
     await updateBranch(gitdir, fetched);
     return { remoteHead: fetched, head: fetched, outcome: "fast-forward", bytesReceived };
@@ -590,6 +604,17 @@ async function pullFramesOnce(gitdir: string, remote: Remote, http: HttpClient):
   fs.writeFileSync(`${gitdir}/${keptAs}`, `${local}\n`);
   await updateBranch(gitdir, fetched);
   return { remoteHead: fetched, head: fetched, outcome: "replaced", keptAs, bytesReceived };
+}
+
+/** Why `commit` is not a frame risk-cli wrote, in a few words, or null when it is one. */
+async function whyNotFrame(gitdir: string, commit: string): Promise<string | null> {
+  try {
+    await readFrame(gitdir, commit);
+    return null;
+  } catch (e) {
+    if (!(e instanceof RiskError)) throw e;
+    return e.message.slice(0, 300);
+  }
 }
 
 /**

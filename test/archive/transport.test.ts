@@ -369,6 +369,32 @@ describe("archive transport over Git's smart HTTP protocol (git http-backend)", 
     }
   }, 30_000);
 
+  it("waits for a remote slower than Node's 5-second socket default, within its own idle limit", async () => {
+    const remote = createServer((_req, res) => {
+      setTimeout(() => {
+        res.writeHead(404, { "content-type": "text/plain" });
+        res.end("no such repository");
+      }, 6_500);
+    });
+    const port = await new Promise<number>((ok) =>
+      remote.listen(0, "127.0.0.1", () => ok((remote.address() as AddressInfo).port)),
+    );
+    try {
+      const archive = openArchive(`${tempDir()}/archive.git`);
+      const started = Date.now();
+      // The answer, slow as it is, is read: a missing branch, not a timeout.
+      const pulled = await archive.pull({ url: `http://127.0.0.1:${port}/slow/r.git`, branch: "risk-archive" }).then(
+        (r) => r.outcome,
+        (e: Error) => e.message,
+      );
+      expect(Date.now() - started).toBeGreaterThanOrEqual(6_000);
+      expect(String(pulled)).not.toMatch(/timed out|sent nothing/);
+    } finally {
+      remote.closeAllConnections();
+      remote.close();
+    }
+  }, 30_000);
+
   it("fetches with git itself an answer too large to hold in memory, the token sent in a header and never shown", async () => {
     const head = await seed(2);
     const limits = { maxResponseBytes: 2048 };
@@ -741,6 +767,33 @@ describe("archive transport over Git's smart HTTP protocol (git http-backend)", 
     );
     expect(push.status, push.stderr).toBe(1);
     expect(remoteHead(server)).toBe(forged);
+  });
+
+  it("refuses a remote branch that holds no frame (another repository's commit): exit 1, nothing local changes", async () => {
+    const mine = tempDir();
+    for (let i = 0; i < 2; i++)
+      await runAssemble({ site: `${mine}/site`, archive: `${mine}/archive.git`, now: at(15 * i), json: true });
+    const local = git(`${mine}/archive.git`, "rev-parse", "refs/heads/main");
+    // An ordinary commit, as another repository's branch would hold, put where the archive belongs.
+    const tree = execFileSync("git", ["mktree"], { cwd: server.gitdir, input: "", encoding: "utf8" }).trim();
+    const stranger = execFileSync("git", ["commit-tree", tree, "-m", "notes"], {
+      cwd: server.gitdir,
+      encoding: "utf8",
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: "x",
+        GIT_AUTHOR_EMAIL: "x@x",
+        GIT_COMMITTER_NAME: "x",
+        GIT_COMMITTER_EMAIL: "x@x",
+      },
+    }).trim();
+    git(server.gitdir, "update-ref", "refs/heads/risk-archive", stranger);
+    const pull = await runCli(["archive", "pull", "--archive", `${mine}/archive.git`, "--json"], { env: env(server) });
+    expect(pull.status, pull.stderr).toBe(1);
+    expect(pull.stderr).toContain(`holds ${stranger.slice(0, 12)}, which is not a frame`);
+    expect(git(`${mine}/archive.git`, "rev-parse", "refs/heads/main")).toBe(local);
+    const verify = await runCli(["verify", "--archive", `${mine}/archive.git`], {});
+    expect(verify.status, verify.stderr).toBe(0);
   });
 
   it("gives up after 3 attempts when the remote keeps moving (exit 10), keeping the local frame", async () => {
