@@ -3,6 +3,9 @@
  * not load the publication reader that the signals need.
  */
 
+/** True when two ISO 8601 UTC instants fall on the same day. */
+export const sameDay = (a: string, b: string): boolean => a.slice(0, 10) === b.slice(0, 10);
+
 /** Seconds from `from` to `to`, two ISO 8601 instants. */
 export function ageSeconds(from: string, to: string): number {
   return (Date.parse(to) - Date.parse(from)) / 1000;

@@ -14,6 +14,7 @@ import { EMPTY_LOG, extendLog, type LogHead } from "./log/frames.ts";
 import type { NoteSigner } from "./log/checkpoint.ts";
 import { resolveSignals } from "./signals.ts";
 import { RiskError } from "./errors.ts";
+import { sameDay } from "./durations.ts";
 import type { BuildContext, PlanFacts, PreviousState, Reads, Surface } from "./surfaces/types.ts";
 
 /** A surface's bytes carried over from the previous frame (see `BuiltFile` in assemble.ts). */
@@ -94,7 +95,11 @@ export function planAssembly(input: PlanInput, surfaces: readonly Surface[], has
   const { previous, now } = input;
   checkClock(previous, now);
   const sameInputs = inputsUnchanged(previous, input.inputs, input.toolVersion);
-  const facts: PlanFacts = { inputsUnchanged: sameInputs, hasCopy: (path) => previous?.copies.has(path) ?? false };
+  const facts: PlanFacts = {
+    inputsUnchanged: sameInputs,
+    hasCopy: (path) => previous?.copies.has(path) ?? false,
+    sameDay: previous !== null && sameDay(previous.frame.at, now),
+  };
   const keyContext = buildContext(input, surfaces, sameInputs, () => null, hash);
   const needs: Needs = { corpus: false, signalHistory: false, archiveWindows: [], objects: false };
   const windows = new Set<number>();

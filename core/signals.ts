@@ -21,8 +21,8 @@ import type { InstrumentKey, Tone } from "./schemas/primitives.ts";
 
 /**
  * `nominal`, `official-delayed` and `unknown` come from the upstream; `stale` is a fresh reading whose
- * upstream publication is at least the instrument's `staleAfter` old; `degraded` is a value retained
- * from an earlier assembly because this attempt failed.
+ * upstream publication is at least the instrument's `staleAfter` old, or a retained one as old;
+ * `degraded` is a value retained from an earlier assembly because this attempt failed, not yet that old.
  */
 export const QUALITY_STATUSES = ["nominal", "official-delayed", "unknown", "stale", "degraded"] as const;
 export type QualityStatus = (typeof QUALITY_STATUSES)[number];
@@ -154,16 +154,22 @@ export function resolveSignals(
       before.scale === undefined || before.scale === config.scale
         ? before.value
         : roundValue((before.value / before.scale) * config.scale);
+    // A retained value ages like a fresh one: past its expiry it is stale, as freshness.json says,
+    // never made to look less stale because its upstream also failed.
+    const stale =
+      before.sourceUpdatedAt != null && ageSeconds(before.sourceUpdatedAt, now) >= durationSeconds(config.staleAfter);
     return {
       ...valueOf(key, config, value, before),
       sourceStatus: result.status,
-      qualityStatus: "degraded",
+      qualityStatus: stale ? "stale" : "degraded",
       fallbackUsed: true,
       sourceUpdatedAt: before.sourceUpdatedAt,
       sourceCheckedAt: before.sourceCheckedAt ?? before.lastSuccessAt,
       lastAttemptAt: now,
       lastSuccessAt: before.lastSuccessAt,
-      reason: result.error,
+      reason: stale
+        ? `${result.error}; the value retained was published at ${before.sourceUpdatedAt}, ${config.staleAfter} or more ago`
+        : result.error,
       debt: null,
     };
   });

@@ -59,16 +59,22 @@ export function bundleClaims(bytes: Uint8Array, name: string): { bundle: unknown
   const content = bundle.content;
   if (content.$case !== "dsseEnvelope" || content.dsseEnvelope.payloadType !== INTOTO)
     throw new RiskError("E_INPUT", `${name} holds no in-toto statement (a DSSE envelope of ${INTOTO})`, { file: name });
-  let statement: { subject?: { name?: unknown; digest?: { sha256?: unknown } }[] };
+  let statement: unknown;
   try {
     statement = JSON.parse(Buffer.from(content.dsseEnvelope.payload).toString("utf8"));
   } catch {
     throw new RiskError("E_INPUT", `${name}: the in-toto statement is not JSON`, { file: name });
   }
-  const subjects = (Array.isArray(statement.subject) ? statement.subject : []).flatMap((s) =>
-    typeof s?.digest?.sha256 === "string"
-      ? [{ name: String(s.name ?? ""), sha256: s.digest.sha256.toLowerCase() }]
-      : [],
+  // The statement is the signer's to write: anything but an object with subjects of text names
+  // and digests claims nothing.
+  if (typeof statement !== "object" || statement === null || Array.isArray(statement))
+    throw new RiskError("E_INPUT", `${name}: the in-toto statement is not a JSON object`, { file: name });
+  const listed = (statement as { subject?: unknown }).subject;
+  const subjects = (Array.isArray(listed) ? listed : []).flatMap(
+    (s: { name?: unknown; digest?: { sha256?: unknown } }) =>
+      typeof s?.digest?.sha256 === "string"
+        ? [{ name: typeof s.name === "string" ? s.name : "", sha256: s.digest.sha256.toLowerCase() }]
+        : [],
   );
   const entry = bundle.verificationMaterial.tlogEntries[0];
   const loggedAt = entry ? Number(entry.integratedTime) : null;

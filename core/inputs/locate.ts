@@ -21,9 +21,12 @@ export function parseWithSchema<S extends z.ZodType>(
     try {
       data = JSON.parse(text);
     } catch (e) {
-      const { doc, counter } = parse(text);
-      const line = doc.errors[0] ? counter.linePos(doc.errors[0].pos[0]).line : undefined;
-      throw inputError(file, line, undefined, `invalid JSON (${(e as Error).message}); fix the syntax`);
+      throw inputError(
+        file,
+        jsonErrorLine(text, e as Error),
+        undefined,
+        `invalid JSON (${(e as Error).message}); fix the syntax`,
+      );
     }
     // JSON.parse keeps the last of two values of one key without a word, where the YAML reader
     // refuses the second: both are refused, so that no value the publisher wrote is dropped unseen.
@@ -37,8 +40,9 @@ export function parseWithSchema<S extends z.ZodType>(
       );
     const result = schema.safeParse(data, { reportInput: true });
     if (result.success) return result.data;
-    const { doc, counter } = parse(text);
-    return fail(file, doc, counter, result.error, lineOffset);
+    // The YAML reader locates the line, at about 4 s a megabyte: a larger document (a third
+    // party's, up to the collection's cap) is named by its field alone.
+    return fail(file, text.length <= LOCATE_MAX_CHARS ? parse(text) : null, result.error, lineOffset);
   }
   // Plain nested YAML, read without the library; anything else, or a value the schema refuses,
   // goes through the library, which locates the problem.
@@ -64,7 +68,27 @@ export function parseWithSchema<S extends z.ZodType>(
   }
   const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return result.data;
-  return fail(file, doc, counter, result.error, lineOffset);
+  return fail(file, { doc, counter }, result.error, lineOffset);
+}
+
+/** The largest JSON text whose failing field is located by its line (see parseWithSchema). */
+const LOCATE_MAX_CHARS = 256 * 1024;
+
+/**
+ * The line of a JSON syntax error: from the position the parser's message gives, or else from the
+ * YAML reader when the text is small enough for it (see LOCATE_MAX_CHARS).
+ */
+function jsonErrorLine(text: string, error: Error): number | undefined {
+  const at = /\bposition (\d+)/.exec(error.message);
+  if (!at) {
+    if (text.length > LOCATE_MAX_CHARS) return undefined;
+    const { doc, counter } = parse(text);
+    return doc.errors[0] ? counter.linePos(doc.errors[0].pos[0]).line : undefined;
+  }
+  const end = Math.min(Number(at[1]), text.length);
+  let line = 1;
+  for (let i = text.indexOf("\n"); i !== -1 && i < end; i = text.indexOf("\n", i + 1)) line++;
+  return line;
 }
 
 /**
@@ -113,7 +137,12 @@ function parse(text: string): { doc: Document; counter: LineCounter } {
   return { doc, counter };
 }
 
-function fail(file: string, doc: Document, counter: LineCounter, error: z.ZodError, lineOffset: number): never {
+function fail(
+  file: string,
+  located: { doc: Document; counter: LineCounter } | null,
+  error: z.ZodError,
+  lineOffset: number,
+): never {
   const issue = error.issues[0]!;
   const path = issue.path.map((p) => (typeof p === "symbol" ? String(p) : p));
   let field = path.map(String).join(".");
@@ -122,7 +151,7 @@ function fail(file: string, doc: Document, counter: LineCounter, error: z.ZodErr
     keyForLine = issue.keys[0];
     field = [...path.map(String), keyForLine].filter(Boolean).join(".");
   }
-  const line = lineOf(doc, counter, path, keyForLine);
+  const line = located === null ? undefined : lineOf(located.doc, located.counter, path, keyForLine);
   const failure = inputError(
     file,
     line === undefined ? undefined : line + lineOffset,

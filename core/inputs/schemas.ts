@@ -641,10 +641,12 @@ export const DebtLatest = z.strictObject({
   scoreRaw: z.number(),
   scale: z.number().positive(),
   excludesBudgetOfficeProjections: z.boolean(),
+  // As debt-risk.json publishes them: a count the surface's schema would refuse stops here, as an
+  // upstream error, and never stops the publication.
   coverage: z.strictObject({
     observed: z.number().min(0).max(1),
-    families: z.int(),
-    familiesObserved: z.int(),
+    families: z.int().nonnegative(),
+    familiesObserved: z.int().nonnegative(),
     imputation: z.string(),
   }),
   buckets: z.array(

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { editorialOf } from "../editorial/analysis.ts";
 import { InstrumentKey, IsoDate, IsoDateTime, Uri } from "../schemas/primitives.ts";
+import { sameDay } from "../durations.ts";
 import { durationSeconds, type Signal } from "../signals.ts";
 import { defineSurface, previousCopy, type BuildContext } from "./types.ts";
 import { DEBT_RISK_PATH, DebtRiskSnapshot } from "./debt-risk.ts";
@@ -87,8 +88,9 @@ export const freshness = defineSurface({ format: "json", schema: FreshnessSurfac
   operationId: "freshnessSurface",
   summary:
     "Freshness: latest contents, corpus counters, endpoints, the freshness policy, and per producer staleAfter, expiresAt, timeliness and coverage",
-  // The corpus part depends on the input files only: with them unchanged, the head frame's copy has it.
-  reads: ({ inputsUnchanged, hasCopy }) => (inputsUnchanged && hasCopy(FRESHNESS_PATH) ? {} : { corpus: true }),
+  // The corpus part depends on the input files and the day: with both unchanged, the head frame's copy has it.
+  reads: ({ inputsUnchanged, sameDay, hasCopy }) =>
+    inputsUnchanged && sameDay && hasCopy(FRESHNESS_PATH) ? {} : { corpus: true },
   previousCopies: [FRESHNESS_PATH, DEBT_RISK_PATH],
   build(ctx) {
     const { publication: p, now, signals, registry, url } = ctx;
@@ -119,7 +121,7 @@ export const freshness = defineSurface({ format: "json", schema: FreshnessSurfac
         timeliness:
           "fresh until expiresAt, stale from then on; unknown when the producer has nothing published (a missing instrument, an empty corpus).",
         expiresAt:
-          "expiresAt = updatedAt + staleAfter; updatedAt is the upstream's publication of the value shown (sourceUpdatedAt), or for the corpus the start (UTC) of the newest article or guide date that is not after the day the corpus was indexed.",
+          "expiresAt = updatedAt + staleAfter; updatedAt is the upstream's publication of the value shown (sourceUpdatedAt), or for the corpus the start (UTC) of the newest article or guide date that is not after the day of the assembly.",
         retained:
           "fallbackUsed true: the upstream failed and the value shown is an earlier one; its updatedAt is that earlier publication, so it ages and expires like any other.",
         editorial: `The editorial corpus is stale when no article or guide was published or updated for staleAfter (risk.config.yaml editorial.staleAfter, default ${EDITORIAL_STALE_AFTER}).`,
@@ -136,14 +138,15 @@ export const freshness = defineSurface({ format: "json", schema: FreshnessSurfac
 });
 
 /**
- * The corpus part depends on the input files only. With the inputs unchanged the head frame's is
- * taken as is, so a steady-state assembly needs no corpus (the plan then loads only the
- * configuration, protocol and methodologies).
+ * The corpus part depends on the input files and the day (a document dated ahead counts from its
+ * day on). With both unchanged the head frame's is taken as is, so a steady-state assembly needs
+ * no corpus (the plan then loads only the configuration, protocol and methodologies).
  */
 function corpusOf(ctx: BuildContext): Corpus {
-  const before = ctx.inputsUnchanged ? previousCopy(ctx, FRESHNESS_PATH, FreshnessSurface) : null;
+  const reuse = ctx.inputsUnchanged && ctx.previous !== null && sameDay(ctx.previous.frame.at, ctx.now);
+  const before = reuse ? previousCopy(ctx, FRESHNESS_PATH, FreshnessSurface) : null;
   if (before) return before.corpus;
-  const { publication: p, indexedAt, url, memo } = ctx;
+  const { publication: p, indexedAt, now, url, memo } = ctx;
   const latest = (docs: typeof p.articles) =>
     sortDocs(docs)
       .slice(0, LATEST)
@@ -156,9 +159,9 @@ function corpusOf(ctx: BuildContext): Corpus {
         updated: d.meta.updated ?? null,
       }));
   const editorial = editorialOf(p, indexedAt, url, memo);
-  // A document dated after the day the corpus was indexed (announced, or a typo such as 2062 for
-  // 2026) does not make the corpus fresh until that day: lint warns about it.
-  const today = indexedAt.slice(0, 10);
+  // A document dated after the day of the assembly (announced, or a typo such as 2062 for 2026)
+  // does not make the corpus fresh until that day: lint warns about it.
+  const today = now.slice(0, 10);
   let newest: string | null = null;
   for (const d of [...p.articles, ...p.guides]) {
     for (const day of [d.meta.date, d.meta.updated]) {

@@ -142,6 +142,8 @@ export interface PlanFacts {
   inputsUnchanged: boolean;
   /** The head frame's copy of the surface at `path` was loaded (see `previousCopies`). */
   hasCopy(path: string): boolean;
+  /** The head frame was assembled on the same UTC day as this assembly. */
+  sameDay: boolean;
 }
 
 /** What a builder returns: the document (json), its lines (ndjson) or the text (text). */

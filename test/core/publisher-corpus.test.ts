@@ -39,6 +39,39 @@ describe("a publisher's corpus", () => {
     expect(freshness.corpus.editorial.updatedAt < "2026-11-22").toBe(true);
   });
 
+  it("counts an article dated ahead from its day on, even when the inputs did not change since", () => {
+    const pub = demoCopy();
+    writeFileSync(
+      `${pub}/content/articles/fr/programme.md`,
+      article('title: "Programmé"\ndescription: "Un article programmé."\ndate: 2026-12-20', "Un texte."),
+    );
+    const out = tempDir("risk-scheduled-");
+    const run = (now: string) =>
+      runCli([
+        "assemble",
+        "--publication",
+        pub,
+        "--site",
+        `${out}/site`,
+        "--archive",
+        `${out}/a.git`,
+        "--now",
+        now,
+        "--allow-future",
+      ]);
+    const updatedAt = () =>
+      JSON.parse(readFileSync(`${out}/site/api/v1/freshness.json`, "utf8")).producers.find(
+        (p: { id: string }) => p.id === "editorial",
+      );
+    expect(run("2026-12-10T10:00:00Z").status).toBe(0);
+    expect(updatedAt().updatedAt < "2026-12-20").toBe(true);
+    // Two days later on one day, then on the article's day: nothing in the inputs changed.
+    expect(run("2026-12-19T23:45:00Z").status).toBe(0);
+    expect(updatedAt().updatedAt < "2026-12-20").toBe(true);
+    expect(run("2026-12-20T00:00:00Z").status).toBe(0);
+    expect(updatedAt()).toMatchObject({ updatedAt: "2026-12-20T00:00:00Z", timeliness: "fresh" });
+  });
+
   it("never publishes a bidirectional override written in a body", () => {
     const pub = demoCopy();
     editFile(

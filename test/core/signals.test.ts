@@ -9,7 +9,8 @@ import { durationSeconds, resolveSignals } from "../../core/signals.ts";
 import { signalFreshness } from "../../core/surfaces/freshness.ts";
 import { fetchHttp } from "../../cli/runtime/http.ts";
 import { nodeFs } from "../../cli/runtime/node.ts";
-import { ROOT } from "../helpers/cli.ts";
+import { ROOT, runCli } from "../helpers/cli.ts";
+import { tempDir } from "../helpers/tmp.ts";
 import { demoCopy, editFile } from "../helpers/publication.ts";
 import { reading, upstreamServer } from "../helpers/upstream-server.ts";
 
@@ -261,5 +262,30 @@ describe("a file written by hand", () => {
     const u = await collectUpstream(await loadPublication(nodeFs, dir), { fs: nodeFs }, { attemptedAt: NOW });
     expect(u.instruments.us).toMatchObject({ ok: false, status: "unexpected-content" });
     expect(u.instruments.eu).toMatchObject({ ok: true });
+  });
+});
+
+describe("a value retained past its expiry", () => {
+  it("is stale on every surface of the frame, as freshness.json says, with the reason for both", () => {
+    const pub = demoCopy();
+    const out = tempDir("risk-retained-stale-");
+    const run = (now: string) =>
+      runCli(["assemble", "--publication", pub, "--site", `${out}/site`, "--archive", `${out}/a.git`, "--now", now]);
+    expect(run("2026-11-21T12:00:00Z").status).toBe(0);
+    writeFileSync(`${pub}/upstream/yen.json`, "{broken");
+    // The retained reading is younger than staleAfter: degraded.
+    expect(run("2026-11-21T13:00:00Z").status).toBe(0);
+    const yen = (file: string) => JSON.parse(readFileSync(`${out}/site/api/v1/${file}`, "utf8"));
+    const current = () =>
+      yen("signals/current.json").signals.find((s: { instrument: string }) => s.instrument === "yen");
+    expect(current().qualityStatus).toBe("degraded");
+    // Days later, past its expiry: stale, on the signals as in freshness.json and the risk diff.
+    expect(run("2026-11-24T12:00:00Z").status).toBe(0);
+    expect(current()).toMatchObject({ qualityStatus: "stale", fallbackUsed: true });
+    expect(current().reason).toMatch(/the value retained was published at .*, PT\w+ or more ago/);
+    expect(yen("freshness.json").producers.find((p: { id: string }) => p.id === "yen").timeliness).toBe("stale");
+    expect(yen("risk.json").indices.yen.qualityStatus).toBe("stale");
+    const window = yen("risk-diff.json").windows[0];
+    expect(window.sources.find((s: { instrument: string }) => s.instrument === "yen").stale).toBe(true);
   });
 });

@@ -175,6 +175,41 @@ describe("Sigstore attestations of frames (time witnessed from outside)", () => 
     expect(failing.find((f) => f.frameId === b!.frameId)?.reason).toMatch(/does not verify/);
   });
 
+  it("refuses a bundle whose in-toto statement is not an object, or names a subject with no text name, with exit 3", async () => {
+    const { archive, summaries } = await archiveWithFrames(1);
+    const sigstore = await mockSigstore();
+    const bundle = JSON.parse(
+      new TextDecoder().decode(
+        await sigstore.attest([{ name: "f", sha256: summaries[0]!.frameHash }], minutes(at(0), 1)),
+      ),
+    );
+    const before = git(archive, "for-each-ref");
+    for (const [statement, status, said] of [
+      [null, 3, "the in-toto statement is not a JSON object"],
+      [[1], 3, "the in-toto statement is not a JSON object"],
+      // A name that is no text is no name: the subject is kept with an empty one, and its digest must still be the frame's.
+      [{ subject: [{ name: { toString: 1 }, digest: { sha256: "00" } }] }, 3, ""],
+    ] as const) {
+      const forged = {
+        ...bundle,
+        dsseEnvelope: { ...bundle.dsseEnvelope, payload: Buffer.from(JSON.stringify(statement)).toString("base64") },
+      };
+      const r = runCli([
+        "archive",
+        "attest",
+        "--archive",
+        archive,
+        "--frame",
+        summaries[0]!.frameId,
+        "--bundle",
+        saved(JSON.stringify(forged)),
+      ]);
+      expect(r.status, r.stderr).toBe(status);
+      expect(r.stderr).toContain(said);
+    }
+    expect(git(archive, "for-each-ref")).toBe(before);
+  });
+
   it("is kept by the action's attestation step (action/attest.sh, the committed bundle)", async () => {
     const { archive, summaries } = await archiveWithFrames(1);
     const sigstore = await mockSigstore();
