@@ -54,7 +54,9 @@ export function workspacePath(env: Env, publicationDir: string, file: string): s
   const full = isAbsolute(file) ? file : `${publicationDir}/${file}`;
   if (!workspace) return null;
   const rel = relative(workspace, full);
-  return rel.startsWith("..") || isAbsolute(rel) ? null : rel.split("\\").join("/");
+  // `..pub/x.md` is inside; only `..` itself or a path through it leads out.
+  const out = rel === ".." || rel.startsWith("../") || rel.startsWith("..\\") || isAbsolute(rel);
+  return out ? null : rel.split("\\").join("/");
 }
 
 /** Appends `name=value` outputs, each in the runner's delimited form so that any value is safe. */

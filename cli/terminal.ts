@@ -7,26 +7,39 @@
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 const escaped = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
 
-/** Every control character but the line feed written as a \u escape. */
+/**
+ * GitHub's runner reads `##[name]` anywhere in a line of a job's log as a workflow command (its
+ * older form: `##[error]`, `##[add-mask]`, `##[stop-commands]`), so text quoted from a file or
+ * an upstream must never print it: the second `#` is written `\u0023`.
+ */
+const OLD_COMMAND = /##\[/g;
+const OLD_COMMAND_ESCAPED = "#\\u0023[";
+
+/** Every control character but the line feed written as a \u escape; no `##[`. */
 export function controlsEscaped(text: string): string {
-  return text.replace(UNSAFE, escaped);
+  return text.replace(UNSAFE, escaped).replace(OLD_COMMAND, OLD_COMMAND_ESCAPED);
 }
 
-/** A message on one line: every control character escaped, line breaks included. */
+/** A message on one line: every control character escaped, line breaks included; no `##[`. */
 export function oneLine(text: string): string {
-  return text.replace(/\n/g, "\\n").replace(UNSAFE, escaped);
+  return text.replace(/\n/g, "\\n").replace(UNSAFE, escaped).replace(OLD_COMMAND, OLD_COMMAND_ESCAPED);
 }
 
-/** Lines as written, control characters escaped, and none beginning with `::`. */
+/** Lines as written, control characters escaped, none beginning with `::`, and no `##[`. */
 export function printable(text: string): string {
-  return text.replace(UNSAFE, escaped).replace(/^(\s*):(?=:)/gm, "$1\\u003a");
+  return text
+    .replace(UNSAFE, escaped)
+    .replace(/^(\s*):(?=:)/gm, "$1\\u003a")
+    .replace(OLD_COMMAND, OLD_COMMAND_ESCAPED);
 }
 
 /**
  * JSON for standard output: JSON.stringify escapes C0 controls, but leaves DEL, C1 controls,
  * bidirectional overrides and line separators as they are; these are written as \u escapes too
- * (the same JSON value, since they can only stand inside strings).
+ * (the same JSON value, since they can only stand inside strings), and so is the `#` that would
+ * make `##[`.
  */
 export function jsonText(value: unknown, indent?: number): string {
-  return JSON.stringify(value, null, indent).replace(UNSAFE, escaped);
+  // `##[` can only stand inside a string, where `\u0023` is the same `#`.
+  return JSON.stringify(value, null, indent).replace(UNSAFE, escaped).replace(OLD_COMMAND, OLD_COMMAND_ESCAPED);
 }

@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { MAX_SURFACE_BYTES, readSiteFile } from "../../app/published.ts";
 import { RiskError } from "../../core/errors.ts";
 import { searchPublishedIndex } from "../../core/editorial/search.ts";
+import { oneLine } from "../terminal.ts";
 
 export interface SearchReport {
   ok: true;
@@ -61,10 +62,12 @@ export function runSearch(opts: {
     }),
   );
   if (!opts.json) {
-    if (hits.length === 0) process.stdout.write(`no result for "${opts.query}"\n`);
+    // The index is a file of the site folder, which anyone may have copied or edited: its texts
+    // are shown one line each, controls escaped.
+    if (hits.length === 0) process.stdout.write(`no result for "${oneLine(opts.query)}"\n`);
     for (const h of hits)
       process.stdout.write(
-        `${h.score.toFixed(2).padStart(7)}  ${h.lang}  ${h.type.padEnd(14)} ${h.title}\n${" ".repeat(26)}${h.url}\n`,
+        `${h.score.toFixed(2).padStart(7)}  ${oneLine(h.lang)}  ${oneLine(h.type).padEnd(14)} ${oneLine(h.title)}\n${" ".repeat(26)}${oneLine(h.url)}\n`,
       );
   }
   return { ok: true, query: opts.query, lang: opts.lang ?? null, index: file, hits };

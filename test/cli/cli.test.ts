@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { VERSION } from "../../core/version.ts";
 import { EXIT } from "../../cli/exit.ts";
@@ -188,6 +189,29 @@ describe("the command line", () => {
     const file = runCli(["init", "a-file"], { cwd });
     expect(file.status).toBe(EXIT.E_USAGE);
     expect(file.stderr).toContain("is a file, not a folder");
+  });
+
+  it("never prints `##[`, which GitHub's runner reads anywhere in a line as a workflow command", () => {
+    const cwd = tempDir("risk-old-commands-");
+    const pub = `${cwd}/..pub`;
+    cpSync(join(ROOT, "demo"), pub, { recursive: true });
+    const article = `${pub}/content/articles/fr/carry-trade-yen-boj.md`;
+    cpSync(article, `${pub}/content/articles/fr/##[error file=README.md;line=1]Forged.md`);
+    const us = JSON.parse(readFileSync(`${pub}/upstream/us.json`, "utf8"));
+    writeFileSync(`${pub}/upstream/us.json`, JSON.stringify({ ...us, "##[stop-commands]x": 1 }));
+    const env = { GITHUB_ACTIONS: "true", GITHUB_WORKSPACE: cwd };
+    const lint = runCli(["lint", "--publication", pub], { cwd, env });
+    const assemble = runCli(["assemble", "--publication", pub, "--site", `${cwd}/site`, "--archive", `${cwd}/a.git`], {
+      cwd,
+      env,
+    });
+    for (const r of [lint, assemble]) {
+      const out = `${r.stdout}${r.stderr}`;
+      expect(out).toContain("#\\u0023[");
+      expect(out).not.toContain("##[");
+    }
+    // A publication folder whose name starts with two dots is inside the workspace: annotations name the file.
+    expect(lint.stderr).toMatch(/::(error|warning) file=\.\.pub\/content\//);
   });
 
   it("refuses an empty path given to any file or folder option, before anything is read or written", () => {
