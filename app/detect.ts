@@ -373,6 +373,8 @@ interface JekyllConfig {
   permalink: string;
   /** The zone Jekyll shows dates in (`timezone`), if the config names one. */
   timezone?: string;
+  /** The `permalink` a collection sets for itself under `collections`, by collection name. */
+  collectionPermalinks: Record<string, string>;
   /**
    * With jekyll-polyglot: each language's folder in the addresses. Polyglot builds the site once
    * per language of `languages`, `default_lang` (English when unset) at the root and every other
@@ -386,7 +388,18 @@ function jekyllConfig(root: string): JekyllConfig {
   const permalink = typeof c.permalink === "string" && c.permalink.trim() ? c.permalink.trim() : "date";
   const zone = typeof c.timezone === "string" && isTimeZone(c.timezone) ? c.timezone : undefined;
   const prefixes = polyglotPrefixes(root, c);
-  return { permalink, ...(zone ? { timezone: zone } : {}), ...(prefixes ? { prefixes } : {}) };
+  const collectionPermalinks: Record<string, string> = {};
+  if (c.collections && typeof c.collections === "object" && !Array.isArray(c.collections))
+    for (const [name, settings] of Object.entries(c.collections as Record<string, unknown>)) {
+      const own = (settings as { permalink?: unknown } | null)?.permalink;
+      if (typeof own === "string" && own.trim()) collectionPermalinks[name] = own.trim();
+    }
+  return {
+    permalink,
+    collectionPermalinks,
+    ...(zone ? { timezone: zone } : {}),
+    ...(prefixes ? { prefixes } : {}),
+  };
 }
 
 /**
@@ -1120,8 +1133,24 @@ function guessUrls(
         unmapped.push(
           `urls.${d.kind}.${d.lang}: Jekyll's permalink "${jekyll.permalink}"${template === jekyll.permalink ? "" : ` (${template})`} gives the posts' addresses, and ${read.reason}; write the pattern of your posts' address by hand, with {slug}, {year}, {month} and {day}`,
         );
-    } else if (jekyll && /^_[^/]+\//.test(glob))
-      pattern = `${prefix}${base}/{slug}${collectionSuffix(jekyll.permalink)}`;
+    } else if (jekyll && /^_[^/]+\//.test(glob)) {
+      // A collection's own permalink wins over the site's: :collection is its name, :name and
+      // :path (a file at the top of the collection) its slug.
+      const name = glob.slice(1, glob.indexOf("/"));
+      const own = Object.hasOwn(jekyll.collectionPermalinks, name) ? jekyll.collectionPermalinks[name] : undefined;
+      if (own === undefined) pattern = `${prefix}${base}/{slug}${collectionSuffix(jekyll.permalink)}`;
+      else {
+        const template = (JEKYLL_STYLES[own] ?? own)
+          .replace(/:collection\b/g, name)
+          .replace(/:(name|path)\b/g, ":slug");
+        const read = patternOfPermalink(template, undefined);
+        if ("pattern" in read) pattern = `${jekyll.prefixes?.[d.lang] ?? ""}${read.pattern}`;
+        else
+          unmapped.push(
+            `urls.${d.kind}.${d.lang}: the collection ${name}'s permalink "${own}" gives these pages' addresses, and ${read.reason}; write the pattern of their address by hand, with {slug}`,
+          );
+      }
+    }
     (urls[d.kind] ??= {})[d.lang] = pattern;
   }
   const dated = [urls.article, urls.guide].some((l) =>

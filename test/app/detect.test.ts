@@ -331,6 +331,24 @@ describe("a Jekyll site", () => {
   });
 });
 
+describe("a Jekyll collection's own permalink", () => {
+  it("gives its pages' addresses, over the site-wide one", () => {
+    const root = site({
+      "_config.yml":
+        "url: https://ex.example.org\ncollections:\n  guides:\n    output: true\n    permalink: /apprendre/:name/\n",
+      "_posts/2026-01-02-dette.md": md("title: Dette\ndescription: Un article."),
+      "_guides/lire-les-spreads.md": md("title: Lire\ndescription: Un guide.\ndate: 2026-01-01"),
+    });
+    expect(detectSite(root).urls.guide).toEqual({ fr: "/apprendre/{slug}/" });
+    const withCollection = site({
+      "_config.yml": "collections:\n  guides:\n    output: true\n    permalink: /:collection/:path:output_ext\n",
+      "_posts/2026-01-02-dette.md": md("title: Dette\ndescription: Un article."),
+      "_guides/lire.md": md("title: Lire\ndescription: Un guide.\ndate: 2026-01-01"),
+    });
+    expect(detectSite(withCollection).urls.guide).toEqual({ fr: "/guides/{slug}.html" });
+  });
+});
+
 describe("Jekyll's :categories", () => {
   it("takes the folder above _posts, and says when posts in other folders would get another prefix", () => {
     const permalink = "permalink: /:categories/:year/:month/:day/:title:output_ext\n";
