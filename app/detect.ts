@@ -251,9 +251,37 @@ function hugoConfigFile(
   for (const name of HUGO_CONFIG_FILES) {
     const ext = name.split(".").pop()!;
     const read = readConfig(join(root, name), ext === "yml" ? "yaml" : (ext as "toml" | "yaml" | "json"));
-    if ("config" in read || read.broken) return { name, ...read };
+    if (read.broken) return { name, ...read };
+    if ("config" in read) return { name, config: withSplitKeys(root, read.config ?? null) };
   }
   return undefined;
+}
+
+/**
+ * Hugo's config folder may split the config into one file per top-level key
+ * (`config/_default/languages.toml` holds `languages`, `permalinks.toml` holds `permalinks`):
+ * each such file's content is added under its key, unless the main file already sets that key.
+ */
+function withSplitKeys(root: string, config: Record<string, unknown> | null): Record<string, unknown> | null {
+  const folder = join(root, "config/_default");
+  let names: string[];
+  try {
+    names = fs.readdirSync(folder);
+  } catch {
+    return config;
+  }
+  const merged: Record<string, unknown> = { ...(config ?? {}) };
+  let added = false;
+  for (const file of names.sort()) {
+    const m = /^([A-Za-z][\w-]*)\.(toml|yaml|yml|json)$/.exec(file);
+    if (!m || /^(hugo|config)$/i.test(m[1]!) || hugoKey(merged, m[1]!.toLowerCase()) !== undefined) continue;
+    const read = readConfig(join(folder, file), m[2] === "yml" ? "yaml" : (m[2] as "toml" | "yaml" | "json"));
+    if (read.config) {
+      merged[m[1]!] = read.config;
+      added = true;
+    }
+  }
+  return added ? merged : config;
 }
 
 /**

@@ -331,6 +331,22 @@ describe("a Jekyll site", () => {
   });
 });
 
+describe("Hugo's config folder split into one file per key", () => {
+  it("reads languages and permalinks from config/_default/languages.toml and permalinks.toml", () => {
+    const root = site({
+      "config/_default/hugo.toml":
+        'baseURL = "https://ex.example.org/"\ndefaultContentLanguage = "en"\ndefaultContentLanguageInSubdir = true\n',
+      "config/_default/languages.toml": "[en]\n  weight = 1\n[fr]\n  weight = 2\n",
+      "config/_default/permalinks.toml": 'posts = "/:year/:month/:slugorfilename/"\n',
+      "content/posts/dette-us.fr.md": hugoPost("Dette"),
+      "content/posts/dette-us.en.md": hugoPost("Debt"),
+    });
+    const d = detectSite(root);
+    expect(d.urls.article).toEqual({ fr: "/fr/{year}/{month}/{slug}/", en: "/en/{year}/{month}/{slug}/" });
+    expect(d.siteAddress).toBe("https://ex.example.org");
+  });
+});
+
 describe("a Jekyll collection's own permalink", () => {
   it("gives its pages' addresses, over the site-wide one", () => {
     const root = site({
