@@ -373,7 +373,11 @@ export function readFrontmatter(
       pairKey!,
       "the key every language version of a document shares is a text, the same in each (dette-americaine)",
     );
-  const address = addressKey === undefined ? undefined : ownAddress(file, head, addressKey, raw[addressKey]);
+  const written = addressKey === undefined ? undefined : ownAddress(file, head, addressKey, raw[addressKey]);
+  // Hugo serves a page whose `url` names no file (no extension) as a folder: `/analyses/x` is
+  // built as /analyses/x/index.html and linked as /analyses/x/.
+  const address =
+    written !== undefined && content?.templates === "hugo" && !/(\/|\.[^/]*)$/.test(written) ? `${written}/` : written;
   return {
     meta: result.data,
     publishedAt,

@@ -305,6 +305,22 @@ describe("frontmatter keys that name a page", () => {
   });
 });
 
+describe("a Hugo page's own url", () => {
+  it("is published as the folder Hugo builds when it names no file, and as written when it does", async () => {
+    const root = site({
+      "hugo.toml": 'baseURL = "https://ex.example.org/"\n',
+      "content/posts/energie.md": hugoPost("Énergie", 'url = "/analyses/energie-2026"'),
+      "content/posts/flux.md": hugoPost("Flux", 'url = "/flux/rss.xml"'),
+      "content/posts/dette.md": hugoPost("Dette"),
+    });
+    expect(detectSite(root).content.frontmatter.address).toBe("url");
+    await captured(() => runInitDetect({ dir: root, json: false }));
+    const p = await loadPublication(nodeFs, root);
+    const addresses = Object.fromEntries(p.articles.map((a) => [a.slug, a.path]));
+    expect(addresses).toMatchObject({ energie: "/analyses/energie-2026/", flux: "/flux/rss.xml" });
+  });
+});
+
 describe("a Jekyll site", () => {
   it("leaves _drafts out of the globs and the addresses, reads published: false as a draft, and publishes a collection without its _", async () => {
     const root = site({
