@@ -258,6 +258,25 @@ function hugoConfigFile(
 }
 
 /**
+ * The content folders Hugo's languages name (`[languages.fr] contentDir = "content/french"`), each
+ * with its language (a code starting fr or en); none when the config names none.
+ */
+function hugoContentDirs(config: Record<string, unknown> | null | undefined): { dir: string; lang: "fr" | "en" }[] {
+  const languages = config ? hugoKey(config, "languages") : undefined;
+  if (!languages || typeof languages !== "object" || Array.isArray(languages)) return [];
+  const out: { dir: string; lang: "fr" | "en" }[] = [];
+  for (const [code, settings] of Object.entries(languages as Record<string, unknown>)) {
+    const lang = /^fr/i.test(code) ? "fr" : /^en/i.test(code) ? "en" : undefined;
+    if (!lang || !settings || typeof settings !== "object") continue;
+    const dir = hugoKey(settings as Record<string, unknown>, "contentdir");
+    if (typeof dir !== "string") continue;
+    const clean = dir.trim().replace(/^\.\//, "").replace(/\/+$/, "");
+    if (clean && !clean.startsWith("/") && !clean.split("/").includes("..")) out.push({ dir: clean, lang });
+  }
+  return out;
+}
+
+/**
  * Hugo's config folder may split the config into one file per top-level key
  * (`config/_default/languages.toml` holds `languages`, `permalinks.toml` holds `permalinks`):
  * each such file's content is added under its key, unless the main file already sets that key.
@@ -703,6 +722,8 @@ export function detectSite(root: string): Detection {
       `${config.name}: ${config.broken}; nothing was read from it (the site's address, time zone and page addresses): fix it, then run init --detect again`,
     );
   const found: Found[] = [];
+  // Hugo's languages may each keep their pages in a folder of their own (contentDir).
+  const contentDirs = generator === "hugo" ? hugoContentDirs(config?.config) : [];
   for (const rel of rels) {
     // As an assembly reads it: a regular file of at most the input limit.
     const page = siteText(join(root, rel), MAX_INPUT_BYTES);
@@ -727,11 +748,13 @@ export function detectSite(root: string): Detection {
     const declared = String(fm.lang ?? fm.language ?? fm.locale ?? "").toLowerCase();
     // A declared language first, then the file's name or folder (x.fr.md is French whatever its
     // keys say), then a key only translations hold.
-    const byPath = /(^|\/)en(\/|$)|\.en\.(md|mdx|markdown)$|(^|\/)[^/]*-en\//.test(rel)
-      ? "en"
-      : /(^|\/)fr(\/|$)|\.fr\.(md|mdx|markdown)$|(^|\/)[^/]*-fr\//.test(rel)
-        ? "fr"
-        : undefined;
+    const byPath =
+      contentDirs.find((c) => rel.startsWith(`${c.dir}/`))?.lang ??
+      (/(^|\/)en(\/|$)|\.en\.(md|mdx|markdown)$|(^|\/)[^/]*-en\//.test(rel)
+        ? "en"
+        : /(^|\/)fr(\/|$)|\.fr\.(md|mdx|markdown)$|(^|\/)[^/]*-fr\//.test(rel)
+          ? "fr"
+          : undefined);
     const lang: "fr" | "en" = declared
       ? declared.startsWith("en")
         ? "en"
@@ -960,7 +983,12 @@ export function detectSite(root: string): Detection {
     jekyll: generator === "jekyll" ? { ...jekyllConfig(root), categoriesOf } : undefined,
     hugo:
       generator === "hugo"
-        ? { permalinks: hugoPermalinks(config?.config), slugsOf, prefixes: hugoLanguagePrefixes(config?.config) }
+        ? {
+            permalinks: hugoPermalinks(config?.config),
+            slugsOf,
+            prefixes: hugoLanguagePrefixes(config?.config),
+            contentDirs,
+          }
         : undefined,
     unmapped,
   });
@@ -1092,6 +1120,8 @@ function guessUrls(
       slugsOf: (kind: "article" | "guide", lang: "fr" | "en") => HugoSlugs;
       /** Each language's folder in the addresses, when the site names its languages. */
       prefixes?: Record<"fr" | "en", string>;
+      /** The languages' own content folders (contentDir), whose pages' addresses start below them. */
+      contentDirs: { dir: string; lang: "fr" | "en" }[];
     };
     unmapped: string[];
   },
@@ -1111,8 +1141,9 @@ function guessUrls(
       .split("/")
       .slice(0, -1)
       .filter((p) => !/[*?{[(!\\]/.test(p));
+    const own = hugo?.contentDirs.find((c) => glob.startsWith(`${c.dir}/`));
     const rest = parts
-      .slice(drop)
+      .slice(own ? own.dir.split("/").length : drop)
       // Eleventy serves a file at its path under the input folder, a language folder included.
       .filter((p) => (generator === "eleventy" ? true : p !== "en" && p !== "fr" && p !== "_posts"))
       // A Jekyll collection's folder is _name; its pages are published under /name/.

@@ -305,6 +305,23 @@ describe("frontmatter keys that name a page", () => {
   });
 });
 
+describe("Hugo languages with content folders of their own (contentDir)", () => {
+  it("read each folder's pages in its language, at addresses below the folder, as the Hugo docs' example builds them", () => {
+    const root = site({
+      "hugo.toml":
+        'baseURL = "https://ex.example.org/"\ndefaultContentLanguage = "fr"\n[languages.fr]\n  weight = 1\n  contentDir = "content/french"\n[languages.en]\n  weight = 2\n  contentDir = "content/english"\n',
+      "content/french/posts/dette.md": hugoPost("Dette"),
+      "content/english/posts/dette.md": hugoPost("Debt"),
+    });
+    const d = detectSite(root);
+    expect(d.content.articles).toEqual({
+      fr: ["content/french/posts/**/[^_]*.md"],
+      en: ["content/english/posts/**/[^_]*.md"],
+    });
+    expect(d.urls.article).toEqual({ fr: "/posts/{slug}/", en: "/en/posts/{slug}/" });
+  });
+});
+
 describe("a Hugo page's own url", () => {
   it("is published as the folder Hugo builds when it names no file, and as written when it does", async () => {
     const root = site({
