@@ -22,15 +22,12 @@ export function controlsEscaped(text: string): string {
 
 /** A message on one line: every control character escaped, line breaks included; no `##[`. */
 export function oneLine(text: string): string {
-  return text.replace(/\n/g, "\\n").replace(UNSAFE, escaped).replace(OLD_COMMAND, OLD_COMMAND_ESCAPED);
+  return controlsEscaped(text.replace(/\n/g, "\\n"));
 }
 
 /** Lines as written, control characters escaped, none beginning with `::`, and no `##[`. */
 export function printable(text: string): string {
-  return text
-    .replace(UNSAFE, escaped)
-    .replace(/^(\s*):(?=:)/gm, "$1\\u003a")
-    .replace(OLD_COMMAND, OLD_COMMAND_ESCAPED);
+  return controlsEscaped(text).replace(/^(\s*):(?=:)/gm, "$1\\u003a");
 }
 
 /**
@@ -41,5 +38,5 @@ export function printable(text: string): string {
  */
 export function jsonText(value: unknown, indent?: number): string {
   // `##[` can only stand inside a string, where `\u0023` is the same `#`.
-  return JSON.stringify(value, null, indent).replace(UNSAFE, escaped).replace(OLD_COMMAND, OLD_COMMAND_ESCAPED);
+  return controlsEscaped(JSON.stringify(value, null, indent));
 }

@@ -120,7 +120,7 @@ export function resolveSignals(
       const value = normalisedValue(r, config.scale);
       // Without a publication time, the reading's age cannot be told: it is not called stale, and
       // the reason says so. Stale from the instant freshness.json's expiresAt names on, as it says.
-      const stale = r.publishedAt !== null && ageSeconds(r.publishedAt, now) >= durationSeconds(config.staleAfter);
+      const stale = isStale(r.publishedAt, now, config);
       return {
         ...valueOf(key, config, value, r),
         sourceStatus: "ok",
@@ -156,8 +156,7 @@ export function resolveSignals(
         : roundValue((before.value / before.scale) * config.scale);
     // A retained value ages like a fresh one: past its expiry it is stale, as freshness.json says,
     // never made to look less stale because its upstream also failed.
-    const stale =
-      before.sourceUpdatedAt != null && ageSeconds(before.sourceUpdatedAt, now) >= durationSeconds(config.staleAfter);
+    const stale = isStale(before.sourceUpdatedAt, now, config);
     return {
       ...valueOf(key, config, value, before),
       sourceStatus: result.status,
@@ -173,6 +172,11 @@ export function resolveSignals(
       debt: null,
     };
   });
+}
+
+/** True when a reading the upstream published at `publishedAt` is `staleAfter` old or more at `now`; false when its publication time is not known. */
+function isStale(publishedAt: string | null | undefined, now: string, config: InstrumentConfig): boolean {
+  return publishedAt != null && ageSeconds(publishedAt, now) >= durationSeconds(config.staleAfter);
 }
 
 /** The fields a present signal has whether its value is fresh or retained: value, level, raw value. */

@@ -316,6 +316,7 @@ export function searchPublishedIndex(
     const field = issue.path.length > 0 ? issue.path.join(".") : undefined;
     throw inputError(where, undefined, field, `not a published search index (${issue.message}): ${again}`);
   }
+  // The documents as listed, not as parsed: parsing would put their other fields last.
   const documents = new Map((value as z.infer<typeof PublishedIndex>).documents.map((d) => [d.id, d]));
   let hits: SearchHit[];
   try {

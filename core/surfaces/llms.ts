@@ -31,10 +31,7 @@ const clip = (text: string, max: number) => (text.length > max ? `${headUnits(te
 const LINE_TEXT_MAX = 600;
 
 function link(label: string, href: string, note?: string): string {
-  const safe = (s: string) => {
-    const one = collapseSpaces(s);
-    return one.length > LINE_TEXT_MAX ? `${headUnits(one, LINE_TEXT_MAX - 1).trimEnd()}…` : one;
-  };
+  const safe = (s: string) => clip(collapseSpaces(s), LINE_TEXT_MAX);
   // A backslash is doubled: one left before the closing bracket would escape it, and the note
   // after it would be read as the link's address.
   const shown = safe(label)

@@ -66,22 +66,33 @@ function outputFor(entryPoint: string): string {
   return found[0];
 }
 
-/** Runs the bin under a module hook and returns its result and the bundle files it loaded. */
-function runRecorded(args: string[]): { status: number | null; loaded: string[] } {
-  const log = join(tmp, `loaded-${Math.random().toString(36).slice(2)}.txt`);
+/**
+ * Runs the bin with the module `preload` imported first, which appends lines to the file the
+ * environment variable `logVariable` names; returns the process's result and those lines.
+ */
+function runLogged(
+  preload: string,
+  logVariable: string,
+  args: string[],
+): { status: number | null; stdout: string; lines: string[] } {
+  const log = join(tmp, `log-${Math.random().toString(36).slice(2)}.txt`);
   fs.writeFileSync(log, "");
-  const r = spawnSync(process.execPath, ["--import", pathToFileURL(join(tmp, "register.mjs")).href, CLI, ...args], {
+  const r = spawnSync(process.execPath, ["--import", pathToFileURL(preload).href, CLI, ...args], {
     cwd: ROOT,
-    env: { ...process.env, SOURCE_DATE_EPOCH: "", RISK_LOAD_LOG: log },
+    env: { ...process.env, SOURCE_DATE_EPOCH: "", [logVariable]: log },
     encoding: "utf8",
   });
-  const loaded = fs
-    .readFileSync(log, "utf8")
-    .split("\n")
+  return { status: r.status, stdout: r.stdout, lines: fs.readFileSync(log, "utf8").split("\n").filter(Boolean) };
+}
+
+/** Runs the bin under a module hook and returns its result and the bundle files it loaded. */
+function runRecorded(args: string[]): { status: number | null; loaded: string[] } {
+  const { status, lines } = runLogged(join(tmp, "register.mjs"), "RISK_LOAD_LOG", args);
+  const loaded = lines
     .filter((u) => u.startsWith("file:"))
     .map((u) => relative(ROOT, new URL(u).pathname))
     .filter((p) => p.startsWith("dist/bin/"));
-  return { status: r.status, loaded: [...new Set(loaded)] };
+  return { status, loaded: [...new Set(loaded)] };
 }
 
 beforeAll(() => {
@@ -174,7 +185,6 @@ describe("the chunks a process loads", () => {
 describe("Optique's grapheme segmenter", () => {
   /** Runs the bin with Intl.Segmenter counted; returns the result and how many were built. */
   function runCounted(args: string[]): { status: number | null; stdout: string; built: number } {
-    const log = join(tmp, `segmenters-${Math.random().toString(36).slice(2)}.txt`);
     const count = join(tmp, "count-segmenters.mjs");
     fs.writeFileSync(
       count,
@@ -188,14 +198,8 @@ Intl.Segmenter = class extends Original {
 };
 `,
     );
-    fs.writeFileSync(log, "");
-    const r = spawnSync(process.execPath, ["--import", pathToFileURL(count).href, CLI, ...args], {
-      cwd: ROOT,
-      env: { ...process.env, SOURCE_DATE_EPOCH: "", RISK_SEGMENTER_LOG: log },
-      encoding: "utf8",
-    });
-    const built = fs.readFileSync(log, "utf8").split("\n").filter(Boolean).length;
-    return { status: r.status, stdout: r.stdout, built };
+    const { status, stdout, lines } = runLogged(count, "RISK_SEGMENTER_LOG", args);
+    return { status, stdout, built: lines.length };
   }
 
   it("is not built by a command that prints no help (it costs 10 to 15 ms of every start)", () => {
