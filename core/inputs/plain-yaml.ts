@@ -1,8 +1,9 @@
 /**
  * A reader for the plain frontmatter nearly every document has: `key: value` lines whose values are
- * one-line strings (plain, 'single' or "double" quoted without escapes), `true`/`false`/`null`, or
- * lists of those (block `- item` lines or a flow `[a, b]`). On anything else (numbers, nested
- * maps, multi-line or escaped strings, anchors, tags, comments after a value, duplicate keys...)
+ * one-line strings (plain, 'single' or "double" quoted without escapes), `true`/`false`/`null`,
+ * plain decimal numbers, lists of those (block `- item` lines or a flow `[a, b]`) or one-line flow
+ * mappings of those. On anything else (other numbers, nested maps, multi-line or escaped strings,
+ * anchors, tags, comments after a value, duplicate keys...)
  * it gives up and returns undefined, and the yaml library reads the text as before.
  *
  * Why hand-written: the yaml library builds a full document (tokens, nodes, source ranges) for
@@ -29,7 +30,7 @@ export function readPlainYaml(text: string): Record<string, unknown> | undefined
     if (Object.hasOwn(out, key) || SPECIAL_KEYS.has(key)) return undefined;
     const rest = spaceTrimmed(m[2] ?? "");
     if (rest !== "") {
-      const value = rest.startsWith("[") ? flowList(rest) : scalar(rest);
+      const value = rest.startsWith("[") ? flowList(rest) : rest.startsWith("{") ? flowMapping(rest) : scalar(rest);
       if (value === undefined) return undefined;
       out[key] = value.value;
       continue;
@@ -97,9 +98,16 @@ const BOOLEANS = new Map([
   ["False", false],
   ["FALSE", false],
 ]);
-/** Numbers of the core schema (decimal, octal, hexadecimal, floats, infinities, not-a-number): left to yaml. */
+/** Numbers of the core schema (decimal, octal, hexadecimal, floats, infinities, not-a-number). */
 const NUMBER =
   /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
+
+/**
+ * The numbers this reader reads itself: decimal, without a sign but minus, a leading zero or an
+ * exponent, of at most fifteen digits on each side of the point. yaml reads them with parseInt or
+ * parseFloat, which give what Number gives for such text; the other forms are left to it.
+ */
+const DECIMAL = /^-?(?:0|[1-9][0-9]{0,14})(?:\.[0-9]{1,15})?$/;
 
 /** Without the spaces around: YAML's only white space here (JavaScript's trim would also take a no-break space). */
 const spaceTrimmed = (text: string) => text.replace(/^ +| +$/g, "");
@@ -118,6 +126,7 @@ function scalar(raw: string): { value: unknown } | undefined {
     const inner = raw.slice(1, -1);
     return /'/.test(inner.replace(/''/g, "")) ? undefined : { value: inner.replace(/''/g, "'") };
   }
+  if (DECIMAL.test(raw)) return { value: Number(raw) };
   if (INDICATOR.test(raw) || raw.includes(": ") || raw.endsWith(":") || raw.includes(" #")) return undefined;
   if (NULLS.has(raw)) return { value: null };
   const flag = BOOLEANS.get(raw);
@@ -143,6 +152,66 @@ function flowList(raw: string): { value: unknown[] } | undefined {
   }
   return { value: items };
 }
+
+/**
+ * A flow mapping on one line, `{ fr: Stress financier, en: "Financial stress, US" }`: keys as at
+ * the start of a block line, each followed by a colon and a space, values plain or quoted scalars
+ * as `scalar` takes them (a plain one without a colon, a comma, a bracket or a brace; a quoted one
+ * may hold commas). Anything else (a nested list or mapping, an empty value, a trailing comma, a
+ * key written twice) gives up.
+ *
+ * Why: the configuration and the claim reviews write their labels and locators so. The yaml
+ * library reading those two small files was compiled anew by V8 at each assembly of a long-lived
+ * process, about a tenth of a first frame's CPU time at real scale.
+ */
+function flowMapping(raw: string): { value: Record<string, unknown> } | undefined {
+  if (!raw.endsWith("}")) return undefined;
+  const inner = raw.slice(1, -1);
+  if (spaceTrimmed(inner) === "") return { value: {} };
+  const out: Record<string, unknown> = {};
+  let at = 0;
+  for (;;) {
+    FLOW_KEY.lastIndex = at;
+    const k = FLOW_KEY.exec(inner);
+    if (!k) return undefined;
+    const key = k[1]!;
+    if (Object.hasOwn(out, key) || SPECIAL_KEYS.has(key)) return undefined;
+    at = FLOW_KEY.lastIndex;
+    // The value runs to its closing quote, or to the next comma for a plain one.
+    let end: number;
+    if (inner[at] === '"') end = inner.indexOf('"', at + 1) + 1;
+    else if (inner[at] === "'") {
+      end = at + 1;
+      for (;;) {
+        const close = inner.indexOf("'", end);
+        if (close < 0) return undefined;
+        end = close + 1;
+        if (inner[end] !== "'") break;
+        end++;
+      }
+    } else {
+      const comma = inner.indexOf(",", at);
+      end = comma < 0 ? inner.length : comma;
+    }
+    if (end <= at) return undefined;
+    const text = spaceTrimmed(inner.slice(at, end));
+    if (text === "" || /[:[\]{}]/.test(text.startsWith('"') || text.startsWith("'") ? "" : text)) return undefined;
+    const value = scalar(text);
+    if (value === undefined) return undefined;
+    out[key] = value.value;
+    // After the value: spaces, then a comma and the next key, or the end.
+    FLOW_NEXT.lastIndex = end;
+    const next = FLOW_NEXT.exec(inner);
+    if (!next) return undefined;
+    if (next[1] === undefined) return { value: out };
+    at = FLOW_NEXT.lastIndex;
+  }
+}
+
+/** A key of a flow mapping, after spaces, then a colon and at least one space. */
+const FLOW_KEY = / *([A-Za-z_][A-Za-z0-9_-]*): +/y;
+/** Spaces after a flow mapping's value, then a comma (captured) or the end of the mapping. */
+const FLOW_NEXT = / *(?:(,)|$)/y;
 
 /**
  * The value of `text` when it is plain nested YAML, or undefined (read it with yaml). It takes
@@ -280,6 +349,7 @@ class BlockReader {
     this.at = end;
     if (end === i + 1) {
       if (rest.startsWith("[")) return (flowList(rest) ?? giveUp()).value;
+      if (rest.startsWith("{")) return (flowMapping(rest) ?? giveUp()).value;
       return (scalar(rest) ?? giveUp()).value;
     }
     const more = this.lines.slice(i + 1, end).map((l) => spaceTrimmed(l.content));

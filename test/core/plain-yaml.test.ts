@@ -11,8 +11,35 @@ function withYaml(text: string): unknown {
 }
 
 // Ordinary text, and pieces that make YAML mean something other than a plain string.
-const ordinary = ["a", "b", "Z", "é", "’", "l'écart", " ", "C#", "x:y", "2026-03-01", "x-1", "(2026)", "à 3,1 %"];
+const ordinary = [
+  "a",
+  "b",
+  "Z",
+  "é",
+  "’",
+  "l'écart",
+  " ",
+  "C#",
+  "x:y",
+  "2026-03-01",
+  "x-1",
+  "(2026)",
+  "à 3,1 %",
+  "25",
+  "0.5",
+];
 const hostile = [
+  "-0",
+  "-12.50",
+  "007",
+  "1e3",
+  "+1",
+  ".5",
+  "1.",
+  "0x1F",
+  "0o17",
+  "1234567890123456789",
+  ".inf",
   "  ",
   ":",
   ": ",
@@ -85,6 +112,19 @@ const quoted = fc.oneof(
 );
 const scalar = fc.oneof(word, quoted);
 const flow = fc.array(scalar, { maxLength: 4 }).map((items) => `[${items.join(", ")}]`);
+// A flow mapping on one line, with the spacing and separators people write and some they should not.
+const flowMap = fc
+  .tuple(
+    fc.array(fc.tuple(key, fc.constantFrom(": ", ":  ", ":", " : "), scalar), { maxLength: 4 }),
+    fc.constantFrom("", " ", "  "),
+    fc.constantFrom("", " ", "  "),
+    fc.constantFrom(", ", ",", " , ", ", ,", ",  "),
+    fc.constantFrom("", "", "", ",", " ,"),
+  )
+  .map(
+    ([entries, open, close, comma, last]) =>
+      `{${open}${entries.map(([k, colon, v]) => `${k}${colon}${v}`).join(comma)}${last}${close}}`,
+  );
 const indent = fc.constantFrom("", " ", "  ", "    ");
 const block = fc
   .tuple(indent, fc.array(fc.tuple(fc.constantFrom("- ", "-", "-  "), scalar), { minLength: 1, maxLength: 4 }))
@@ -92,6 +132,7 @@ const block = fc
 const entry = fc.oneof(
   { weight: 4, arbitrary: fc.tuple(key, scalar).map(([k, v]) => `${k}: ${v}`) },
   { weight: 2, arbitrary: fc.tuple(key, flow).map(([k, v]) => `${k}: ${v}`) },
+  { weight: 4, arbitrary: fc.tuple(key, flowMap).map(([k, v]) => `${k}: ${v}`) },
   { weight: 2, arbitrary: fc.tuple(key, block).map(([k, v]) => `${k}:${v}`) },
   { weight: 1, arbitrary: key.map((k) => `${k}:`) },
   { weight: 1, arbitrary: fc.constantFrom("", "# note", "  # indented note", "  continued", "---", "- stray") },
@@ -102,17 +143,20 @@ const frontmatter = fc.array(entry, { minLength: 1, maxLength: 6 }).map((lines) 
 describe("the plain frontmatter reader", () => {
   it("reads what it accepts exactly as the yaml library does, and accepts nothing the library refuses", () => {
     let taken = 0;
+    let mappings = 0;
     fc.assert(
       fc.property(frontmatter, (text) => {
         const plain = readPlainYaml(text);
         if (plain === undefined) return;
         taken++;
+        if (text.includes("{")) mappings++;
         expect(withYaml(text)).toStrictEqual(plain);
       }),
       { numRuns: 20_000 },
     );
     // The comparison means something only if the generated texts often take the fast path.
     expect(taken).toBeGreaterThan(2_000);
+    expect(mappings).toBeGreaterThan(150);
   });
 
   it("reads the frontmatter documents usually have, so that the fast path is taken", () => {
@@ -146,9 +190,11 @@ describe("the plain frontmatter reader", () => {
     expect(withYaml(text)).toStrictEqual(expected);
   });
 
-  it("leaves to the yaml library what it does not take: numbers, escapes, nesting, duplicates, comments after a value", () => {
+  it("leaves to the yaml library what it does not take: numbers other than plain decimals, escapes, nesting, duplicates, comments after a value", () => {
+    expect(readPlainYaml("weight: 10\nscale: -2.5")).toStrictEqual({ weight: 10, scale: -2.5 });
     for (const text of [
-      "weight: 10",
+      "weight: 1e3",
+      "weight: 010",
       'title: "a \\" b"',
       "author:\n  name: x",
       "title: a\ntitle: b",
@@ -173,6 +219,7 @@ const valueAt = (pad: string): fc.Arbitrary<string> =>
   fc.oneof(
     { weight: 4, arbitrary: scalar.map((v) => ` ${v}`) },
     { weight: 1, arbitrary: flow.map((v) => ` ${v}`) },
+    { weight: 3, arbitrary: flowMap.map((v) => ` ${v}`) },
     {
       weight: 2,
       arbitrary: runOn.map(({ first, more }) => ` ${first}${more.map(([p, w]) => `\n${pad}${p}${w}`).join("")}`),
@@ -228,18 +275,52 @@ describe("the plain nested YAML reader", () => {
   it("reads what it accepts exactly as the yaml library does, and accepts nothing the library refuses", () => {
     let taken = 0;
     let nested = 0;
+    let mappings = 0;
     fc.assert(
       fc.property(withStrayLines, (text) => {
         const plain = readPlainYamlBlocks(text);
         if (plain === undefined) return;
         taken++;
         if (/\n /.test(text)) nested++;
+        if (text.includes("{")) mappings++;
         expect(withYaml(text), text).toStrictEqual(plain);
       }),
       { numRuns: 20_000 },
     );
     expect(taken).toBeGreaterThan(2_000);
     expect(nested).toBeGreaterThan(1_000);
+    expect(mappings).toBeGreaterThan(60);
+  });
+
+  it("reads the flow mappings of the configuration and the claim reviews, and leaves the others to the library", () => {
+    const text = [
+      "instruments:",
+      "  us:",
+      "    label: { fr: Stress financier US, en: US financial stress }",
+      "reviews:",
+      '  - evidenceLocator: { type: table, value: "Debt to the Penny, record date 2026-06-30" }',
+      "    kind: fait",
+      "  - empty: {}",
+    ].join("\n");
+    expect(readPlainYamlBlocks(text)).toStrictEqual(withYaml(text));
+    expect(readPlainYamlBlocks(text)).toStrictEqual({
+      instruments: { us: { label: { fr: "Stress financier US", en: "US financial stress" } } },
+      reviews: [
+        { evidenceLocator: { type: "table", value: "Debt to the Penny, record date 2026-06-30" }, kind: "fait" },
+        { empty: {} },
+      ],
+    });
+    for (const value of [
+      "{ a: [b] }",
+      "{ a: { b: c } }",
+      "{ a: b, a: c }",
+      "{ a: }",
+      "{ a: b, }",
+      "{ a: 1e3 }",
+      "{ a: b",
+      "{ a: x # c }",
+    ])
+      expect(readPlainYamlBlocks(`k: ${value}`), value).toBeUndefined();
   });
 
   it("leaves a document nested deeper than registries are to the library, without running out of stack", () => {
