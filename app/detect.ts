@@ -14,7 +14,7 @@ import { readRegularFile } from "../archive/regular-file.ts";
 import { isTimeZone } from "../core/dates.ts";
 import { isRiskError } from "../core/errors.ts";
 import { type ContentConfig, FRONTMATTER_KEYS, SiteAddress } from "../core/inputs/schemas.ts";
-import { fileSlug, likelyKey, SLUG, slugProblem, splitDocument, stemOf } from "../core/inputs/documents.ts";
+import { fileSlug, likelyKey, pageFolder, SLUG, slugProblem, splitDocument, stemOf } from "../core/inputs/documents.ts";
 import { yamlProblem } from "../core/inputs/locate.ts";
 import { MAX_INPUT_BYTES } from "../core/inputs/read.ts";
 
@@ -580,6 +580,10 @@ function hugoNonPages(docs: string[]): Map<string, string> {
 
 const dirOf = (rel: string) => rel.split("/").slice(0, -1).join("/");
 
+/** The folder a Hugo page is served at: its file's, or above a page bundle's index.md. */
+const hugoPageDir = (rel: string) =>
+  /^index(\.(fr|en))?\.(md|mdx|markdown)$/.test(rel.split("/").at(-1)!) ? dirOf(dirOf(rel)) : dirOf(rel);
+
 /**
  * What a document's frontmatter gives: its keys; `none` when the file starts with no fence (no
  * frontmatter at all); or `broken`, with the 1-based line of the file where it breaks (a fence
@@ -988,6 +992,15 @@ export function detectSite(root: string): Detection {
             slugsOf,
             prefixes: hugoLanguagePrefixes(config?.config),
             contentDirs,
+            // The published pages its pattern places: not a draft, and no address of its own.
+            pagesOf: (kind, lang) =>
+              found.filter(
+                (f) =>
+                  f.kind === kind &&
+                  f.lang === lang &&
+                  !isDraft(f) &&
+                  !(ownAddressKey && typeof f.fm[ownAddressKey] === "string"),
+              ),
           }
         : undefined,
     unmapped,
@@ -1122,6 +1135,8 @@ function guessUrls(
       prefixes?: Record<"fr" | "en", string>;
       /** The languages' own content folders (contentDir), whose pages' addresses start below them. */
       contentDirs: { dir: string; lang: "fr" | "en" }[];
+      /** The pages of a kind and language that its pattern places. */
+      pagesOf: (kind: "article" | "guide", lang: "fr" | "en") => { rel: string; slug: string }[];
     };
     unmapped: string[];
   },
@@ -1164,7 +1179,21 @@ function guessUrls(
     // Hugo's [permalinks] give a section's pages their addresses; the language prefix stays.
     const hugoSection = base.split("/")[1] ?? "";
     const permalink = hugo && hugoSection ? hugo.permalinks[hugoSection] : undefined;
-    if (hugo && permalink !== undefined) {
+    if (hugo && permalink === undefined) {
+      // Without a permalink, Hugo serves a page at its folders under the content folder: one in a
+      // subfolder of its section (content/posts/2026/x.md) at /posts/2026/x/, which {folder} shows.
+      const placed = hugo.pagesOf(d.kind, d.lang).map((f) => ({ ...f, folder: pageFolder(f.rel, d.globs) }));
+      if (placed.some((f) => f.folder !== "")) pattern = `${prefix}${base}/{folder}/{slug}/`;
+      // A page whose folders the pattern cannot give (another section than the first glob's).
+      const elsewhere = placed.flatMap((f) => {
+        const own = section(`${hugoPageDir(f.rel)}/page.md`);
+        return own === `${base}${f.folder ? `/${f.folder}` : ""}` ? [] : [`${f.rel} (${prefix}${own}/${f.slug}/)`];
+      });
+      if (elsewhere.length)
+        unmapped.push(
+          `urls.${d.kind}.${d.lang}: ${elsewhere.length} page(s) sit outside the folder the pattern ${pattern} starts from, and Hugo serves each at its own folders: ${some(elsewhere)}; risk-cli links every ${d.kind} of one language by one pattern: give those pages their own url, or leave their globs out`,
+        );
+    } else if (hugo && permalink !== undefined) {
       const read = patternOfHugoPermalink(permalink, hugoSection, hugo.slugsOf(d.kind, d.lang));
       if ("pattern" in read) pattern = `${prefix}${read.pattern}`;
       else

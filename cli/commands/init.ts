@@ -136,8 +136,8 @@ function standAlone(rel: string, text: string, detection: Detection): string {
           .split("/")
           .filter(Boolean)
           .at(-1);
-        // An address that shows the page's date is not made here: the link is left out.
-        if (!pattern || /\{(year|month|day)\}/.test(pattern) || !slug || !pages[kind].has(slug)) return false;
+        // An address that shows the page's date or folder is not made here: the link is left out.
+        if (!pattern || /\{(year|month|day|folder)\}/.test(pattern) || !slug || !pages[kind].has(slug)) return false;
         link.set("href", pattern.replace("{slug}", slug));
         return true;
       });

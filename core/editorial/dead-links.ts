@@ -36,7 +36,14 @@ export interface DeadLink {
   entry?: string;
 }
 
-const PLACEHOLDER = { "{slug}": "[^/]+", "{year}": "\\d{4}", "{month}": "\\d{2}", "{day}": "\\d{2}" } as const;
+const PLACEHOLDER = {
+  "{slug}": "[^/]+",
+  "{year}": "\\d{4}",
+  "{month}": "\\d{2}",
+  "{day}": "\\d{2}",
+  // A page's folders below its globs' start: none, or any number of segments.
+  "{folder}/": "(?:[^/]+/)*",
+} as const;
 
 /**
  * A pattern as a test of a path. Null for a pattern that tells no page of its kind from other
@@ -46,7 +53,7 @@ function shapeOf(pattern: string): RegExp | null {
   const own = pattern.split("/").some((s) => s !== "" && !s.includes("{")) || /\{(year|month|day)\}/.test(pattern);
   if (!own) return null;
   const source = pattern
-    .split(/(\{(?:slug|year|month|day)\})/)
+    .split(/(\{folder\}\/|\{(?:slug|year|month|day)\})/)
     .map((part, i) =>
       i % 2 ? PLACEHOLDER[part as keyof typeof PLACEHOLDER] : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
     )

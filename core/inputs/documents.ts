@@ -52,21 +52,40 @@ export function docLocations(content: ContentConfig | undefined): DocLocation[] 
   return out;
 }
 
+/** Where a glob starts: its folders before the first that holds a pattern ("" for the root). */
+function globStart(glob: string): string {
+  const fixed: string[] = [];
+  for (const part of glob.split("/").slice(0, -1)) {
+    if (/[*?{}[\]!()]/.test(part)) break;
+    fixed.push(part);
+  }
+  return fixed.join("/");
+}
+
 /** The first folder of each glob that holds no pattern: where to start listing files. */
 export function globRoots(locations: readonly DocLocation[]): string[] {
   const roots = new Set<string>();
-  for (const l of locations)
-    for (const g of l.globs) {
-      const parts = g.split("/");
-      const fixed: string[] = [];
-      for (const part of parts.slice(0, -1)) {
-        if (/[*?{}[\]!()]/.test(part)) break;
-        fixed.push(part);
-      }
-      roots.add(fixed.join("/"));
-    }
+  for (const l of locations) for (const g of l.globs) roots.add(globStart(g));
   // A root inside another is listed with it.
   return [...roots].sort().filter((r, i, all) => !all.slice(0, i).some((o) => o === "" || r.startsWith(`${o}/`)));
+}
+
+/**
+ * The folders between the start of a page's globs and the page (`2026/q1` for
+ * `content/posts/2026/q1/x.md` read by `content/posts/**\/*.md`), which a pattern shows as
+ * {folder}: a page bundle's `index.md` is the page of its folder, so that folder is its name, not
+ * one of its folders. Of the globs whose start holds the file, the shortest start counts, so that
+ * a page taken by a glob naming it alone sits where its siblings do. "" at the start itself.
+ */
+export function pageFolder(rel: string, globs: readonly string[]): string {
+  const parts = rel.split("/");
+  const name = parts.pop()!;
+  if (/^_?index(\.(fr|en))?\.(md|mdx|markdown)$/.test(name)) parts.pop();
+  const starts = globs
+    .map(globStart)
+    .filter((start) => start === "" || rel.startsWith(`${start}/`))
+    .map((start) => (start === "" ? 0 : start.split("/").length));
+  return parts.slice(starts.length ? Math.min(...starts) : parts.length).join("/");
 }
 
 /** Where a document is, once classified. */

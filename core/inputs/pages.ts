@@ -85,9 +85,21 @@ export function pageDateOf(date: string, instant: string | null, zone: string): 
   return { year: year!, month: month!, day: day! };
 }
 
-/** The path of the page a pattern with {slug} (and, for a document, its date's parts) gives. */
-export const pageOf = (pattern: string, slug: string, date?: PageDate) => {
-  const path = pattern.replaceAll("{slug}", slug);
+/**
+ * The placeholder of an article's or a guide's pattern that stands for the folders between the
+ * start of its kind's globs and the page (`2026/q1` for `content/posts/2026/q1/x.md` read by
+ * `content/posts/**\/*.md`), as Hugo puts a page's subfolders in its address by default. It is
+ * a whole segment, `/{folder}/`, which a page at the globs' start leaves out.
+ */
+export const FOLDER_PLACEHOLDER = "{folder}";
+
+/**
+ * The path of the page a pattern with {slug} (and, for a document, its date's parts and its
+ * folder below its globs' start) gives.
+ */
+export const pageOf = (pattern: string, slug: string, date?: PageDate, folder?: string) => {
+  let path = pattern.replaceAll("{slug}", slug);
+  if (folder !== undefined) path = path.replaceAll(`${FOLDER_PLACEHOLDER}/`, folder ? `${folder}/` : "");
   return date
     ? path.replaceAll("{year}", date.year).replaceAll("{month}", date.month).replaceAll("{day}", date.day)
     : path;

@@ -9,6 +9,7 @@ import {
   globRoots,
   lineOfKey,
   locate,
+  pageFolder,
   readFrontmatter,
   slugOf,
   slugProblem,
@@ -16,7 +17,7 @@ import {
   stemOf,
 } from "./documents.ts";
 import { readableBody, type DroppedMarkup } from "../editorial/markup.ts";
-import { pageDateOf, pageOf, pagesOf, type PageDate, type Pages } from "./pages.ts";
+import { FOLDER_PLACEHOLDER, pageDateOf, pageOf, pagesOf, type PageDate, type Pages } from "./pages.ts";
 import {
   ChangelogFile,
   ClaimReviewsFile,
@@ -433,6 +434,8 @@ interface Entry {
   date: PageDate | null;
   /** When its address shows its date: the parts it shows (2026-02-01, or 2026-02 for a year and month). */
   dated: string | null;
+  /** When its address shows its folder ({folder}): the folders between its globs' start and it. */
+  folder: string | undefined;
   /** The key its parse was kept under, when kept (see Doc.bodyKey). */
   bodyKey: string | undefined;
 }
@@ -508,6 +511,11 @@ function parseDocs(
       continue;
     }
     const date = showsDate(kind, lang) ? pageDateOf(read.meta.date, read.publishedAt, zone) : null;
+    // A page's own address shows no folder of its file.
+    const folder =
+      read.address === undefined && pages[kind][lang].includes(FOLDER_PLACEHOLDER)
+        ? pageFolder(rel, locations.find((l) => l.kind === kind && l.lang === lang)!.globs)
+        : undefined;
     const shown = date
       ? [
           /\{year\}/.test(pages[kind][lang]) ? date.year : "",
@@ -525,6 +533,7 @@ function parseDocs(
       id: slug,
       date,
       dated: shown.length ? shown.join("-") : null,
+      folder,
       bodyKey: source,
     });
   }
@@ -603,6 +612,15 @@ function docOf(e: Entry, ctx: DocContext): Doc | null {
     meta.translationOf = paired.original?.id ?? paired.missing;
     pairedBy = paired.by;
   }
+  // A folder goes into the address as it is named: only what an address holds as written.
+  const badFolder = e.folder ? e.folder.split("/").find((f) => !/^[a-z0-9_-][a-z0-9._-]*$/.test(f)) : undefined;
+  if (badFolder !== undefined)
+    throw inputError(
+      file,
+      undefined,
+      undefined,
+      `the page's address shows its folder ({folder} in urls.${kind}.${lang}), and the folder "${badFolder.slice(0, 80)}" is not lowercase ASCII letters, digits, -, _ and . (the generator would change it, Hugo lowercasing it and making its spaces hyphens); give the page its own address (the key content.frontmatter.address names, Hugo's url)`,
+    );
   if (meta.updated && meta.updated < meta.date) {
     throw inputError(
       file,
@@ -627,6 +645,7 @@ function docOf(e: Entry, ctx: DocContext): Doc | null {
         e.slug,
         // Only an address that shows the date needs its parts (a time-zone lookup per page).
         e.date ?? undefined,
+        e.folder,
       ),
     publishedAt: read.publishedAt,
     dropped: read.dropped,

@@ -237,13 +237,19 @@ const PagePath = pagePathWith(/\{slug\}/g, "{slug} is the only placeholder (the 
 /** A page path with a {slug} placeholder, as /posts/{slug}/. */
 const SlugPagePath = PagePath.refine((s) => s.includes("{slug}"), withSlug);
 /**
- * An article's or a guide's page path: {slug}, and the document's date as {year}, {month} and
- * {day} if the site puts it in its addresses (/{year}/{month}/{day}/{slug}/).
+ * An article's or a guide's page path: {slug}, the document's date as {year}, {month} and {day}
+ * if the site puts it in its addresses (/{year}/{month}/{day}/{slug}/), and the folders between
+ * its globs' start and the page as {folder}, a whole segment of its own (/posts/{folder}/{slug}/).
  */
 const DocPagePath = pagePathWith(
-  /\{(slug|year|month|day)\}/g,
-  "{slug}, {year}, {month} and {day} are the only placeholders (the page's slug, its date's parts)",
-).refine((s) => s.includes("{slug}"), withSlug);
+  /\{(slug|year|month|day|folder)\}/g,
+  "{slug}, {year}, {month}, {day} and {folder} are the only placeholders (the page's slug, its date's parts, its folder)",
+)
+  .refine((s) => s.includes("{slug}"), withSlug)
+  .refine((s) => s.split("{folder}").length <= 2 && !/[^/]\{folder\}|\{folder\}(?!\/)/.test(s), {
+    message:
+      "{folder} stands once, as a whole segment between two slashes (/posts/{folder}/{slug}/): a page at the globs' start leaves it out",
+  });
 const LangPatterns = z.strictObject({ fr: DocPagePath.optional(), en: DocPagePath.optional() });
 
 export const UrlsConfig = z.strictObject({

@@ -338,6 +338,72 @@ describe("a Hugo page's own url", () => {
   });
 });
 
+describe("Hugo pages in a subfolder of their section", () => {
+  it("are published at Hugo's address, the subfolder in it ({folder}), the pages at the section's top where they were", async () => {
+    const root = site({
+      "hugo.toml": 'baseURL = "https://h.example.org/"\n',
+      "content/posts/dette.md": hugoPost("Dette"),
+      "content/posts/2026/taux.md": hugoPost("Taux"),
+      "content/posts/2026/q1/spread/index.md": hugoPost("Spread"),
+      "content/posts/2026/q1/spread/note.md": hugoPost("Une ressource du bundle"),
+      "content/posts/2026/flux.md": hugoPost("Flux", 'slug = "flux-mars"'),
+      "content/posts/2026/energie.md": hugoPost("Énergie", 'url = "/analyses/energie/"'),
+    });
+    const { result, stderr } = await captured(() => runInitDetect({ dir: root, json: false }));
+    expect(result?.urls.article, stderr).toEqual({ fr: "/posts/{folder}/{slug}/" });
+    expect(result?.unmapped.filter((u) => u.startsWith("urls.article"))).toEqual([]);
+    const p = await loadPublication(nodeFs, root);
+    expect(Object.fromEntries(p.articles.map((a) => [a.slug, a.path]))).toEqual({
+      dette: "/posts/dette/",
+      taux: "/posts/2026/taux/",
+      spread: "/posts/2026/q1/spread/",
+      "flux-mars": "/posts/2026/flux-mars/",
+      energie: "/analyses/energie/",
+    });
+  });
+
+  it("are refused (exit 3) in a folder an address cannot hold as written, naming the page", async () => {
+    const root = site({
+      "hugo.toml": 'baseURL = "https://h.example.org/"\n',
+      "content/posts/dette.md": hugoPost("Dette"),
+      "content/posts/2026/taux.md": hugoPost("Taux"),
+    });
+    await captured(() => runInitDetect({ dir: root, json: false }));
+    mkdirSync(join(root, "content/posts/Mes Notes"));
+    writeFileSync(join(root, "content/posts/Mes Notes/bilan.md"), hugoPost("Bilan"));
+    const { status, stderr } = exitOf(await loadPublication(nodeFs, root).catch((e: unknown) => e));
+    expect(status, stderr).toBe(3);
+    expect(stderr).toContain(
+      'content/posts/Mes Notes/bilan.md: the page\'s address shows its folder ({folder} in urls.article.fr), and the folder "Mes Notes"',
+    );
+  });
+
+  it("are said under # TODO when they sit in another section than the pattern's", () => {
+    const d = detectSite(
+      site({
+        "hugo.toml": 'baseURL = "https://h.example.org/"\n',
+        "content/notes/a.md": hugoPost("A"),
+        "content/posts/2026/b.md": hugoPost("B"),
+      }),
+    );
+    expect(d.urls.article).toEqual({ fr: "/notes/{slug}/" });
+    expect(d.unmapped.find((u) => u.startsWith("urls.article.fr:"))).toContain(
+      "content/posts/2026/b.md (/posts/2026/b/)",
+    );
+  });
+
+  it("have {folder} only as a whole segment of an article's or a guide's pattern", async () => {
+    const { UrlsConfig } = await import("../../core/inputs/schemas.ts");
+    const ok = (urls: unknown) => UrlsConfig.safeParse(urls).success;
+    expect(ok({ article: { fr: "/posts/{folder}/{slug}/" } })).toBe(true);
+    expect(ok({ guide: { en: "/{folder}/{slug}.html" } })).toBe(true);
+    expect(ok({ article: { fr: "/posts/x{folder}/{slug}/" } })).toBe(false);
+    expect(ok({ article: { fr: "/posts/{folder}{slug}/" } })).toBe(false);
+    expect(ok({ article: { fr: "/{folder}/{folder}/{slug}/" } })).toBe(false);
+    expect(ok({ source: "/sources/{folder}/{slug}/" })).toBe(false);
+  });
+});
+
 describe("a Jekyll site", () => {
   it("leaves _drafts out of the globs and the addresses, reads published: false as a draft, and publishes a collection without its _", async () => {
     const root = site({

@@ -85,6 +85,18 @@ describe("links to the publication's own pages that are gone", () => {
     expect(deadIn(lint.stderr)).toEqual([]);
   });
 
+  it("take a pattern's {folder} as any folders below the section, none included", async () => {
+    const p = await loadPublication(nodeFs, demoCopy());
+    const doc = p.articles[0]!;
+    const pages = { ...p.pages, article: { ...p.pages.article, fr: "/articles/{folder}/{slug}/" } };
+    const body = `[a](/articles/2026/q1/absent/) [b](/articles/absent/) [c](${doc.path}) [d](/ailleurs/absent/)`;
+    const dead = deadLinks({ ...p, pages, articles: [{ ...doc, body }], guides: [], glossary: [] });
+    expect(dead.map((d) => [d.href, d.kind])).toEqual([
+      ["/articles/2026/q1/absent/", "French article"],
+      ["/articles/absent/", "French article"],
+    ]);
+  });
+
   it("are found in time linear in the size of a body", async () => {
     const p = await loadPublication(nodeFs, demoCopy());
     const doc = p.articles[0]!;
