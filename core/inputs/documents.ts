@@ -162,6 +162,11 @@ export interface ReadFrontmatter {
   meta: Frontmatter;
   /** The publication instant when the frontmatter gave a date-time (UTC, ISO 8601). */
   publishedAt: string | null;
+  /**
+   * The day the frontmatter's date names as written (YYYY-MM-DD): a date-time's own, in the offset
+   * written with it, or on the wall clock when it has none; null when the frontmatter gives no date.
+   */
+  dateWritten: string | null;
   /** The value of the slug key, when the config makes slugs from one. */
   slugValue: string | null;
   /** The value of the key every language version shares, when the config pairs translations by one. */
@@ -175,19 +180,21 @@ export interface ReadFrontmatter {
 const DATE_TIME = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?) ?(Z|[+-]\d{2}:?\d{2})?$/;
 
 /**
- * A date or date-time value as frontmatter gives it: the UTC calendar date, and the instant if
- * any. A date-time without a zone is read in `zone` (the config's `content.timezone`); without
- * one, it is "naive": the instant it names cannot be known.
+ * A date or date-time value as frontmatter gives it: the UTC calendar date, the instant if any,
+ * and the day as written (a date-time's own day, in its written offset or on its wall clock). A
+ * date-time without a zone is read in `zone` (the config's `content.timezone`); without one, it
+ * is "naive": the instant it names cannot be known.
  */
 function dateOf(
   value: unknown,
   zone: string | undefined,
-): { date: string; instant: string | null } | "naive" | "impossible" | null {
+): { date: string; instant: string | null; written: string } | "naive" | "impossible" | null {
+  let written = "";
   const at = (ms: number) => {
     const iso = new Date(ms).toISOString();
     // Years past 9999 (or before 0) print with a sign: no calendar date of the contract.
     if (!/^\d{4}-/.test(iso)) return "impossible" as const;
-    return { date: iso.slice(0, 10), instant: iso.replace(".000Z", "Z") };
+    return { date: iso.slice(0, 10), instant: iso.replace(".000Z", "Z"), written: written || iso.slice(0, 10) };
   };
   if (value instanceof Date && !Number.isNaN(value.getTime())) {
     // TOML's dates (smol-toml's TomlDate) print themselves as written, offset included: the UTC
@@ -196,14 +203,20 @@ function dateOf(
     const toml = value as Date & { isDate?: () => boolean; isTime?: () => boolean; isLocal?: () => boolean };
     if (toml.isTime?.()) return null;
     const ms = value.getTime();
-    if (toml.isDate?.()) return { date: new Date(ms).toISOString().slice(0, 10), instant: null };
+    // A TOML date-time prints its day as written (a plain Date, its UTC day).
+    written = /^\d{4}-\d{2}-\d{2}/.exec(value.toISOString())?.[0] ?? "";
+    if (toml.isDate?.()) {
+      const date = new Date(ms).toISOString().slice(0, 10);
+      return { date, instant: null, written: date };
+    }
     if (toml.isLocal?.()) return zone ? at(instantInZone(ms, zone)) : "naive";
     return at(ms);
   }
   if (typeof value !== "string") return null;
-  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return { date: value, instant: null };
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return { date: value, instant: null, written: value };
   const m = DATE_TIME.exec(value.trim());
   if (!m) return null;
+  written = m[1]!;
   // Strictly: a day, an hour or an offset out of range is refused, never rolled over.
   const offset = m[3] ? m[3].replace(/^([+-]\d{2})(\d{2})$/, "$1:$2") : "Z";
   const ms = parseDateTime(`${m[1]}T${m[2]}${offset}`);
@@ -340,6 +353,7 @@ export function readFrontmatter(
         : value;
   }
   let publishedAt: string | null = null;
+  let dateWritten: string | null = null;
   for (const key of ["date", "updated", "translatedFrom"] as const) {
     const value = meta[key];
     if (value === undefined || value === null) continue;
@@ -358,7 +372,7 @@ export function readFrontmatter(
     }
     if (!d) continue;
     meta[key] = d.date;
-    if (key === "date") publishedAt = d.instant;
+    if (key === "date") [publishedAt, dateWritten] = [d.instant, d.written];
   }
   // A Jekyll post's date is in its file name when the frontmatter gives none.
   const named = content?.slug === "jekyll" ? /^(\d{4})-(\d{1,2})-(\d{1,2})-/.exec(file.split("/").at(-1)!) : null;
@@ -400,6 +414,7 @@ export function readFrontmatter(
   return {
     meta: result.data,
     publishedAt,
+    dateWritten,
     slugValue: typeof slugRaw === "string" ? slugRaw : null,
     pairValue: typeof pairRaw === "string" ? pairRaw : null,
     ...(address ? { address } : {}),

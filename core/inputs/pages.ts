@@ -32,7 +32,10 @@ export interface PagePatterns {
   changelog?: string;
   agents?: string;
   home?: string;
-  /** The zone whose calendar gives {year}, {month} and {day}: content.timezone, else UTC, when unset. */
+  /**
+   * The zone whose calendar gives {year}, {month} and {day}. When unset: the day as written for a
+   * Hugo site (content.templates: hugo), else content.timezone, else UTC.
+   */
   timezone?: string;
 }
 
@@ -66,10 +69,22 @@ export interface PageDate {
 }
 
 /**
- * The date a page address shows for a document: the calendar day of its publication instant in
- * `zone` (as Jekyll shows a post's date in its site's timezone), or the date it gives alone.
+ * The date a page address shows for a document. With a `zone`, the calendar day of its
+ * publication instant there (as Jekyll shows a post's date in its site's timezone); with none
+ * (null), the day its frontmatter writes, `written`: a date-time's own day in the offset written
+ * with it, or on its wall clock when it has none (as Hugo's permalinks show it, a date-time
+ * without an offset being read in the site's timeZone). A date given alone is that day either way.
  */
-export function pageDateOf(date: string, instant: string | null, zone: string): PageDate {
+export function pageDateOf(
+  date: string,
+  instant: string | null,
+  zone: string | null,
+  written: string | null = null,
+): PageDate {
+  if (zone === null) {
+    const [year, month, day] = (written ?? date).split("-");
+    return { year: year!, month: month!, day: day! };
+  }
   if (instant) {
     const part: Record<string, string> = {};
     const format = new Intl.DateTimeFormat("en-US", {

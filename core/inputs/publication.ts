@@ -369,7 +369,8 @@ function rememberedDocument(
 ): DocumentRead {
   if (parsed === undefined || key === undefined) return parse();
   const known = parsed.get(rel, key) as (Omit<DocumentRead, "body"> & { body: string | number }) | undefined;
-  if (known !== undefined)
+  // A parse kept by an older version, without the day its date is written on, is parsed again.
+  if (known !== undefined && known.dateWritten !== undefined)
     return typeof known.body === "number" ? { ...known, body: text.slice(known.body) } : (known as DocumentRead);
   const value = parse();
   const at = text.length - value.body.length;
@@ -481,7 +482,10 @@ function parseDocs(
   // What a document's parse depends on besides its text: the config's reading rules.
   const rules = JSON.stringify(content ?? null);
   const entries: Entry[] = [];
-  const zone = pages.timezone ?? content?.timezone ?? "UTC";
+  // The day an address shows: in the zone urls.timezone names, else as written for Hugo (its
+  // permalinks show a date in the offset written with it, one without read in its timeZone), else
+  // in content.timezone (Jekyll's dates are shown in its site's timezone), else UTC.
+  const zone = pages.timezone ?? (content?.templates === "hugo" ? null : (content?.timezone ?? "UTC"));
   const showsDate = (kind: Entry["kind"], lang: Lang) => /\{(year|month|day)\}/.test(pages[kind][lang]);
   for (const [rel, text] of input.files) {
     const where = locate(rel, locations);
@@ -510,7 +514,7 @@ function parseDocs(
       }, undefined);
       continue;
     }
-    const date = showsDate(kind, lang) ? pageDateOf(read.meta.date, read.publishedAt, zone) : null;
+    const date = showsDate(kind, lang) ? pageDateOf(read.meta.date, read.publishedAt, zone, read.dateWritten) : null;
     // A page's own address shows no folder of its file.
     const folder =
       read.address === undefined && pages[kind][lang].includes(FOLDER_PLACEHOLDER)

@@ -265,8 +265,9 @@ export const UrlsConfig = z.strictObject({
   agents: PagePath.optional(),
   home: PagePath.optional(),
   /**
-   * The zone whose calendar gives an address's {year}, {month} and {day} (Jekyll's `timezone`);
-   * content.timezone, else UTC, when unset.
+   * The zone whose calendar gives an address's {year}, {month} and {day} (Jekyll's `timezone`).
+   * When unset: the day as the frontmatter writes it for a Hugo site (`content.templates: hugo`),
+   * whose permalinks keep a date-time's own offset; else content.timezone, else UTC.
    */
   timezone: z
     .string()

@@ -956,6 +956,32 @@ describe("a Hugo site's config", () => {
     );
   });
 
+  it("gives a permalink's :year, :month and :day as Hugo does: the date as written, in its own offset", async () => {
+    const root = site({
+      "hugo.toml":
+        'baseURL = "https://h.example.org/"\ntimeZone = "Asia/Tokyo"\n[permalinks]\nposts = "/:year/:month/:day/:filename/"\n',
+      "content/posts/nouvel-an.md": hugoPost("Nouvel an").replace("2026-09-01", "2026-01-01T00:30:00+01:00"),
+      "content/posts/veille.md": md("title: Veille\ndescription: Un article.\ndate: 2025-12-31T23:30:00-05:00"),
+      // No offset: read in the site's timeZone, its day as written.
+      "content/posts/tokyo.md": hugoPost("Tokyo").replace("2026-09-01", "2026-03-01T23:30:00"),
+      "content/posts/jour.md": hugoPost("Jour"),
+    });
+    const { result, stderr } = await captured(() => runInitDetect({ dir: root, json: false }));
+    expect(result?.urls, stderr).toEqual({ article: { fr: "/{year}/{month}/{day}/{slug}/" } });
+    const paths = async () =>
+      Object.fromEntries((await loadPublication(nodeFs, root)).articles.map((a) => [a.slug, a.path]));
+    expect(await paths()).toEqual({
+      "nouvel-an": "/2026/01/01/nouvel-an/",
+      veille: "/2025/12/31/veille/",
+      tokyo: "/2026/03/01/tokyo/",
+      jour: "/2026/09/01/jour/",
+    });
+    // A zone the config names for the addresses is taken as written.
+    const file = join(root, "risk.config.yaml");
+    writeFileSync(file, readFileSync(file, "utf8").replace("\nurls:\n", "\nurls:\n  timezone: UTC\n"));
+    expect(await paths()).toMatchObject({ "nouvel-an": "/2025/12/31/nouvel-an/", veille: "/2026/01/01/veille/" });
+  });
+
   it("has its pages' publishDate and expiryDate named under # TODO, with the pages they hold back or remove today", () => {
     const d = detectSite(
       site({
