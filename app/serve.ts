@@ -88,6 +88,31 @@ export function requestPath(rawUrl: string): string | null {
   return `/${decoded.join("/")}`;
 }
 
+/**
+ * A path as a URL writes it: each segment's characters other than the unreserved ones and those
+ * RFC 3986 allows in a segment (`:@!$&'()*+,;=`) percent-encoded, the slashes kept.
+ */
+const pathAsUrl = (path: string) => path.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/]/gu, (c) => encodeURIComponent(c));
+
+/**
+ * Where a redirect leads, as a reference relative to the path asked for (RFC 9110 takes one in
+ * Location; the client resolves it against the URL it asked for, RFC 3986 section 5): `series/`
+ * for `/series`, `../memento/<id>/series/` for `/series/`. Behind a reverse proxy that serves the
+ * site under a path prefix (`/risk/` passed to `/`), it keeps that prefix, which a path from the
+ * root would lose. `from` is the request's path as sent, `to` the target's path, both from the
+ * root; `query` ("" or "?...") is kept.
+ */
+export function relativeLocation(from: string, to: string, query = ""): string {
+  const folders = from.split("/").slice(1, -1);
+  const target = to.split("/").slice(1);
+  let same = 0;
+  while (same < folders.length && same < target.length - 1 && folders[same] === target[same]) same++;
+  const reference = "../".repeat(folders.length - same) + target.slice(same).join("/");
+  // Empty, it would name the request itself; with a colon in its first segment, it would read as a scheme.
+  const safe = reference === "" || /^[^/]*:/.test(reference) ? `./${reference}` : reference;
+  return `${safe}${query}`;
+}
+
 /** The content codings served, in the server's order of preference when q-values tie. */
 type Coding = "br" | "gzip";
 
@@ -133,6 +158,21 @@ export function chooseCoding(header: string | undefined, size: number): Coding |
   // Not worth a coding unless identity was refused.
   return size > 256 || identity === 0 ? best : null;
 }
+
+/** A request target's path as sent, without its query. */
+const rawPath = (url: string) => {
+  const q = url.indexOf("?");
+  return q >= 0 ? url.slice(0, q) : url;
+};
+
+/**
+ * Where a folder named without its final slash (`/series?lang=fr`) is redirected: to itself with
+ * the slash, query kept, relative to the request (`series/?lang=fr`, see relativeLocation).
+ */
+const toFolder = (url: string) => {
+  const path = rawPath(url);
+  return relativeLocation(path, `${path}/`, url.slice(path.length));
+};
 
 /**
  * A request target in origin form (RFC 9112, section 3.2): an absolute-form target
@@ -563,8 +603,7 @@ export function siteServer(siteDir: string, options: { archive?: string; mcp?: M
         if (!fs.existsSync(join(real, "index.html"))) return false;
         // A folder is named with its final slash, as the links of its page are relative to it.
         if (!path.endsWith("/")) {
-          const q = url.indexOf("?");
-          const location = q >= 0 ? `${url.slice(0, q)}/${url.slice(q)}` : `${url}/`;
+          const location = toFolder(url);
           res.writeHead(301, {
             Location: location,
             "Content-Type": "text/plain; charset=utf-8",
@@ -688,12 +727,13 @@ function mementoAnswerer(archive: string, pack: Pack) {
    * A page named without its final slash (`/memento/<id>/series`) is redirected (301) to it,
    * query kept, as the live site redirects `/series`: a page's relative links need the slash.
    */
-  const toFolder = (req: IncomingMessage, res: ServerResponse) => {
-    const url = req.url ?? "/";
-    const q = url.indexOf("?");
-    const location = q >= 0 ? `${url.slice(0, q)}/${url.slice(q)}` : `${url}/`;
+  const toPage = (req: IncomingMessage, res: ServerResponse) => {
+    const location = toFolder(req.url ?? "/");
     text(res, 301, req.method === "HEAD" ? "" : `Moved to ${location}\n`, { Location: location });
   };
+  /** The memento of `path` as frame `frameId` served it, relative to the request (see relativeLocation). */
+  const toMemento = (req: IncomingMessage, path: string, frameId: string) =>
+    relativeLocation(rawPath(req.url ?? "/"), pathAsUrl(mementoUri(path, frameId)));
   return {
     takes(path: string, req: IncomingMessage): boolean {
       return (
@@ -714,7 +754,7 @@ function mementoAnswerer(archive: string, pack: Pack) {
           i.list(pageFile(original)).length === 0 &&
           i.list(pageFile(`${original}/`)).length
         )
-          return toFolder(req, res);
+          return toPage(req, res);
         const body = m.timemap(original, i.list(pageFile(original)), page);
         if (body === null) return text(res, 404, `No versions of ${original} on that page.\n`);
         res.writeHead(200, { "Content-Type": "application/link-format; charset=utf-8", "Cache-Control": "no-cache" });
@@ -729,12 +769,12 @@ function mementoAnswerer(archive: string, pack: Pack) {
         const version = slash > 0 ? i.byFrame(pageFile(original), frameId) : null;
         if (!version && slash > 0) {
           if (!original.endsWith("/") && (await i.inForceAt(pageFile(`${original}/`), frameId)))
-            return toFolder(req, res);
+            return toPage(req, res);
           // A frame that published the surface unchanged: its memento is the version it served.
           const inForce = await i.inForceAt(pageFile(original), frameId);
           if (inForce) {
             res.writeHead(302, {
-              Location: mementoUri(original, inForce.frameId),
+              Location: toMemento(req, original, inForce.frameId),
               Link: m.mementoLinks(original, i.list(pageFile(original))),
               "Content-Length": "0",
               "Cache-Control": "no-cache",
@@ -784,7 +824,7 @@ function mementoAnswerer(archive: string, pack: Pack) {
           { Vary: "Accept-Datetime", Link: m.mementoLinks(path, list) },
         );
       res.writeHead(302, {
-        Location: mementoUri(path, version.frameId),
+        Location: toMemento(req, path, version.frameId),
         Vary: "Accept-Datetime",
         Link: m.mementoLinks(path, list),
         "Content-Length": "0",

@@ -1,11 +1,11 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { request } from "node:http";
+import { createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { siteServer } from "../../app/serve.ts";
+import { relativeLocation, siteServer } from "../../app/serve.ts";
 import { archiveWithFrames, at, git } from "../helpers/archive.ts";
 import { runCli } from "../helpers/cli.ts";
 import { tempDir } from "../helpers/tmp.ts";
@@ -26,10 +26,10 @@ beforeAll(async () => {
 });
 afterAll(() => close?.());
 
-function get(path: string, headers: Record<string, string> = {}, method = "GET") {
+function get(path: string, headers: Record<string, string> = {}, method = "GET", origin = base) {
   return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>(
     (ok, fail) => {
-      const url = new URL(base);
+      const url = new URL(origin);
       const req = request({ host: url.hostname, port: url.port, path, method, headers }, (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
@@ -53,6 +53,12 @@ function changes(path: string): string[] {
   }
   return out;
 }
+
+/** Where a redirect of the request for `asked` leads: its Location resolved against that URL, as a client does. */
+const where = (asked: string, r: { headers: Record<string, string | string[] | undefined> }) => {
+  const u = new URL(String(r.headers.location), `${base}${asked}`);
+  return `${u.pathname}${u.search}`;
+};
 
 const httpDate = (iso: string, plusMinutes = 0) => new Date(Date.parse(iso) + plusMinutes * 60_000).toUTCString();
 
@@ -114,7 +120,7 @@ describe("Memento (RFC 7089) through serve --archive", () => {
     const path = "/api/v1/black-box.json";
     const r = await get(path, { "Accept-Datetime": httpDate(frames[2]!.at, 7) });
     expect(r.status).toBe(302);
-    expect(r.headers.location).toBe(`/memento/${frames[2]!.frameId}${path}`);
+    expect(where(path, r)).toBe(`/memento/${frames[2]!.frameId}${path}`);
     expect(r.headers.vary).toBe("Accept-Datetime");
     const link = String(r.headers.link);
     expect(link).toContain(`<${path}>; rel="original timegate"`);
@@ -123,7 +129,7 @@ describe("Memento (RFC 7089) through serve --archive", () => {
       `</memento/${frames[0]!.frameId}${path}>; rel="first memento"; datetime="${httpDate(frames[0]!.at)}"`,
     );
     expect(link).toContain(`</memento/${frames[3]!.frameId}${path}>; rel="last memento"`);
-    const memento = await get(String(r.headers.location));
+    const memento = await get(where(path, r));
     expect(memento.status).toBe(200);
     expect(memento.headers["memento-datetime"]).toBe(httpDate(frames[2]!.at));
     expect(memento.headers["content-type"]).toBe("application/json");
@@ -141,7 +147,7 @@ describe("Memento (RFC 7089) through serve --archive", () => {
     expect(memento.body.equals(readFileSync(`${out}${path}`))).toBe(true);
     // A surface unchanged since the first frame: the first frame's version, whatever the instant.
     const catalog = await get("/api/v1/catalog.json", { "Accept-Datetime": httpDate(frames[3]!.at, 60) });
-    expect(catalog.headers.location).toBe(`/memento/${frames[0]!.frameId}/api/v1/catalog.json`);
+    expect(where("/api/v1/catalog.json", catalog)).toBe(`/memento/${frames[0]!.frameId}/api/v1/catalog.json`);
     expect(String(catalog.headers.link)).toContain('rel="first last memento"');
   });
 
@@ -150,18 +156,19 @@ describe("Memento (RFC 7089) through serve --archive", () => {
     const path = "/api/v1/catalog.json";
     expect(changes(path)).toEqual([frames[0]!.frameId]);
     for (const frame of frames.slice(1)) {
-      const r = await get(`/memento/${frame.frameId}${path}`);
+      const asked = `/memento/${frame.frameId}${path}`;
+      const r = await get(asked);
       expect(r.status, frame.frameId).toBe(302);
-      expect(r.headers.location).toBe(`/memento/${frames[0]!.frameId}${path}`);
+      expect(where(asked, r)).toBe(`/memento/${frames[0]!.frameId}${path}`);
       expect(String(r.headers.link)).toContain('rel="first last memento"');
-      const memento = await get(String(r.headers.location));
+      const memento = await get(where(asked, r));
       expect(memento.status).toBe(200);
       expect(memento.headers["memento-datetime"]).toBe(httpDate(frames[0]!.at));
     }
     // A page by its folder URL, and without its slash (301 to it first).
     const page = await get(`/memento/${frames[3]!.frameId}/series`);
     expect(page.status).toBe(301);
-    expect(page.headers.location).toBe(`/memento/${frames[3]!.frameId}/series/`);
+    expect(where(`/memento/${frames[3]!.frameId}/series`, page)).toBe(`/memento/${frames[3]!.frameId}/series/`);
     expect([200, 302]).toContain((await get(`/memento/${frames[3]!.frameId}/series/`)).status);
     // No such frame, or a path the frame did not publish: still 404.
     expect((await get(`/memento/000099-20991231T000000Z${path}`)).status).toBe(404);
@@ -215,19 +222,19 @@ describe("a page's folder URL through serve --archive", () => {
     ]) {
       const viaFile = await get(`${folder}index.html`, then);
       expect(viaFile.status, folder).toBe(302);
-      const frameId = String(viaFile.headers.location).split("/")[2];
+      const frameId = where(`${folder}index.html`, viaFile).split("/")[2];
       // Before: today's page, with no Link and no Vary: Accept-Datetime (a look-ahead).
       const gate = await get(folder, then);
       expect(gate.status, folder).toBe(302);
-      expect(gate.headers.location).toBe(`/memento/${frameId}${folder}`);
+      expect(where(folder, gate)).toBe(`/memento/${frameId}${folder}`);
       expect(gate.headers.vary).toBe("Accept-Datetime");
       expect(String(gate.headers.link)).toContain(`<${folder}>; rel="original timegate"`);
       expect(String(gate.headers.link)).toContain(`</timemap${folder}>; rel="timemap"`);
-      const memento = await get(String(gate.headers.location));
+      const memento = await get(where(folder, gate));
       expect(memento.status, folder).toBe(200);
       expect(memento.headers["content-type"]).toBe("text/html; charset=utf-8");
       expect(memento.headers["memento-datetime"]).toBe(httpDate(frames[0]!.at));
-      expect(memento.body.equals((await get(String(viaFile.headers.location))).body)).toBe(true);
+      expect(memento.body.equals((await get(where(`${folder}index.html`, viaFile))).body)).toBe(true);
       const timemap = await get(`/timemap${folder}`);
       expect(timemap.status, folder).toBe(200);
       expect(timemap.body.toString()).toContain(`<${folder}>; rel="original"`);
@@ -255,7 +262,7 @@ describe("a page's folder URL through serve --archive", () => {
     ]) {
       const r = await get(asked!);
       expect(r.status, asked).toBe(301);
-      expect(r.headers.location).toBe(location);
+      expect(where(asked!, r)).toBe(location);
       expect((await get(location!)).status, location).toBe(200);
     }
     expect((await get(`/memento/${frameId}/series/no-such-series`)).status).toBe(404);
@@ -321,7 +328,67 @@ describe("a memento is answered as the live site answers a file", () => {
       expect((await get("/_headers", headers)).status).toBe(404);
       const folder = await get("/series", headers);
       expect(folder.status).toBe(301);
-      expect(folder.headers.location).toBe("/series/");
+      expect(folder.headers.location).toBe("series/");
     }
+  });
+});
+
+describe("serve behind a reverse proxy under a path prefix", () => {
+  it("redirects by references relative to the request: /risk/series to /risk/series/, a TimeGate to /risk/memento/...", async () => {
+    // nginx's `location /risk/ { proxy_pass http://127.0.0.1:8080/; }`: the prefix taken off, the rest passed on.
+    const up = new URL(base);
+    const proxy = createServer((req, res) => {
+      if (!req.url?.startsWith("/risk/")) return void res.writeHead(404).end();
+      const passed = request(
+        {
+          host: up.hostname,
+          port: up.port,
+          path: req.url.slice("/risk".length),
+          method: req.method,
+          headers: req.headers,
+        },
+        (answer) => {
+          res.writeHead(answer.statusCode!, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      passed.on("error", () => res.writeHead(502).end());
+      req.pipe(passed);
+    });
+    await new Promise<void>((ok) => proxy.listen(0, "127.0.0.1", ok));
+    const front = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    try {
+      const then = { "Accept-Datetime": httpDate(frames[1]!.at, 1) };
+      const [first, later] = [frames[0]!.frameId, frames[2]!.frameId];
+      for (const [asked, headers, status, reference] of [
+        ["/series", {}, 301, "series/"],
+        ["/donnees/agents?lang=fr", {}, 301, "agents/?lang=fr"],
+        ["/series/", then, 302, undefined],
+        ["/api/v1/black-box.json", then, 302, `../../memento/${frames[1]!.frameId}/api/v1/black-box.json`],
+        [`/memento/${later}/api/v1/catalog.json`, {}, 302, `../../../${first}/api/v1/catalog.json`],
+        [`/memento/${first}/series`, {}, 301, "series/"],
+        ["/timemap/series/us-financial-stress", {}, 301, "us-financial-stress/"],
+      ] as const) {
+        // Straight to serve, the reference resolves to the target's path from the root.
+        const direct = await get(asked, headers);
+        expect(direct.status, asked).toBe(status);
+        const target = where(asked, direct);
+        if (reference !== undefined) expect(direct.headers.location, asked).toBe(reference);
+        // Through the proxy, the client resolves it under the prefix, where the target answers.
+        const proxied = await get(`/risk${asked}`, headers, "GET", front);
+        expect(proxied.status, asked).toBe(status);
+        const location = new URL(String(proxied.headers.location), `${front}/risk${asked}`);
+        expect(`${location.pathname}${location.search}`, asked).toBe(`/risk${target}`);
+        const followed = await get(`${location.pathname}${location.search}`, {}, "GET", front);
+        expect(followed.status, `${asked} -> ${location.pathname}`).toBe(200);
+        expect(followed.body.equals((await get(target)).body)).toBe(true);
+      }
+    } finally {
+      proxy.close();
+    }
+    // A first segment with a colon is not read as a scheme; a target that is the request's own folder is ./.
+    expect(relativeLocation("/a:b", "/a:b/")).toBe("./a:b/");
+    expect(relativeLocation("/", "/memento/x/")).toBe("memento/x/");
+    expect(relativeLocation("/a/b/", "/a/b/")).toBe("./");
   });
 });
