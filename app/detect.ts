@@ -639,9 +639,17 @@ const literal = (rel: string) => rel.replace(/[*?[\]{}()!+@\\]/g, "\\$&");
 /**
  * The globs that take exactly a group's files: for each file not yet taken, the most general
  * pattern of its folder (recursive, then that folder only, then without the other language's
- * suffix, then the file itself) that takes none of the `forbidden` files.
+ * suffix, then the file itself) that takes none of the `forbidden` files. A file below its
+ * section (`sectionOf`: Hugo's section) is first
+ * taken by a recursive glob from the section, so that pages filed by year (`posts/2025/`,
+ * `posts/2026/`) are read by one glob, a later year's pages with them.
  */
-function globsOf(group: Found[], forbidden: string[], generator: Generator): string[] {
+function globsOf(
+  group: Found[],
+  forbidden: string[],
+  generator: Generator,
+  sectionOf: (rel: string) => string | undefined = () => undefined,
+): string[] {
   // A collection that holds MDX takes Markdown too (Astro and MDX sites mix them): a later
   // `.md` page is not left out by a glob made when there was none.
   const exts = [
@@ -670,15 +678,21 @@ function globsOf(group: Found[], forbidden: string[], generator: Generator): str
     const d = dirOf(f.rel);
     const at = (dir: string, pattern: string) => (dir ? `${dir}/${pattern}` : pattern);
     const candidates: string[] = [];
-    if (hugo && /^index(\.(fr|en))?\./.test(name) && d) {
+    const not = hugo ? `!(_*|*.${other})` : `!(*.${other})`;
+    const bundle = hugo && /^index(\.(fr|en))?\./.test(name) && d !== "";
+    // Where the page's folder is (a bundle's is above its index.md), and its section above it.
+    const folder = bundle ? dirOf(d) : d;
+    const section = sectionOf(f.rel);
+    if (section !== undefined && folder.startsWith(`${section}/`)) {
+      if (bundle) candidates.push(at(section, `**/index${s}.${ext}`));
+      else candidates.push(at(section, `**/${any}${s}.${ext}`), ...(s ? [] : [at(section, `**/${not}.${ext}`)]));
+    }
+    if (bundle) {
       // A leaf bundle: its index.md is the page.
       candidates.push(at(dirOf(d), `**/index${s}.${ext}`), at(d, `index${s}.${ext}`));
     } else {
       candidates.push(at(d, `**/${any}${s}.${ext}`), at(d, `${any}${s}.${ext}`));
-      if (!s) {
-        const not = hugo ? `!(_*|*.${other})` : `!(*.${other})`;
-        candidates.push(at(d, `**/${not}.${ext}`), at(d, `${not}.${ext}`));
-      }
+      if (!s) candidates.push(at(d, `**/${not}.${ext}`), at(d, `${not}.${ext}`));
     }
     candidates.push(literal(f.rel));
     for (const glob of candidates) {
@@ -690,6 +704,18 @@ function globsOf(group: Found[], forbidden: string[], generator: Generator): str
     }
   }
   return globs;
+}
+
+/**
+ * The section a page sits in below the folder `root` (Hugo's content folder): its first folder there, after a language's folder (`en/posts`);
+ * undefined for a page outside `root` or at its top.
+ */
+function sectionBelow(rel: string, root: string): string | undefined {
+  if (root && !rel.startsWith(`${root}/`)) return undefined;
+  const parts = (root ? rel.slice(root.length + 1) : rel).split("/").slice(0, -1);
+  let i = 0;
+  while (i < parts.length && (parts[i] === "fr" || parts[i] === "en")) i++;
+  return i < parts.length ? [...(root ? [root] : []), ...parts.slice(0, i + 1)].join("/") : undefined;
 }
 
 /** A few of a list's items, and how many more. */
@@ -910,13 +936,23 @@ export function detectSite(root: string): Detection {
     })),
   );
   const excluded = walked.excluded.map((e) => e.rel);
+  // Where Hugo serves a page at its folders: a page's section is read whole.
+  const sectionOf = (rel: string) =>
+    generator === "hugo"
+      ? sectionBelow(rel, contentDirs.find((c) => rel.startsWith(`${c.dir}/`))?.dir ?? "content")
+      : undefined;
   const documents = groups
     .filter((g) => g.files.length > 0)
     .map((g) => ({
       kind: g.kind,
       lang: g.lang,
       files: g.files.length,
-      globs: globsOf(g.files, [...found.filter((f) => !g.files.includes(f)).map((f) => f.rel), ...excluded], generator),
+      globs: globsOf(
+        g.files,
+        [...found.filter((f) => !g.files.includes(f)).map((f) => f.rel), ...excluded],
+        generator,
+        sectionOf,
+      ),
       slugs: [...new Set(g.files.filter((f) => !isDraft(f)).map((f) => f.slug))].sort(),
     }));
   const globsFor = (kind: "article" | "guide") => {
@@ -1182,13 +1218,15 @@ function guessUrls(
     if (hugo && permalink === undefined) {
       // Without a permalink, Hugo serves a page at its folders under the content folder: one in a
       // subfolder of its section (content/posts/2026/x.md) at /posts/2026/x/, which {folder} shows.
-      const placed = hugo.pagesOf(d.kind, d.lang).map((f) => ({ ...f, folder: pageFolder(f.rel, d.globs) }));
-      if (placed.some((f) => f.folder !== "")) pattern = `${prefix}${base}/{folder}/{slug}/`;
-      // A page whose folders the pattern cannot give (another section than the first glob's).
-      const elsewhere = placed.flatMap((f) => {
+      // The pages the pattern would place, each with its folders below the globs' start; those
+      // Hugo serves elsewhere than below the pattern's folder (another section) are said.
+      const placed = hugo.pagesOf(d.kind, d.lang).map((f) => {
+        const folder = pageFolder(f.rel, d.globs);
         const own = section(`${hugoPageDir(f.rel)}/page.md`);
-        return own === `${base}${f.folder ? `/${f.folder}` : ""}` ? [] : [`${f.rel} (${prefix}${own}/${f.slug}/)`];
+        return { ...f, folder, own, elsewhere: own !== `${base}${folder ? `/${folder}` : ""}` };
       });
+      if (placed.some((f) => f.folder !== "" && !f.elsewhere)) pattern = `${prefix}${base}/{folder}/{slug}/`;
+      const elsewhere = placed.filter((f) => f.elsewhere).map((f) => `${f.rel} (${prefix}${f.own}/${f.slug}/)`);
       if (elsewhere.length)
         unmapped.push(
           `urls.${d.kind}.${d.lang}: ${elsewhere.length} page(s) sit outside the folder the pattern ${pattern} starts from, and Hugo serves each at its own folders: ${some(elsewhere)}; risk-cli links every ${d.kind} of one language by one pattern: give those pages their own url, or leave their globs out`,

@@ -362,6 +362,26 @@ describe("Hugo pages in a subfolder of their section", () => {
     });
   });
 
+  it("filed in year folders only are read by one glob from the section, a later year's pages with them", async () => {
+    const root = site({
+      "hugo.toml": 'baseURL = "https://h.example.org/"\n',
+      "content/posts/2025/bilan.md": hugoPost("Bilan 2025"),
+      "content/posts/2026/taux.md": hugoPost("Taux"),
+    });
+    const { result, stderr } = await captured(() => runInitDetect({ dir: root, json: false }));
+    expect(result?.content.articles?.fr, stderr).toEqual(["content/posts/**/[^_]*.md"]);
+    expect(result?.urls.article).toEqual({ fr: "/posts/{folder}/{slug}/" });
+    expect(result?.unmapped.filter((u) => u.startsWith("urls.article"))).toEqual([]);
+    mkdirSync(join(root, "content/posts/2027"));
+    writeFileSync(join(root, "content/posts/2027/dette.md"), hugoPost("Dette 2027"));
+    const p = await loadPublication(nodeFs, root);
+    expect(p.articles.map((a) => a.path).sort()).toEqual([
+      "/posts/2025/bilan/",
+      "/posts/2026/taux/",
+      "/posts/2027/dette/",
+    ]);
+  });
+
   it("are refused (exit 3) in a folder an address cannot hold as written, naming the page", async () => {
     const root = site({
       "hugo.toml": 'baseURL = "https://h.example.org/"\n',
