@@ -14,7 +14,16 @@ import { readRegularFile } from "../archive/regular-file.ts";
 import { isTimeZone } from "../core/dates.ts";
 import { isRiskError } from "../core/errors.ts";
 import { type ContentConfig, FRONTMATTER_KEYS, SiteAddress } from "../core/inputs/schemas.ts";
-import { fileSlug, likelyKey, pageFolder, SLUG, slugProblem, splitDocument, stemOf } from "../core/inputs/documents.ts";
+import {
+  fileSlug,
+  folderIdentity,
+  likelyKey,
+  pageFolder,
+  SLUG,
+  slugProblem,
+  splitDocument,
+  stemOf,
+} from "../core/inputs/documents.ts";
 import { yamlProblem } from "../core/inputs/locate.ts";
 import { MAX_INPUT_BYTES } from "../core/inputs/read.ts";
 
@@ -1041,6 +1050,16 @@ export function detectSite(root: string): Detection {
         : undefined,
     unmapped,
   });
+  // Under a pattern that shows the folder, a page's identity is its folders and slug.
+  for (const d of documents)
+    if (urls[d.kind]?.[d.lang]?.includes("{folder}"))
+      d.slugs = [
+        ...new Set(
+          found
+            .filter((f) => f.kind === d.kind && f.lang === d.lang && !isDraft(f))
+            .map((f) => folderIdentity(pageFolder(f.rel, d.globs), f.slug)),
+        ),
+      ].sort();
   unmapped.push(
     "urls: the page patterns are guesses from the folders; check each against a page of your site before publishing",
   );

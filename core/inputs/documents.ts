@@ -478,6 +478,19 @@ export function slugOf(rel: string, content: ContentConfig | undefined, slugValu
       : fileSlug(rel, false);
 }
 
+/**
+ * A document's identity when its kind's pattern shows its folder ({folder}): the folders between
+ * the start of its globs and the page, then its slug, joined by hyphens (`2026-q1-taux` for
+ * `content/posts/2026/q1/taux.md` read by `content/posts/**\/*.md`), each folder written as a
+ * slug (lowercase ASCII, anything else a hyphen). Two pages of one file name filed in different
+ * folders are so two documents, each named by where it is filed alone: adding a page never renames
+ * another. A page at the globs' start is its slug alone. The identity is a slug itself, so that a
+ * translation's translationOf and a claim review can name it.
+ */
+export function folderIdentity(folder: string, slug: string): string {
+  return [...folder.split("/").map(suggestedSlug).filter(Boolean), slug].join("-");
+}
+
 /** A slug risk-cli publishes: lowercase ASCII letters and digits, words joined by single hyphens. */
 export const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 

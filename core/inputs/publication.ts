@@ -6,6 +6,7 @@ import { parseWithSchema } from "./locate.ts";
 import {
   docLocations,
   fileSlug,
+  folderIdentity,
   globRoots,
   lineOfKey,
   locate,
@@ -429,7 +430,10 @@ interface Entry {
   read: ReturnType<typeof readDocument>;
   /** The slug its address shows. */
   slug: string;
-  /** Its identity in the publication: the slug, with the date its address shows when another has the slug. */
+  /**
+   * Its identity in the publication: the slug, after the folders it is filed in when its kind's
+   * pattern shows them ({folder}), and with the date its address shows when another has that.
+   */
   id: string;
   /** The date its address shows, when it shows one. */
   date: PageDate | null;
@@ -437,6 +441,10 @@ interface Entry {
   dated: string | null;
   /** When its address shows its folder ({folder}): the folders between its globs' start and it. */
   folder: string | undefined;
+  /** The folders between its globs' start and it, whether its address shows them or not. */
+  below: string;
+  /** Whether its kind's pattern shows its folder, which is then part of its identity. */
+  filed: boolean;
   /** The key its parse was kept under, when kept (see Doc.bodyKey). */
   bodyKey: string | undefined;
 }
@@ -515,11 +523,10 @@ function parseDocs(
       continue;
     }
     const date = showsDate(kind, lang) ? pageDateOf(read.meta.date, read.publishedAt, zone, read.dateWritten) : null;
-    // A page's own address shows no folder of its file.
-    const folder =
-      read.address === undefined && pages[kind][lang].includes(FOLDER_PLACEHOLDER)
-        ? pageFolder(rel, locations.find((l) => l.kind === kind && l.lang === lang)!.globs)
-        : undefined;
+    const below = pageFolder(rel, locations.find((l) => l.kind === kind && l.lang === lang)!.globs);
+    const filed = pages[kind][lang].includes(FOLDER_PLACEHOLDER);
+    // A page's own address shows no folder of its file; its identity keeps it, as where it is filed.
+    const folder = filed && read.address === undefined ? below : undefined;
     const shown = date
       ? [
           /\{year\}/.test(pages[kind][lang]) ? date.year : "",
@@ -534,14 +541,16 @@ function parseDocs(
       lang,
       read,
       slug,
-      id: slug,
+      id: filed ? folderIdentity(below, slug) : slug,
       date,
       dated: shown.length ? shown.join("-") : null,
       folder,
+      below,
+      filed,
       bodyKey: source,
     });
   }
-  attempt(() => uniqueIds(entries, content), undefined);
+  attempt(() => uniqueIds(entries, content, pages), undefined);
   const frenchOf = attempt(
     () => pairing(entries, content),
     () => undefined,
@@ -661,35 +670,59 @@ function docOf(e: Entry, ctx: DocContext): Doc | null {
 }
 
 /**
- * Gives each published document of a kind and language its own identity. Two with one slug are
- * one page, unless their address shows their dates (Jekyll's `/:year/:month/:day/:title`) and
- * those differ: the earliest keeps the slug, the others are told apart by the date their address
- * shows (`point-mensuel-2026-02-01`), and their addresses keep the slug. Otherwise refused.
+ * Gives each published document of a kind and language its own identity: its slug, after the
+ * folders it is filed in when its kind's pattern shows them ({folder}, see folderIdentity). Two
+ * with one identity are one page, unless their address shows their dates (Jekyll's
+ * `/:year/:month/:day/:title`) and those differ: the earliest keeps the identity, the others are
+ * told apart by the date their address shows (`point-mensuel-2026-02-01`), and their addresses
+ * keep the slug. Otherwise refused, naming both files and what to do.
  */
-function uniqueIds(entries: Entry[], content: ContentConfig | undefined): void {
+function uniqueIds(entries: Entry[], content: ContentConfig | undefined, pages: Pages): void {
   const groups = new Map<string, Entry[]>();
   for (const e of entries) {
     if (e.read.draft) continue;
-    const key = `${e.kind}/${e.lang}/${e.slug}`;
+    const key = `${e.kind}/${e.lang}/${e.id}`;
     groups.set(key, [...(groups.get(key) ?? []), e]);
   }
   const clash = (e: Entry, other: Entry, dated: boolean) => {
     const key = typeof content?.slug === "object" ? content.slug.key : "slug";
     const line = e.read.slugValue !== null ? frontmatterLine(e.rel, e.text, key, content) : undefined;
+    const field = `urls.${e.kind}.${e.lang}`;
+    const pattern = pages[e.kind][e.lang];
+    const byFolder = e.filed && (e.below !== "" || other.below !== "");
+    const same = byFolder
+      ? `${other.rel} has the same identity "${folderIdentity(e.below, e.slug)}" (the folders it is filed in and its slug, joined by hyphens, as ${field} shows {folder}): both would be one ${e.kind} in every record`
+      : `${other.rel} has the same slug "${e.slug}"; each ${e.kind} needs its own${dated ? "" : " (its address shows no date to tell them apart)"}`;
+    // Pages of one name filed in different folders: the generator may serve each at its folders.
+    const filedBelow = e.below || other.below;
+    const example =
+      /\{slug\}\//.test(pattern) && !/\{(year|month|day)\}/.test(pattern)
+        ? ` (${pageOf(pattern.replace("{slug}/", `${filedBelow}/{slug}/`), e.slug)})`
+        : "";
+    const folders =
+      !e.filed && e.below !== other.below
+        ? `; if your site serves each at an address that shows its folders${example}, as Hugo and Eleventy do by default, write {folder} before {slug} in ${field}, which makes the folders part of each page's identity`
+        : "";
+    const own =
+      typeof content?.slug === "object"
+        ? `give one of them another ${key} in its frontmatter`
+        : content?.slug === "jekyll"
+          ? "give one of them its own slug in its frontmatter (slug:), which Jekyll reads too"
+          : "give one of them its own slug: read one from the frontmatter (content.slug: { key: slug } in risk.config.yaml) where your generator names pages by it, as Hugo and Astro do, and write it in that file";
     return inputError(
       e.rel,
       line,
       e.read.slugValue !== null ? key : undefined,
       dated
         ? `${other.rel} has the same slug "${e.slug}" and the same date in its address (${e.dated}): both would be one page; give one of them its own slug or date`
-        : `${other.rel} has the same slug "${e.slug}"; each ${e.kind} needs its own (its address shows no date to tell them apart)`,
+        : `${same}${folders}; ${folders ? "else " : ""}${own} (the generator then serves it at that slug: redirect its old address if it was live)`,
     );
   };
   const byId = new Map<string, Entry>();
   for (const group of groups.values()) {
     if (group.length > 1) {
       if (group.some((e) => e.dated === null)) throw clash(group[1]!, group[0]!, false);
-      // The earliest keeps the plain slug: a later post never renames one already published.
+      // The earliest keeps the plain identity: a later post never renames one already published.
       const order = [...group].sort(
         (a, b) =>
           cmp(a.read.meta.date, b.read.meta.date) ||
@@ -699,7 +732,7 @@ function uniqueIds(entries: Entry[], content: ContentConfig | undefined): void {
       for (const [i, e] of order.entries()) {
         const same = order.slice(0, i).find((o) => o.dated === e.dated);
         if (same) throw clash(e, same, true);
-        if (i > 0) e.id = `${e.slug}-${e.dated}`;
+        if (i > 0) e.id = `${e.id}-${e.dated}`;
       }
     }
     for (const e of group) {

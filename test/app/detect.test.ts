@@ -353,13 +353,74 @@ describe("Hugo pages in a subfolder of their section", () => {
     expect(result?.urls.article, stderr).toEqual({ fr: "/posts/{folder}/{slug}/" });
     expect(result?.unmapped.filter((u) => u.startsWith("urls.article"))).toEqual([]);
     const p = await loadPublication(nodeFs, root);
+    // Each is identified by the folders it is filed in and its slug; one with its own address too.
     expect(Object.fromEntries(p.articles.map((a) => [a.slug, a.path]))).toEqual({
       dette: "/posts/dette/",
-      taux: "/posts/2026/taux/",
-      spread: "/posts/2026/q1/spread/",
-      "flux-mars": "/posts/2026/flux-mars/",
-      energie: "/analyses/energie/",
+      "2026-taux": "/posts/2026/taux/",
+      "2026-q1-spread": "/posts/2026/q1/spread/",
+      "2026-flux-mars": "/posts/2026/flux-mars/",
+      "2026-energie": "/analyses/energie/",
     });
+  });
+
+  it("filed by year under one file name are two pages, each identified by its folders and slug, which adding a page never changes", async () => {
+    const root = site({
+      "hugo.toml": 'baseURL = "https://h.example.org/"\n',
+      "content/posts/dette.md": hugoPost("Dette"),
+      "content/posts/2025/bilan.md": hugoPost("Bilan 2025"),
+      "content/posts/2025/bilan.en.md": hugoPost("Review 2025"),
+    });
+    await captured(() => runInitDetect({ dir: root, json: false }));
+    const ids = async () =>
+      (await loadPublication(nodeFs, root)).articles.map((a) => [a.lang, a.slug, a.path, a.meta.translationOf ?? null]);
+    const before = await ids();
+    expect(before).toContainEqual(["fr", "2025-bilan", "/posts/2025/bilan/", null]);
+    // Hugo serves both at their folders (hugo 0.111: public/posts/2025/bilan/, public/posts/2026/bilan/).
+    mkdirSync(join(root, "content/posts/2026"), { recursive: true });
+    writeFileSync(join(root, "content/posts/2026/bilan.md"), hugoPost("Bilan 2026"));
+    const after = await ids();
+    expect(after).toEqual(
+      expect.arrayContaining([
+        ["fr", "dette", "/posts/dette/", null],
+        ["fr", "2025-bilan", "/posts/2025/bilan/", null],
+        ["fr", "2026-bilan", "/posts/2026/bilan/", null],
+        ["en", "2025-bilan", "/en/posts/2025/bilan/", "2025-bilan"],
+      ]),
+    );
+    expect(after).toHaveLength(4);
+    const lint = await runLint({ publication: root, json: true });
+    expect(lint.findings.filter((f) => f.severity === "error")).toEqual([]);
+  });
+
+  it("that still share an identity are refused (exit 3), naming both files and what to do", async () => {
+    const root = site({
+      "hugo.toml": 'baseURL = "https://h.example.org/"\n',
+      "content/posts/2025/bilan.md": hugoPost("Bilan 2025"),
+      "content/posts/2025-bilan.md": hugoPost("Bilan de 2025"),
+    });
+    await captured(() => runInitDetect({ dir: root, json: false }));
+    const { status, stderr } = exitOf(await loadPublication(nodeFs, root).catch((e: unknown) => e));
+    expect(status, stderr).toBe(3);
+    expect(stderr).toMatch(/content\/posts\/(2025-bilan|2025\/bilan)\.md/);
+    expect(stderr).toMatch(/content\/posts\/(2025\/bilan|2025-bilan)\.md has the same identity "2025-bilan"/);
+    expect(stderr).toContain("give one of them its own slug");
+  });
+
+  it("under a pattern without {folder} are refused as one page, saying that {folder} tells them apart", async () => {
+    const root = site({
+      "hugo.toml": 'baseURL = "https://h.example.org/"\n',
+      "content/posts/dette.md": hugoPost("Dette"),
+      "content/posts/2025/bilan.md": hugoPost("Bilan 2025"),
+      "content/posts/2026/bilan.md": hugoPost("Bilan 2026"),
+    });
+    await captured(() => runInitDetect({ dir: root, json: false }));
+    const file = join(root, "risk.config.yaml");
+    writeFileSync(file, readFileSync(file, "utf8").replace("/posts/{folder}/{slug}/", "/posts/{slug}/"));
+    const { status, stderr } = exitOf(await loadPublication(nodeFs, root).catch((e: unknown) => e));
+    expect(status, stderr).toBe(3);
+    expect(stderr).toContain(
+      'content/posts/2026/bilan.md: content/posts/2025/bilan.md has the same slug "bilan"; each article needs its own (its address shows no date to tell them apart); if your site serves each at an address that shows its folders (/posts/2026/bilan/), as Hugo and Eleventy do by default, write {folder} before {slug} in urls.article.fr',
+    );
   });
 
   it("filed in year folders only are read by one glob from the section, a later year's pages with them", async () => {
