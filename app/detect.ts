@@ -589,6 +589,27 @@ function hugoNonPages(docs: string[]): Map<string, string> {
 
 const dirOf = (rel: string) => rel.split("/").slice(0, -1).join("/");
 
+/**
+ * The route an Astro site gives the pages under an address folder (`/posts`): `rest` when
+ * `src/pages/posts/` holds a rest route (`[...slug].astro`, or `[...slug]/index.astro`), whose
+ * parameter takes a collection entry's id with its subfolders (`2026/x`); `other` for another
+ * dynamic route there (`[slug].astro`); `none` without one.
+ */
+function astroRoute(root: string, folder: string): "rest" | "other" | "none" {
+  const dir = join(root, "src/pages", ...folder.split("/").filter(Boolean));
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return "none";
+  }
+  const rest = (n: string) =>
+    /^\[\.\.\.[^\]/]+\]\.astro$/.test(n) ||
+    (/^\[\.\.\.[^\]/]+\]$/.test(n) && fs.existsSync(join(dir, n, "index.astro")));
+  if (names.some(rest)) return "rest";
+  return names.some((n) => /^\[[^\]/]+\]/.test(n)) ? "other" : "none";
+}
+
 /** The folder a Hugo page is served at: its file's, or above a page bundle's index.md. */
 const hugoPageDir = (rel: string) =>
   /^index(\.(fr|en))?\.(md|mdx|markdown)$/.test(rel.split("/").at(-1)!) ? dirOf(dirOf(rel)) : dirOf(rel);
@@ -649,7 +670,7 @@ const literal = (rel: string) => rel.replace(/[*?[\]{}()!+@\\]/g, "\\$&");
  * The globs that take exactly a group's files: for each file not yet taken, the most general
  * pattern of its folder (recursive, then that folder only, then without the other language's
  * suffix, then the file itself) that takes none of the `forbidden` files. A file below its
- * section (`sectionOf`: Hugo's section) is first
+ * section (`sectionOf`: Hugo's section, Astro's collection, Eleventy's first folder) is first
  * taken by a recursive glob from the section, so that pages filed by year (`posts/2025/`,
  * `posts/2026/`) are read by one glob, a later year's pages with them.
  */
@@ -716,7 +737,8 @@ function globsOf(
 }
 
 /**
- * The section a page sits in below the folder `root` (Hugo's content folder): its first folder there, after a language's folder (`en/posts`);
+ * The section a page sits in below the folder `root` (Hugo's content folder, Astro's src/content,
+ * Eleventy's input folder): its first folder there, after a language's folder (`en/posts`);
  * undefined for a page outside `root` or at its top.
  */
 function sectionBelow(rel: string, root: string): string | undefined {
@@ -945,11 +967,15 @@ export function detectSite(root: string): Detection {
     })),
   );
   const excluded = walked.excluded.map((e) => e.rel);
-  // Where Hugo serves a page at its folders: a page's section is read whole.
+  // Where each generator serves a page at its folders: a page's section is read whole.
   const sectionOf = (rel: string) =>
     generator === "hugo"
       ? sectionBelow(rel, contentDirs.find((c) => rel.startsWith(`${c.dir}/`))?.dir ?? "content")
-      : undefined;
+      : generator === "astro"
+        ? sectionBelow(rel, "src/content")
+        : generator === "eleventy"
+          ? sectionBelow(rel, input)
+          : undefined;
   const documents = groups
     .filter((g) => g.files.length > 0)
     .map((g) => ({
@@ -1037,17 +1063,20 @@ export function detectSite(root: string): Detection {
             slugsOf,
             prefixes: hugoLanguagePrefixes(config?.config),
             contentDirs,
-            // The published pages its pattern places: not a draft, and no address of its own.
-            pagesOf: (kind, lang) =>
-              found.filter(
-                (f) =>
-                  f.kind === kind &&
-                  f.lang === lang &&
-                  !isDraft(f) &&
-                  !(ownAddressKey && typeof f.fm[ownAddressKey] === "string"),
-              ),
           }
         : undefined,
+    astroRoute: (folder) => astroRoute(root, folder),
+    // The published pages its pattern places: not a draft, and no address of its own.
+    pagesOf: (kind, lang) =>
+      found
+        .filter(
+          (f) =>
+            f.kind === kind &&
+            f.lang === lang &&
+            !isDraft(f) &&
+            !(ownAddressKey && typeof f.fm[ownAddressKey] === "string"),
+        )
+        .map((f) => ({ ...f, named: slugKey !== undefined && typeof f.fm[slugKey] === "string" })),
     unmapped,
   });
   // Under a pattern that shows the folder, a page's identity is its folders and slug.
@@ -1190,13 +1219,15 @@ function guessUrls(
       prefixes?: Record<"fr" | "en", string>;
       /** The languages' own content folders (contentDir), whose pages' addresses start below them. */
       contentDirs: { dir: string; lang: "fr" | "en" }[];
-      /** The pages of a kind and language that its pattern places. */
-      pagesOf: (kind: "article" | "guide", lang: "fr" | "en") => { rel: string; slug: string }[];
     };
+    /** Astro's page routes: whether src/pages/<folder> holds a rest route ([...slug].astro), or another one. */
+    astroRoute?: (folder: string) => "rest" | "other" | "none";
+    /** The pages of a kind and language that its pattern places, and whether each names its slug. */
+    pagesOf: (kind: "article" | "guide", lang: "fr" | "en") => { rel: string; slug: string; named: boolean }[];
     unmapped: string[];
   },
 ): Urls {
-  const { input, jekyll, hugo, unmapped } = options;
+  const { input, jekyll, hugo, astroRoute, pagesOf, unmapped } = options;
   // The folders a page's address does not show: the content root of each generator.
   const drop =
     generator === "astro"
@@ -1234,21 +1265,38 @@ function guessUrls(
     // Hugo's [permalinks] give a section's pages their addresses; the language prefix stays.
     const hugoSection = base.split("/")[1] ?? "";
     const permalink = hugo && hugoSection ? hugo.permalinks[hugoSection] : undefined;
-    if (hugo && permalink === undefined) {
-      // Without a permalink, Hugo serves a page at its folders under the content folder: one in a
-      // subfolder of its section (content/posts/2026/x.md) at /posts/2026/x/, which {folder} shows.
-      // The pages the pattern would place, each with its folders below the globs' start; those
-      // Hugo serves elsewhere than below the pattern's folder (another section) are said.
-      const placed = hugo.pagesOf(d.kind, d.lang).map((f) => {
-        const folder = pageFolder(f.rel, d.globs);
-        const own = section(`${hugoPageDir(f.rel)}/page.md`);
-        return { ...f, folder, own, elsewhere: own !== `${base}${folder ? `/${folder}` : ""}` };
-      });
-      if (placed.some((f) => f.folder !== "" && !f.elsewhere)) pattern = `${prefix}${base}/{folder}/{slug}/`;
+    // The pages the pattern would place, each with its folders below the globs' start; those the
+    // generator serves elsewhere than below the pattern's folder (another section) are said.
+    const placed = pagesOf(d.kind, d.lang).map((f) => {
+      const folder = pageFolder(f.rel, d.globs);
+      const own = section(`${hugoPageDir(f.rel)}/page.md`);
+      return { ...f, folder, own, elsewhere: own !== `${base}${folder ? `/${folder}` : ""}` };
+    });
+    const filed = placed.filter((f) => f.folder !== "" && !f.elsewhere);
+    const route = generator === "astro" && filed.length ? astroRoute?.(`${prefix}${base}`) : undefined;
+    if (generator === "astro" && filed.length && route !== "rest") {
+      // Astro's address is its route's: only a rest route ([...slug].astro) serves the
+      // collection's subfolders, as the entry's id (2026/x) holds them.
+      unmapped.push(
+        `urls.${d.kind}.${d.lang}: ${filed.length} page(s) sit in subfolders of their collection (${some(filed.map((f) => f.rel))}), and Astro serves them where the site's routes say: src/pages${prefix}${base}/ holds ${route === "other" ? "a route other than [...slug].astro" : "no route"}, so risk-cli cannot tell their address and links them at ${pattern}; write the pattern by hand ({folder} stands for the subfolders: ${prefix}${base}/{folder}/{slug}/ when the route's parameter is the entry's id, as with [...slug].astro)`,
+      );
+    } else if ((hugo && permalink === undefined) || generator === "eleventy" || generator === "astro") {
+      // Without a permalink, Hugo serves a page at its folders under the content folder, and so
+      // do Eleventy by default and an Astro rest route ([...slug].astro, the entry's id holding
+      // its subfolders): one in a subfolder (posts/2026/x.md) at /posts/2026/x/, which {folder} shows.
+      if (filed.length) pattern = `${prefix}${base}/{folder}/{slug}/`;
       const elsewhere = placed.filter((f) => f.elsewhere).map((f) => `${f.rel} (${prefix}${f.own}/${f.slug}/)`);
       if (elsewhere.length)
         unmapped.push(
-          `urls.${d.kind}.${d.lang}: ${elsewhere.length} page(s) sit outside the folder the pattern ${pattern} starts from, and Hugo serves each at its own folders: ${some(elsewhere)}; risk-cli links every ${d.kind} of one language by one pattern: give those pages their own url, or leave their globs out`,
+          generator === "astro"
+            ? `urls.${d.kind}.${d.lang}: ${elsewhere.length} page(s) sit in another collection than the one the pattern ${pattern} starts from, whose routes give them other addresses: ${some(elsewhere)}; risk-cli links every ${d.kind} of one language by one pattern: leave their globs out, or check their links by hand`
+            : `urls.${d.kind}.${d.lang}: ${elsewhere.length} page(s) sit outside the folder the pattern ${pattern} starts from, and ${generator === "hugo" ? "Hugo" : "Eleventy"} serves each at its own folders: ${some(elsewhere)}; risk-cli links every ${d.kind} of one language by one pattern: give those pages their own ${generator === "hugo" ? "url" : "permalink"}, or leave their globs out`,
+        );
+      // Astro takes a slug key as the entry's whole id: such a page is served without its subfolders.
+      const named = generator === "astro" ? filed.filter((f) => f.named) : [];
+      if (named.length)
+        unmapped.push(
+          `urls.${d.kind}.${d.lang}: ${named.length} page(s) in a subfolder of their collection name their slug (${some(named.map((f) => `${f.rel} (${prefix}${base}/${f.slug}/)`))}), which Astro takes as the whole id, subfolders left out, while risk-cli links them at ${pattern}; move each to the collection's top folder (its slug keeps its address), or check its links by hand`,
         );
     } else if (hugo && permalink !== undefined) {
       const read = patternOfHugoPermalink(permalink, hugoSection, hugo.slugsOf(d.kind, d.lang));

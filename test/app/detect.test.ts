@@ -1118,6 +1118,69 @@ describe("an Eleventy site", () => {
   });
 });
 
+describe("an Eleventy site with pages in subfolders", () => {
+  it("publishes them at the address Eleventy serves, their folders in it ({folder}), each identified by its folders and slug", async () => {
+    const root = site({
+      ".eleventy.js": 'module.exports = () => ({ dir: { input: "src" } });\n',
+      "src/posts/2025/bilan.md": post("Bilan 2025"),
+      "src/posts/2026/bilan.md": post("Bilan 2026"),
+      "src/posts/2026/q1/taux.md": post("Taux"),
+    });
+    const { result, stderr } = await captured(() => runInitDetect({ dir: root, json: false }));
+    // One glob from the section: a later year's pages are read with them.
+    expect(result?.content.articles?.fr, stderr).toEqual(["src/posts/**/*.md"]);
+    expect(result?.urls.article, stderr).toEqual({ fr: "/posts/{folder}/{slug}/" });
+    const p = await loadPublication(nodeFs, root);
+    expect(Object.fromEntries(p.articles.map((a) => [a.slug, a.path]))).toEqual({
+      "2025-bilan": "/posts/2025/bilan/",
+      "2026-bilan": "/posts/2026/bilan/",
+      "2026-q1-taux": "/posts/2026/q1/taux/",
+    });
+  });
+});
+
+describe("an Astro collection with pages in subfolders", () => {
+  const files = (route: Record<string, string>) => ({
+    "astro.config.mjs": "export default {};\n",
+    "src/content/posts/dette.md": post("Dette"),
+    "src/content/posts/2026/taux.md": post("Taux"),
+    "src/content/posts/2026/q1/spread/index.md": post("Spread"),
+    ...route,
+  });
+
+  it("publishes them at the address a rest route ([...slug].astro) gives, the entry's subfolders in it ({folder})", async () => {
+    const root = site({
+      ...files({ "src/pages/posts/[...slug].astro": "---\n---\n" }),
+      "src/content/posts/2026/flux.md": post("Flux", "slug: flux-mars"),
+    });
+    const { result, stderr } = await captured(() => runInitDetect({ dir: root, json: false }));
+    expect(result?.urls.article, stderr).toEqual({ fr: "/posts/{folder}/{slug}/" });
+    // Astro takes a slug key as the whole id, its subfolders left out: said.
+    expect(result?.unmapped.find((u) => u.startsWith("urls.article.fr:"))).toContain(
+      "name their slug (src/content/posts/2026/flux.md (/posts/flux-mars/)), which Astro takes as the whole id",
+    );
+    const p = await loadPublication(nodeFs, root);
+    expect(Object.fromEntries(p.articles.map((a) => [a.slug, a.path]))).toMatchObject({
+      dette: "/posts/dette/",
+      "2026-taux": "/posts/2026/taux/",
+      "2026-q1-spread": "/posts/2026/q1/spread/",
+    });
+  });
+
+  it("keeps the pattern and says so under # TODO when the route is another one ([slug].astro) or there is none", () => {
+    for (const [route, said] of [
+      [{ "src/pages/posts/[slug].astro": "---\n---\n" }, "src/pages/posts/ holds a route other than [...slug].astro"],
+      [{}, "src/pages/posts/ holds no route"],
+    ] as const) {
+      const d = detectSite(site(files(route)));
+      expect(d.urls.article).toEqual({ fr: "/posts/{slug}/" });
+      const todo = d.unmapped.find((u) => u.startsWith("urls.article.fr:"));
+      expect(todo).toContain("2 page(s) sit in subfolders of their collection");
+      expect(todo).toContain(said);
+    }
+  });
+});
+
 describe("what a site's files say to the YAML library", () => {
   it("is never printed raw: a warning is reported with the file's name", () => {
     const root = site({ "posts/a.md": post("A", "extra: !custom valeur") });
