@@ -325,7 +325,13 @@ function _references(
 }
 
 function _score(s: _Sentence, byHref: Map<InlineLink, _LinkInfo>): number {
-  if (s.excluded || s.text.length < 40 || s.text.split(" ").length < 6 || /\?\s*["»”)]*$/u.test(s.text)) return 0;
+  if (
+    s.excluded ||
+    s.text.length < 40 ||
+    spacesUnder(s.text, 5) ||
+    (s.text.includes("?") && /\?\s*["»”)]*$/u.test(s.text))
+  )
+    return 0;
   const folded = _folded(s);
   if (_NAVIGATION.test(folded.replace(/^[^a-z]+/, ""))) return 0;
   let linkText = 0;
@@ -363,6 +369,13 @@ function _score(s: _Sentence, byHref: Map<InlineLink, _LinkInfo>): number {
     );
   }
   return (primary ? 8 : 0) + (external && !primary ? 4 : 0) + numberScore + dateScore;
+}
+
+/** Whether `text` holds fewer than `n` spaces (fewer than n + 1 words), counted up to `n` only. */
+function spacesUnder(text: string, n: number): boolean {
+  let spaces = 0;
+  for (let i = text.indexOf(" "); i >= 0 && spaces < n; i = text.indexOf(" ", i + 1)) spaces++;
+  return spaces < n;
 }
 
 function _choose(

@@ -39,10 +39,14 @@ export interface UnsafeLink {
 
 const newlines = (s: string) => s.replace(/[^\n]/g, "");
 
-/** The 1-based line of any position of `text`, by a binary search over its line breaks. */
+/**
+ * The 1-based line of any position of `text`, by a binary search over its line breaks, found on
+ * the first call: most texts have no unsafe link, and then no line is ever asked for.
+ */
 function linesOf(text: string): (i: number) => number {
-  const breaks = [...text.matchAll(/\n/g)].map((m) => m.index);
+  let breaks: number[] | null = null;
   return (i) => {
+    breaks ??= [...text.matchAll(/\n/g)].map((m) => m.index);
     let lo = 0;
     let hi = breaks.length;
     while (lo < hi) {
