@@ -749,6 +749,16 @@ function sectionBelow(rel: string, root: string): string | undefined {
   return i < parts.length ? [...(root ? [root] : []), ...parts.slice(0, i + 1)].join("/") : undefined;
 }
 
+/**
+ * The folder of the Jekyll collection a page sits in (`_guides` for `_guides/2026/x.md`), whose
+ * address (`/:collection/:path`) shows the page's subfolders; undefined for a post (`_posts`,
+ * whose subfolders no address shows) or a page outside a collection.
+ */
+function jekyllCollection(rel: string): string | undefined {
+  const first = rel.split("/")[0]!;
+  return /^_[^/]+$/.test(first) && first !== "_posts" && rel.includes("/") ? first : undefined;
+}
+
 /** A few of a list's items, and how many more. */
 const some = (items: string[]) =>
   `${items.slice(0, 3).join(", ")}${items.length > 3 ? ` and ${items.length - 3} more` : ""}`;
@@ -975,7 +985,9 @@ export function detectSite(root: string): Detection {
         ? sectionBelow(rel, "src/content")
         : generator === "eleventy"
           ? sectionBelow(rel, input)
-          : undefined;
+          : generator === "jekyll"
+            ? jekyllCollection(rel)
+            : undefined;
   const documents = groups
     .filter((g) => g.files.length > 0)
     .map((g) => ({
@@ -1327,15 +1339,20 @@ function guessUrls(
           `urls.${d.kind}.${d.lang}: Jekyll's permalink "${jekyll.permalink}"${template === jekyll.permalink ? "" : ` (${template})`} gives the posts' addresses, and ${read.reason}; write the pattern of your posts' address by hand, with {slug}, {year}, {month} and {day}`,
         );
     } else if (jekyll && /^_[^/]+\//.test(glob)) {
-      // A collection's own permalink wins over the site's: :collection is its name, :name and
-      // :path (a file at the top of the collection) its slug.
+      // A collection's own permalink wins over the site's: :collection is its name, :name its
+      // page's file name, :path its page's path in the collection (`2026/x` for
+      // `_guides/2026/x.md`), the subfolders then shown by {folder}. Jekyll's default is
+      // /:collection/:path with the suffix the site's permalink gives.
       const name = glob.slice(1, glob.indexOf("/"));
       const own = Object.hasOwn(jekyll.collectionPermalinks, name) ? jekyll.collectionPermalinks[name] : undefined;
-      if (own === undefined) pattern = `${prefix}${base}/{slug}${collectionSuffix(jekyll.permalink)}`;
+      const path = filed.length ? "{folder}/:slug" : ":slug";
+      if (own === undefined)
+        pattern = `${prefix}${base}/${path.replace(":slug", "{slug}")}${collectionSuffix(jekyll.permalink)}`;
       else {
         const template = (JEKYLL_STYLES[own] ?? own)
           .replace(/:collection\b/g, name)
-          .replace(/:(name|path)\b/g, ":slug");
+          .replace(/:name\b/g, ":slug")
+          .replace(/:path\b/g, path);
         const read = patternOfPermalink(template, undefined);
         if ("pattern" in read) pattern = `${jekyll.prefixes?.[d.lang] ?? ""}${read.pattern}`;
         else

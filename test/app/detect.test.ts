@@ -543,6 +543,45 @@ describe("a Jekyll collection's own permalink", () => {
     });
     expect(detectSite(withCollection).urls.guide).toEqual({ fr: "/guides/{slug}.html" });
   });
+
+  // What `jekyll build` (4.3) serves for _guides/lire.md, _guides/2026/x.md and
+  // _guides/2026/q1/y.md: /guides/lire.html, /guides/2026/x.html and /guides/2026/q1/y.html by
+  // default (/:collection/:path:output_ext); /guides/2026/x/ under `permalink: pretty`; /g/x/
+  // under the collection's `permalink: /g/:name/` (:name is the file's name alone).
+  it("keeps a page's subfolders in its address where :path shows them, at Jekyll's address", async () => {
+    const guides = {
+      "_posts/2026-01-02-dette.md": md("title: Dette\ndescription: Un article."),
+      "_guides/lire.md": md("title: Lire\ndescription: Un guide.\ndate: 2026-01-01"),
+      "_guides/2026/x.md": md("title: X\ndescription: Un guide.\ndate: 2026-01-01"),
+      "_guides/2026/q1/y.md": md("title: Y\ndescription: Un guide.\ndate: 2026-01-01"),
+    };
+    const collection = "collections:\n  guides:\n    output: true\n";
+    const byDefault = site({ "_config.yml": collection, ...guides });
+    const d = detectSite(byDefault);
+    expect(d.content.guides).toEqual({ fr: ["_guides/**/*.md"], en: [] });
+    expect(d.urls.guide).toEqual({ fr: "/guides/{folder}/{slug}.html" });
+    await captured(() => runInitDetect({ dir: byDefault, json: false }));
+    const p = await loadPublication(nodeFs, byDefault);
+    expect(p.guides.map((g) => [g.slug, g.path]).sort()).toEqual([
+      ["2026-q1-y", "/guides/2026/q1/y.html"],
+      ["2026-x", "/guides/2026/x.html"],
+      ["lire", "/guides/lire.html"],
+    ]);
+    const pretty = site({ "_config.yml": `permalink: pretty\n${collection}`, ...guides });
+    expect(detectSite(pretty).urls.guide).toEqual({ fr: "/guides/{folder}/{slug}/" });
+    const ownPath = site({ "_config.yml": `${collection}    permalink: /:collection/:path/\n`, ...guides });
+    expect(detectSite(ownPath).urls.guide).toEqual({ fr: "/guides/{folder}/{slug}/" });
+    const ownName = site({ "_config.yml": `${collection}    permalink: /g/:name/\n`, ...guides });
+    expect(detectSite(ownName).urls.guide).toEqual({ fr: "/g/{slug}/" });
+    // Filed in year folders only: read from the collection, so a later year's guides are read too.
+    const yearsOnly = site({
+      "_config.yml": collection,
+      "_posts/2026-01-02-dette.md": guides["_posts/2026-01-02-dette.md"],
+      "_guides/2026/x.md": guides["_guides/2026/x.md"],
+    });
+    expect(detectSite(yearsOnly).content.guides).toEqual({ fr: ["_guides/**/*.md"], en: [] });
+    expect(detectSite(yearsOnly).urls.guide).toEqual({ fr: "/guides/{folder}/{slug}.html" });
+  });
 });
 
 describe("Jekyll's :categories", () => {
