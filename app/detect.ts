@@ -338,13 +338,7 @@ function siteAddress(root: string, generator: Generator): string | undefined {
     const base = typeof c.baseurl === "string" ? c.baseurl.replace(/^\/*/, "/").replace(/\/+$/, "") : "";
     found = typeof c.url === "string" ? `${c.url.replace(/\/+$/, "")}${base === "/" ? "" : base}` : undefined;
   } else if (generator === "astro") {
-    for (const name of [
-      "astro.config.mjs",
-      "astro.config.ts",
-      "astro.config.js",
-      "astro.config.mts",
-      "astro.config.cjs",
-    ]) {
+    for (const name of ASTRO_CONFIGS) {
       const text = configText(join(root, name));
       if (text === undefined) continue;
       found = /\bsite\s*:\s*(['"`])(https?:\/\/[^'"`\s]+)\1/.exec(text)?.[2];
@@ -589,14 +583,52 @@ function hugoNonPages(docs: string[]): Map<string, string> {
 
 const dirOf = (rel: string) => rel.split("/").slice(0, -1).join("/");
 
+/** Astro's config files, in the order Astro looks for them. */
+const ASTRO_CONFIGS = [
+  "astro.config.mjs",
+  "astro.config.ts",
+  "astro.config.js",
+  "astro.config.mts",
+  "astro.config.cjs",
+];
+
+/**
+ * Astro's source folder (`srcDir`, `src` by default), which holds its collections (`content/`)
+ * and its routes (`pages/`), relative to the site's root. Read when the config writes it as a
+ * plain string literal (`srcDir: './www'`); anything else (a `new URL(...)`, a variable, a path
+ * outside the site) leaves `src` and says why.
+ */
+function astroSrcDir(root: string): { dir: string; todo?: string } {
+  for (const name of ASTRO_CONFIGS) {
+    const text = configText(join(root, name));
+    if (text === undefined) continue;
+    const at = /\bsrcDir\s*:\s*/.exec(text);
+    if (!at) return { dir: "src" };
+    const rest = text.slice(at.index + at[0].length);
+    const literal = /^(['"`])([^'"`\n$\\]*)\1\s*(?:[,}\n]|$)/.exec(rest);
+    const parts = literal?.[2]!.split("/").filter((p) => p !== "" && p !== ".") ?? [];
+    if (literal && !literal[2]!.startsWith("/") && !parts.includes("..") && parts.length)
+      return { dir: parts.join("/") };
+    const shown = `srcDir: ${rest
+      .split("\n")[0]!
+      .replace(/[\s,;}]+$/, "")
+      .slice(0, 80)}`;
+    return {
+      dir: "src",
+      todo: `${name}: srcDir is not a plain string (${shown}); risk-cli read the collections and routes under src/, as Astro does without it: if the site keeps them elsewhere, write srcDir as a path from the site's root ('./www') and run init --detect again, or write the globs and patterns by hand`,
+    };
+  }
+  return { dir: "src" };
+}
+
 /**
  * The route an Astro site gives the pages under an address folder (`/posts`): `rest` when
- * `src/pages/posts/` holds a rest route (`[...slug].astro`, or `[...slug]/index.astro`), whose
+ * `<srcDir>/pages/posts/` (`src/pages/posts/` by default) holds a rest route (`[...slug].astro`, or `[...slug]/index.astro`), whose
  * parameter takes a collection entry's id with its subfolders (`2026/x`); `other` for another
  * dynamic route there (`[slug].astro`); `none` without one.
  */
-function astroRoute(root: string, folder: string): "rest" | "other" | "none" {
-  const dir = join(root, "src/pages", ...folder.split("/").filter(Boolean));
+function astroRoute(root: string, src: string, folder: string): "rest" | "other" | "none" {
+  const dir = join(root, src, "pages", ...folder.split("/").filter(Boolean));
   let names: string[];
   try {
     names = fs.readdirSync(dir);
@@ -759,6 +791,18 @@ function jekyllCollection(rel: string): string | undefined {
   return /^_[^/]+$/.test(first) && first !== "_posts" && rel.includes("/") ? first : undefined;
 }
 
+/**
+ * The folder an Astro collection's entries are read from as one: the collection
+ * (`src/content/posts`), or its language folder (`src/content/posts/fr`) for an entry filed in
+ * one, whose language it gives; undefined for an entry at the top of `content`.
+ */
+function astroSection(rel: string, content: string): string | undefined {
+  const section = sectionBelow(rel, content);
+  if (section === undefined) return undefined;
+  const next = rel.slice(section.length + 1).split("/");
+  return next.length > 1 && (next[0] === "fr" || next[0] === "en") ? `${section}/${next[0]}` : section;
+}
+
 /** A few of a list's items, and how many more. */
 const some = (items: string[]) =>
   `${items.slice(0, 3).join(", ")}${items.length > 3 ? ` and ${items.length - 3} more` : ""}`;
@@ -781,6 +825,9 @@ export function detectSite(root: string): Detection {
   const jekyll = generator === "jekyll" && rels.some((r) => DATED.test(r));
   const zone = siteTimeZone(root, generator);
   const unmapped: string[] = [];
+  // Astro's collections and routes are in its srcDir.
+  const astroSrc = generator === "astro" ? astroSrcDir(root) : { dir: "src" };
+  if (astroSrc.todo) unmapped.push(astroSrc.todo);
   // A generator config that does not parse gives none of what is read from it: said, not guessed.
   const config =
     generator === "hugo"
@@ -982,7 +1029,7 @@ export function detectSite(root: string): Detection {
     generator === "hugo"
       ? sectionBelow(rel, contentDirs.find((c) => rel.startsWith(`${c.dir}/`))?.dir ?? "content")
       : generator === "astro"
-        ? sectionBelow(rel, "src/content")
+        ? astroSection(rel, `${astroSrc.dir}/content`)
         : generator === "eleventy"
           ? sectionBelow(rel, input)
           : generator === "jekyll"
@@ -1077,7 +1124,8 @@ export function detectSite(root: string): Detection {
             contentDirs,
           }
         : undefined,
-    astroRoute: (folder) => astroRoute(root, folder),
+    astro: generator === "astro" ? { content: `${astroSrc.dir}/content`, pages: `${astroSrc.dir}/pages` } : undefined,
+    astroRoute: (folder) => astroRoute(root, astroSrc.dir, folder),
     // The published pages its pattern places: not a draft, and no address of its own.
     pagesOf: (kind, lang) =>
       found
@@ -1232,18 +1280,20 @@ function guessUrls(
       /** The languages' own content folders (contentDir), whose pages' addresses start below them. */
       contentDirs: { dir: string; lang: "fr" | "en" }[];
     };
-    /** Astro's page routes: whether src/pages/<folder> holds a rest route ([...slug].astro), or another one. */
+    /** Astro's folders of collections and of routes (src/content and src/pages, or below its srcDir). */
+    astro?: { content: string; pages: string };
+    /** Astro's page routes: whether <pages>/<folder> holds a rest route ([...slug].astro), or another one. */
     astroRoute?: (folder: string) => "rest" | "other" | "none";
     /** The pages of a kind and language that its pattern places, and whether each names its slug. */
     pagesOf: (kind: "article" | "guide", lang: "fr" | "en") => { rel: string; slug: string; named: boolean }[];
     unmapped: string[];
   },
 ): Urls {
-  const { input, jekyll, hugo, astroRoute, pagesOf, unmapped } = options;
+  const { input, jekyll, hugo, astro, astroRoute, pagesOf, unmapped } = options;
   // The folders a page's address does not show: the content root of each generator.
   const drop =
     generator === "astro"
-      ? 2
+      ? (astro?.content ?? "src/content").split("/").length
       : generator === "hugo"
         ? 1
         : generator === "eleventy" && input
@@ -1285,18 +1335,28 @@ function guessUrls(
       return { ...f, folder, own, elsewhere: own !== `${base}${folder ? `/${folder}` : ""}` };
     });
     const filed = placed.filter((f) => f.folder !== "" && !f.elsewhere);
-    const route = generator === "astro" && filed.length ? astroRoute?.(`${prefix}${base}`) : undefined;
-    if (generator === "astro" && filed.length && route !== "rest") {
+    // An Astro collection's language folder (src/content/posts/fr/) is part of its entries' ids
+    // (fr/x): the route of the collection's folder, with no language prefix, serves them.
+    const langFolder = astro ? astroLanguageFolder(glob, astro.content) : undefined;
+    const routeFolder = langFolder ? base : `${prefix}${base}`;
+    const route = generator === "astro" && (filed.length || langFolder) ? astroRoute?.(routeFolder) : undefined;
+    const pages = astro?.pages ?? "src/pages";
+    if (langFolder && route !== "rest") {
+      unmapped.push(
+        `urls.${d.kind}.${d.lang}: these pages sit in the language folder ${astro!.content}${base}/${langFolder}/ of their collection, so their Astro ids start with ${langFolder}/ (${some(placed.slice(0, 1).map((f) => `${f.rel}: ${langFolder}/${f.folder ? `${f.folder}/` : ""}${f.slug}`))}), and Astro serves them where the site's routes say: ${pages}${routeFolder}/ holds ${route === "other" ? "a route other than [...slug].astro" : "no route"}, so risk-cli cannot tell their address and links them at ${pattern}; write the pattern by hand (${base}/${langFolder}/${filed.length ? "{folder}/" : ""}{slug}/ when the route's parameter is the entry's id, as with [...slug].astro${filed.length ? ", {folder} standing for the subfolders" : ""})`,
+      );
+    } else if (generator === "astro" && filed.length && route !== "rest") {
       // Astro's address is its route's: only a rest route ([...slug].astro) serves the
       // collection's subfolders, as the entry's id (2026/x) holds them.
       unmapped.push(
-        `urls.${d.kind}.${d.lang}: ${filed.length} page(s) sit in subfolders of their collection (${some(filed.map((f) => f.rel))}), and Astro serves them where the site's routes say: src/pages${prefix}${base}/ holds ${route === "other" ? "a route other than [...slug].astro" : "no route"}, so risk-cli cannot tell their address and links them at ${pattern}; write the pattern by hand ({folder} stands for the subfolders: ${prefix}${base}/{folder}/{slug}/ when the route's parameter is the entry's id, as with [...slug].astro)`,
+        `urls.${d.kind}.${d.lang}: ${filed.length} page(s) sit in subfolders of their collection (${some(filed.map((f) => f.rel))}), and Astro serves them where the site's routes say: ${pages}${prefix}${base}/ holds ${route === "other" ? "a route other than [...slug].astro" : "no route"}, so risk-cli cannot tell their address and links them at ${pattern}; write the pattern by hand ({folder} stands for the subfolders: ${prefix}${base}/{folder}/{slug}/ when the route's parameter is the entry's id, as with [...slug].astro)`,
       );
     } else if ((hugo && permalink === undefined) || generator === "eleventy" || generator === "astro") {
       // Without a permalink, Hugo serves a page at its folders under the content folder, and so
       // do Eleventy by default and an Astro rest route ([...slug].astro, the entry's id holding
       // its subfolders): one in a subfolder (posts/2026/x.md) at /posts/2026/x/, which {folder} shows.
-      if (filed.length) pattern = `${prefix}${base}/{folder}/{slug}/`;
+      if (langFolder) pattern = `${base}/${langFolder}/${filed.length ? "{folder}/" : ""}{slug}/`;
+      else if (filed.length) pattern = `${prefix}${base}/{folder}/{slug}/`;
       const elsewhere = placed.filter((f) => f.elsewhere).map((f) => `${f.rel} (${prefix}${f.own}/${f.slug}/)`);
       if (elsewhere.length)
         unmapped.push(
@@ -1304,11 +1364,12 @@ function guessUrls(
             ? `urls.${d.kind}.${d.lang}: ${elsewhere.length} page(s) sit in another collection than the one the pattern ${pattern} starts from, whose routes give them other addresses: ${some(elsewhere)}; risk-cli links every ${d.kind} of one language by one pattern: leave their globs out, or check their links by hand`
             : `urls.${d.kind}.${d.lang}: ${elsewhere.length} page(s) sit outside the folder the pattern ${pattern} starts from, and ${generator === "hugo" ? "Hugo" : "Eleventy"} serves each at its own folders: ${some(elsewhere)}; risk-cli links every ${d.kind} of one language by one pattern: give those pages their own ${generator === "hugo" ? "url" : "permalink"}, or leave their globs out`,
         );
-      // Astro takes a slug key as the entry's whole id: such a page is served without its subfolders.
-      const named = generator === "astro" ? filed.filter((f) => f.named) : [];
+      // Astro takes a slug key as the entry's whole id: such a page is served without its
+      // subfolders, and without its language folder.
+      const named = generator === "astro" ? (langFolder ? placed : filed).filter((f) => f.named) : [];
       if (named.length)
         unmapped.push(
-          `urls.${d.kind}.${d.lang}: ${named.length} page(s) in a subfolder of their collection name their slug (${some(named.map((f) => `${f.rel} (${prefix}${base}/${f.slug}/)`))}), which Astro takes as the whole id, subfolders left out, while risk-cli links them at ${pattern}; move each to the collection's top folder (its slug keeps its address), or check its links by hand`,
+          `urls.${d.kind}.${d.lang}: ${named.length} page(s) in a ${langFolder ? "language folder" : "subfolder"} of their collection name their slug (${some(named.map((f) => `${f.rel} (${langFolder ? "" : prefix}${base}/${f.slug}/)`))}), which Astro takes as the whole id, ${langFolder ? "folders" : "subfolders"} left out, while risk-cli links them at ${pattern}; move each to the collection's top folder (its slug keeps its address), or check its links by hand`,
         );
     } else if (hugo && permalink !== undefined) {
       const read = patternOfHugoPermalink(permalink, hugoSection, hugo.slugsOf(d.kind, d.lang));
@@ -1374,6 +1435,16 @@ function guessUrls(
       );
   }
   return urls;
+}
+
+/**
+ * The language folder (`fr`, `en`) of an Astro collection a glob starts in
+ * (`src/content/posts/fr/**\/*.md`), undefined when it starts at the collection.
+ */
+function astroLanguageFolder(glob: string, content: string): string | undefined {
+  if (!glob.startsWith(`${content}/`)) return undefined;
+  const folder = glob.slice(content.length + 1).split("/")[1];
+  return folder === "fr" || folder === "en" ? folder : undefined;
 }
 
 /** A note as one comment line: a file name's line break or control character cannot end it. */

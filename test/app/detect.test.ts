@@ -1220,6 +1220,67 @@ describe("an Astro collection with pages in subfolders", () => {
   });
 });
 
+describe("an Astro collection with a language folder", () => {
+  // Astro's id of src/content/posts/fr/2026/bilan.md is fr/2026/bilan: a rest route
+  // (src/pages/posts/[...slug].astro) serves it at /posts/fr/2026/bilan/.
+  const files = (src: string, extra: Record<string, string>) => ({
+    [`${src}/content/posts/fr/taux.md`]: post("Taux"),
+    [`${src}/content/posts/fr/2026/bilan.md`]: post("Bilan"),
+    [`${src}/content/posts/en/taux.md`]: post("Rates"),
+    ...extra,
+  });
+
+  it("reads each language folder as its language, and links the pages at a rest route's address, the language folder in it", async () => {
+    for (const [src, config] of [
+      ["src", "export default {};\n"],
+      [
+        "www",
+        "import { defineConfig } from 'astro/config';\nexport default defineConfig({\n  srcDir: './www/',\n});\n",
+      ],
+    ] as const) {
+      const root = site(
+        files(src, { "astro.config.mjs": config, [`${src}/pages/posts/[...slug].astro`]: "---\n---\n" }),
+      );
+      const { result, stderr } = await captured(() => runInitDetect({ dir: root, json: false }));
+      expect(result?.content.articles, src).toEqual({
+        fr: [`${src}/content/posts/fr/**/*.md`],
+        en: [`${src}/content/posts/en/**/*.md`],
+      });
+      expect(result?.urls.article, stderr).toEqual({ fr: "/posts/fr/{folder}/{slug}/", en: "/posts/en/{slug}/" });
+      expect(result?.unmapped.filter((u) => u.startsWith("urls.article"))).toEqual([]);
+      const p = await loadPublication(nodeFs, root);
+      expect(p.articles.map((a) => [a.lang, a.slug, a.path, a.meta.translationOf ?? null]).sort()).toEqual([
+        ["en", "taux", "/posts/en/taux/", "taux"],
+        ["fr", "2026-bilan", "/posts/fr/2026/bilan/", null],
+        ["fr", "taux", "/posts/fr/taux/", null],
+      ]);
+    }
+  });
+
+  it("says under # TODO that the ids hold the language folder when no rest route serves them, or when srcDir is not a plain string", () => {
+    const noRoute = detectSite(site(files("src", { "astro.config.mjs": "export default {};\n" })));
+    for (const [lang, pattern] of [
+      ["fr", "/posts/fr/{folder}/{slug}/"],
+      ["en", "/posts/en/{slug}/"],
+    ]) {
+      const todo = noRoute.unmapped.find((u) => u.startsWith(`urls.article.${lang}:`));
+      expect(todo).toContain(`sit in the language folder src/content/posts/${lang}/ of their collection`);
+      expect(todo).toContain(`${pattern} when the route's parameter is the entry's id`);
+    }
+    const computed = detectSite(
+      site(
+        files("www", {
+          "astro.config.mjs": "export default { srcDir: new URL('./www', import.meta.url) };\n",
+          "www/pages/posts/[...slug].astro": "---\n---\n",
+        }),
+      ),
+    );
+    expect(computed.unmapped.join("\n")).toContain(
+      "astro.config.mjs: srcDir is not a plain string (srcDir: new URL('./www', import.meta.url)); risk-cli read the collections and routes under src/",
+    );
+  });
+});
+
 describe("what a site's files say to the YAML library", () => {
   it("is never printed raw: a warning is reported with the file's name", () => {
     const root = site({ "posts/a.md": post("A", "extra: !custom valeur") });
