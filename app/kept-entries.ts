@@ -16,10 +16,9 @@
  * is ignored; a torn last line (a killed append) ends the log there. Either only costs computing
  * those entries again. Assemblies hold the archive lock, so there is one writer at a time.
  */
-import * as fs from "node:fs";
 import { randomBytes } from "node:crypto";
 import { dirname } from "node:path";
-import { appendKeptFile, writeKeptFile } from "../archive/kept-file.ts";
+import { appendKeptFile, readKeptFile, writeKeptFile } from "../archive/kept-file.ts";
 
 export type Groups = Record<string, Record<string, unknown>>;
 
@@ -39,12 +38,8 @@ const logOf = (file: string) => file.replace(/\.json$/, ".added.ndjson");
 /** Reads a store written by `tool`; anything else reads as empty. */
 export function readKept(file: string, tool: string): KeptEntries {
   const empty: KeptEntries = { groups: {}, count: 0, generation: null, baseBytes: 0, logBytes: 0 };
-  let text: string;
-  try {
-    text = fs.readFileSync(file, "utf8");
-  } catch {
-    return empty;
-  }
+  const text = readKeptFile(file);
+  if (text === null) return empty;
   let base: { tool?: unknown; generation?: unknown; entries?: unknown };
   try {
     base = JSON.parse(text) as typeof base;
@@ -63,12 +58,8 @@ export function readKept(file: string, tool: string): KeptEntries {
     logBytes: 0,
   };
   if (kept.generation === null) return kept;
-  let log: string;
-  try {
-    log = fs.readFileSync(logOf(file), "utf8");
-  } catch {
-    return kept;
-  }
+  const log = readKeptFile(logOf(file));
+  if (log === null) return kept;
   const lines = log.split("\n");
   if (!headerMatches(lines[0], tool, kept.generation)) return kept;
   kept.logBytes = log.length;

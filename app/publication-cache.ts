@@ -10,13 +10,12 @@
  * - `risk-cli-parsed-files.json`: each input file's validated value, keyed by the SHA-256 of its
  *   text, so that an assembly after one article is edited parses that article only.
  */
-import * as fs from "node:fs";
 import { dirname } from "node:path";
 import type { Hasher } from "../core/ports.ts";
 import type { ParsedFiles, Publication } from "../core/inputs/publication.ts";
 import { VERSION } from "../core/version.ts";
 import { type KeptEntries, readKept, saveKept } from "./kept-entries.ts";
-import { writeKeptFile } from "../archive/kept-file.ts";
+import { readKeptFile, writeKeptFile } from "../archive/kept-file.ts";
 
 /** What the lite file holds; every field may be absent in a file another version wrote. */
 interface Lite {
@@ -35,7 +34,7 @@ export function liteCache(gitdir: string) {
   const lite = (): Lite => {
     if (read === null) {
       try {
-        read = JSON.parse(fs.readFileSync(liteFile(gitdir), "utf8")) as Lite;
+        read = (JSON.parse(readKeptFile(liteFile(gitdir)) ?? "{}") as Lite | null) ?? {};
       } catch {
         read = {};
       }

@@ -1,6 +1,6 @@
 import * as fs from "node:fs";
 import type { BuiltFile } from "../core/assemble.ts";
-import { writeKeptFile } from "../archive/kept-file.ts";
+import { readKeptFile, writeKeptFile } from "../archive/kept-file.ts";
 
 /**
  * What the CLI knows of the site files it wrote: size, modification and change times and inode,
@@ -28,11 +28,11 @@ const fileOf = (gitdir: string) => `${gitdir}/risk-cli-site-stat.json`;
 export function loadSiteStat(gitdir: string, site: string): (path: string, sha256: string) => boolean {
   let known: StatFile | null = null;
   try {
-    known = JSON.parse(fs.readFileSync(fileOf(gitdir), "utf8")) as StatFile;
+    known = JSON.parse(readKeptFile(fileOf(gitdir)) ?? "null") as StatFile | null;
   } catch {
     known = null;
   }
-  if (!known || known.site !== site) return () => false;
+  if (!known || known.site !== site || typeof known.files !== "object" || known.files === null) return () => false;
   const files = known.files;
   return (path, sha256) => {
     const entry = files[path];

@@ -17,7 +17,7 @@ import { isbot } from "isbot";
 import { classify, familyOf, languageOf, pageRead, parseLogLine, referrerDomain } from "../core/traffic/classify.ts";
 import { emptyDay, OTHER_PAGES, OTHER_PAGES_EN, type DayCounts } from "../core/traffic/counts.ts";
 import { RiskError } from "../core/errors.ts";
-import { writeKeptFile } from "../archive/kept-file.ts";
+import { readKeptFile, writeKeptFile } from "../archive/kept-file.ts";
 import { instrumentsOf, type Publication } from "../core/inputs/publication.ts";
 import { publisherPages } from "../core/editorial/dead-links.ts";
 import { AGENTS_PAGE, AGENTS_PAGE_EN, PRESS_PAGE, SERIES_PAGE, seriesPage } from "../core/surfaces/pages.ts";
@@ -102,8 +102,8 @@ const BURST_404 = 10;
 
 export function readTrafficState(gitdir: string): TrafficState {
   try {
-    const s = JSON.parse(fs.readFileSync(join(gitdir, TRAFFIC_STATE_FILE), "utf8")) as TrafficState;
-    if (s.version === 1 && s.files && s.days) return s;
+    const s = JSON.parse(readKeptFile(join(gitdir, TRAFFIC_STATE_FILE)) ?? "null") as TrafficState | null;
+    if (s?.version === 1 && s.files && s.days) return s;
   } catch {
     // None yet, or unreadable: start empty (counts are rebuilt from the logs that remain).
   }

@@ -11,11 +11,10 @@
  * index lookup, no read: 35,040 commits cost tens of milliseconds). A list that the head does not extend (another history pulled, a
  * rewritten branch) is rebuilt from the commits.
  */
-import fs from "node:fs";
 import { RiskError } from "../../core/errors.ts";
 import { firstMissing, notFetched, readCommit } from "../git/objects.ts";
 import { parseFrameMessage } from "../models/message.ts";
-import { writeKeptFile } from "../kept-file.ts";
+import { readKeptFile, writeKeptFile } from "../kept-file.ts";
 
 const fileOf = (gitdir: string) => `${gitdir}/risk-cli-chain.txt`;
 
@@ -25,12 +24,8 @@ interface Link {
 }
 
 function readList(gitdir: string): Link[] {
-  let text: string;
-  try {
-    text = fs.readFileSync(fileOf(gitdir), "utf8");
-  } catch {
-    return [];
-  }
+  const text = readKeptFile(fileOf(gitdir));
+  if (text === null) return [];
   const links: Link[] = [];
   for (const line of text.split("\n")) {
     const m = /^([0-9a-f]{40}) (\S+)$/.exec(line);

@@ -16,7 +16,7 @@
  */
 import * as fs from "node:fs";
 import { BaselineFrame, type Frame } from "../../core/frame.ts";
-import { appendKeptFile, makeKeptFolder, writeKeptFile } from "../kept-file.ts";
+import { appendKeptFile, makeKeptFolder, readKeptFile, writeKeptFile } from "../kept-file.ts";
 
 const DIR = "risk-cli-frames";
 /** Day files older than the longest window (30 days) and a margin are removed. */
@@ -35,11 +35,7 @@ const dayFile = (gitdir: string, day: string) => `${gitdir}/${DIR}/${day}.ndjson
 const headFile = (gitdir: string) => `${gitdir}/${DIR}/HEAD`;
 
 function readHead(gitdir: string): string | null {
-  try {
-    return fs.readFileSync(headFile(gitdir), "latin1").trim();
-  } catch {
-    return null;
-  }
+  return readKeptFile(headFile(gitdir), "latin1")?.trim() ?? null;
 }
 
 /**
@@ -109,12 +105,8 @@ interface Day {
 
 function readDay(gitdir: string, day: string): Day | null {
   const file = dayFile(gitdir, day);
-  let index: string;
-  try {
-    index = fs.readFileSync(`${file}.at`, "latin1");
-  } catch {
-    return null;
-  }
+  const index = readKeptFile(`${file}.at`, "latin1");
+  if (index === null) return null;
   const rows = index.split("\n");
   if (rows.pop() !== "") return null; // a torn last entry: not trusted
   const at: string[] = [];
@@ -130,10 +122,14 @@ function readDay(gitdir: string, day: string): Day | null {
     line(i) {
       const [offset, length] = spans[i]!;
       try {
-        const fd = fs.openSync(file, "r");
+        // Without blocking or following a link: a FIFO put in its place must not hang the run.
+        const fd = fs.openSync(
+          file,
+          fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0),
+        );
         const buf = Buffer.alloc(length);
         try {
-          if (fs.readSync(fd, buf, 0, length, offset) !== length) return null;
+          if (!fs.fstatSync(fd).isFile() || fs.readSync(fd, buf, 0, length, offset) !== length) return null;
         } finally {
           fs.closeSync(fd);
         }

@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { cpSync, lstatSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runAssembly, type AssemblySummary } from "../../app/assembly.ts";
@@ -8,7 +9,7 @@ import { TRAFFIC_STATE_FILE } from "../../app/traffic.ts";
 import { memorySite } from "../../app/site-writer.ts";
 import { nodeFs, nodeHasher, nodeHttp } from "../../cli/runtime/node.ts";
 import { archiveWithFrames } from "../helpers/archive.ts";
-import { ROOT, runCli } from "../helpers/cli.ts";
+import { CLI, ROOT, runCli } from "../helpers/cli.ts";
 import { demoCopy, editFile } from "../helpers/publication.ts";
 import { tempDir, treeDigest } from "../helpers/tmp.ts";
 
@@ -151,6 +152,66 @@ describe("caches and fast paths", () => {
     expect(on.status).toBe(0);
     expect(off.status).toBe(0);
     expect(JSON.parse(off.stdout).frameHash).toBe(JSON.parse(on.stdout).frameHash);
+  });
+});
+
+describe("cache files in the archive's Git directory", () => {
+  it("replaced by a FIFO or a link to /dev/zero are passed over at once, with the frame an assembly without caches gives", () => {
+    const dir = tempDir("risk-caches-fifo-");
+    const publication = demoCopy();
+    const run = (where: string, now: string, more: string[] = []) => {
+      const r = spawnSync(
+        process.execPath,
+        [
+          CLI,
+          "assemble",
+          "--publication",
+          publication,
+          "--site",
+          `${where}/site`,
+          "--archive",
+          `${where}/archive.git`,
+          "--now",
+          now,
+          "--json",
+          ...more,
+        ],
+        { env: { ...process.env, SOURCE_DATE_EPOCH: "" }, encoding: "utf8", timeout: 30_000, killSignal: "SIGKILL" },
+      );
+      return { status: r.status, signal: r.signal, stderr: r.stderr, stdout: r.stdout };
+    };
+    expect(run(`${dir}/a`, at(0)).status).toBe(0);
+    // An edited article: the memo and the parsed files are read, not only the lite cache.
+    const article = `${publication}/content/articles/fr/${readdirFirst(publication)}`;
+    editFile(article, (t) => `${t}\nUne phrase ajoutée.\n`);
+    cpSync(`${dir}/a`, `${dir}/reference`, { recursive: true });
+    const reference = run(`${dir}/reference`, at(15), ["--no-cache"]);
+    expect(reference.status).toBe(0);
+    const kept = (gitdir: string) => [
+      ...readdirSync(gitdir)
+        .filter((n) => n.startsWith("risk-cli-") && n !== "risk-cli-frames")
+        .map((n) => `${gitdir}/${n}`),
+      ...readdirSync(`${gitdir}/risk-cli-frames`).map((n) => `${gitdir}/risk-cli-frames/${n}`),
+    ];
+    for (const damage of ["fifo", "zero"] as const) {
+      const where = `${dir}/${damage}`;
+      cpSync(`${dir}/a`, where, { recursive: true });
+      const files = kept(`${where}/archive.git`);
+      expect(files.length).toBeGreaterThanOrEqual(10);
+      for (const file of files) {
+        rmSync(file);
+        if (damage === "fifo") expect(spawnSync("mkfifo", [file]).status).toBe(0);
+        else symlinkSync("/dev/zero", file);
+      }
+      const r = run(where, at(15));
+      expect(r.signal, `${damage}: ${r.stderr}`).toBeNull();
+      expect(r.status, `${damage}: ${r.stderr}`).toBe(0);
+      expect(JSON.parse(r.stdout).frameHash, damage).toBe(JSON.parse(reference.stdout).frameHash);
+      expect(treeDigest(`${where}/site`), damage).toEqual(treeDigest(`${dir}/reference/site`));
+      // Written again as files, for the next run.
+      for (const name of ["risk-cli-memo.json", "risk-cli-parsed-files.json", "risk-cli-site-stat.json"])
+        expect(lstatSync(`${where}/archive.git/${name}`).isFile(), `${damage}: ${name}`).toBe(true);
+    }
   });
 });
 
