@@ -13,8 +13,9 @@
  * ones, or a log as large as the base), so the files stay near one entry per document.
  *
  * Crash safety: the base is replaced by a rename, and a log whose header names another generation
- * is ignored; a torn last line (a killed append) ends the log there. Either only costs computing
- * those entries again. Assemblies hold the archive lock, so there is one writer at a time.
+ * (or that is missing or emptied) is ignored and rewritten at the next save; a torn last line (a
+ * killed append) ends the log there. Either only costs computing those entries again. Assemblies
+ * hold the archive lock, so there is one writer at a time.
  */
 import { randomBytes } from "node:crypto";
 import { dirname } from "node:path";
@@ -59,9 +60,14 @@ export function readKept(file: string, tool: string): KeptEntries {
   };
   if (kept.generation === null) return kept;
   const log = readKeptFile(logOf(file));
-  if (log === null) return kept;
-  const lines = log.split("\n");
-  if (!headerMatches(lines[0], tool, kept.generation)) return kept;
+  const lines = log?.split("\n") ?? [];
+  if (log === null || !headerMatches(lines[0], tool, kept.generation)) {
+    // A log that is missing, emptied, not a file, or of another generation (a run killed between
+    // writing the base and starting its log) is never read: appending to it would only grow a
+    // file no run reads. The next save rewrites both.
+    kept.generation = null;
+    return kept;
+  }
   kept.logBytes = log.length;
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i]!;

@@ -83,6 +83,33 @@ describe("fileMemo()", () => {
     expect(readKept(base, VERSION).count).toBe(2);
   });
 
+  it("rewrites a log that was emptied or left from another generation, instead of appending to it unread", () => {
+    const dir = tempDir("risk-memo-");
+    const log = `${dir}/risk-cli-memo.added.ndjson`;
+    const a = fileMemo(dir, nodeHasher, { read: true });
+    a.remember("plain-text", ["one"], () => "1");
+    a.save();
+    // Emptied (a truncated copy), or of the generation before (a run killed between writing the
+    // base and starting its log): either way the log's header does not name the base's generation.
+    for (const damage of [
+      () => writeFileSync(log, ""),
+      () => writeFileSync(log, `${JSON.stringify({ tool: VERSION, generation: "killed-before" })}\n`),
+    ]) {
+      damage();
+      for (let edit = 0; edit < 3; edit++) {
+        const b = fileMemo(dir, nodeHasher, { read: true });
+        b.remember("plain-text", ["one"], () => "recomputed");
+        b.remember("plain-text", [`edit ${edit}`], () => `e${edit}`);
+        b.save();
+        // What was saved is read back by the next run: never appended to a log no run reads.
+        const c = fileMemo(dir, nodeHasher, { read: true });
+        expect(c.remember("plain-text", [`edit ${edit}`], () => "lost")).toBe(`e${edit}`);
+        expect(c.remember("plain-text", ["one"], () => "lost")).toBe("1");
+      }
+      expect(readFileSync(log, "utf8").length).toBeLessThan(400);
+    }
+  });
+
   it("reads nothing with read: false, and still saves what it computed", () => {
     const dir = tempDir("risk-memo-");
     const a = fileMemo(dir, nodeHasher, { read: true });
