@@ -98,7 +98,18 @@ export const GIT_FOLDER_ENTRIES: ReadonlySet<string> = new Set([
   "worktrees",
   "lfs",
   "gc.log",
+  "gc.pid",
 ]);
+
+/**
+ * Whether `name` is Git's in a repository's folder: one of its entries, or the lock Git takes
+ * while it rewrites one (`packed-refs.lock`, `HEAD.lock`, `config.lock`, `index.lock`, `gc.pid.lock`),
+ * which a Git killed meanwhile leaves behind (`git gc --auto` runs detached, and a CI runner ends
+ * it with the job). risk-cli reads none of them and moves its branch under a lock of its own.
+ */
+export function isGitEntry(name: string): boolean {
+  return GIT_FOLDER_ENTRIES.has(name.endsWith(".lock") ? name.slice(0, -".lock".length) : name);
+}
 
 /**
  * The archive folder that an assembly will write a bare Git repository into: it must not exist
@@ -126,7 +137,7 @@ export function checkArchiveFolder(archive: string): void {
       `it is a Git work tree (it holds .git${files.length > 0 ? ` and ${files.slice(0, 3).join(", ")}${files.length > 3 ? ", ..." : ""}` : ""}), not a bare repository, and an assembly would commit its frames onto the branch checked out there; give an empty or new folder, or an existing risk-cli archive (a bare repository)`,
     );
   }
-  const others = entries.filter((name) => !GIT_FOLDER_ENTRIES.has(name) && !name.startsWith("risk-cli"));
+  const others = entries.filter((name) => !isGitEntry(name) && !name.startsWith("risk-cli"));
   if (others.length > 0)
     refuse(
       `it holds files that are not a Git repository's (${others.slice(0, 3).join(", ")}${others.length > 3 ? ", ..." : ""}), and an assembly would write a repository among them; give the archive's folder, or an empty or new one`,

@@ -93,6 +93,30 @@ describe("the folders of an assembly", () => {
     expect(existsSync(`${dir}/site`)).toBe(false);
   });
 
+  it("take an archive holding the lock files a killed Git left, and gc.pid while a detached git gc runs", () => {
+    const dir = tempDir("risk-folders-");
+    expect(runCli(["assemble", "--archive", "a.git", "--site", "site", "--now", at(10)], { cwd: dir }).status).toBe(0);
+    const left = ["packed-refs.lock", "HEAD.lock", "config.lock", "index.lock", "gc.pid", "gc.pid.lock"];
+    for (const name of left) writeFileSync(`${dir}/a.git/${name}`, name === "gc.pid" ? "12345 host\n" : "");
+    // archive pull checks the folder too, before it reaches the (unreachable) remote.
+    const pull = runCli(["archive", "pull", "--archive", "a.git", "--remote", "http://127.0.0.1:9/none.git"], {
+      cwd: dir,
+    });
+    expect(pull.status, pull.stderr).toBe(9);
+    const r = runCli(["assemble", "--archive", "a.git", "--site", "site", "--now", at(12)], { cwd: dir });
+    expect(r.status, r.stderr).toBe(0);
+    expect(execFileSync("git", ["-C", `${dir}/a.git`, "log", "--format=%s", "main"], { encoding: "utf8" })).toContain(
+      "frame 000002-",
+    );
+    // Git's files are left for Git.
+    for (const name of left) expect(existsSync(`${dir}/a.git/${name}`), name).toBe(true);
+    // Anything else is still refused.
+    writeFileSync(`${dir}/a.git/notes.lock.txt`, "mine");
+    const other = runCli(["assemble", "--archive", "a.git", "--site", "site", "--now", at(13)], { cwd: dir });
+    expect(other.status).toBe(2);
+    expect(other.stderr).toContain("notes.lock.txt");
+  });
+
   it("take an existing archive folder, a new one and an empty one", () => {
     const dir = tempDir("risk-folders-");
     mkdirSync(`${dir}/empty`);
