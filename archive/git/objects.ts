@@ -657,7 +657,59 @@ function checkGitFiles(gitdir: string): string | null {
     // no pack folder: every object is loose
   }
   for (const name of packs) if (/\.(pack|idx)$/.test(name)) check(`objects/pack/${name}`, 64 * 1024 * 1024 * 1024);
+  checkRefFiles(gitdir);
   return head;
+}
+
+/**
+ * HEAD and packed-refs as Git reads them before anything else: HEAD names a ref (`ref: refs/...`)
+ * or a commit, and each line of packed-refs is one Git writes (its header, `<oid> <ref>`,
+ * `^<oid>`), ended by a line feed. Git fails every command on anything else ("not a git
+ * repository", "unterminated line in packed-refs"), so no one could clone or audit the archive
+ * with Git while risk-cli, which reads the branch's own ref, still verified and extended it.
+ * Both files were checked to be small regular files first.
+ */
+function checkRefFiles(gitdir: string): void {
+  const unreadable = (file: string, what: string, fix: string) =>
+    new RiskError(
+      "E_ARCHIVE",
+      `The archive's ${file} file ${what}, so Git cannot read the archive at all (git log, git clone and git fsck fail on it). Nothing was read or written. ${fix}`,
+      { file, damaged: true },
+    );
+  let head: string | null = null;
+  try {
+    head = fs.readFileSync(`${gitdir}/HEAD`, "latin1");
+  } catch {
+    // No HEAD: not a repository, which the caller names.
+  }
+  if (head !== null && !/^(ref: refs\/[^\s]+|[0-9a-f]{40})\n?$/.test(head))
+    throw unreadable(
+      "HEAD",
+      `holds ${JSON.stringify(head.slice(0, 40))}, neither a branch (ref: ${BRANCH}) nor a commit id`,
+      `Write the branch of the frames back into it: \`git --git-dir <archive> symbolic-ref HEAD ${BRANCH}\` (or \`printf 'ref: ${BRANCH}\\n' > <archive>/HEAD\`).`,
+    );
+  let packed: string | null = null;
+  try {
+    packed = fs.readFileSync(`${gitdir}/packed-refs`, "latin1");
+  } catch {
+    // No packed refs: every ref is loose.
+  }
+  if (packed === null || packed === "") return;
+  const lines = packed.split("\n");
+  // The last line is cut short when no line feed ends the file.
+  const cut = lines.pop() !== "";
+  const written = (line: string, i: number) =>
+    /^[0-9a-f]{40} refs\/\S+$/.test(line) ||
+    /^\^[0-9a-f]{40}$/.test(line) ||
+    (i === 0 && line.startsWith("# pack-refs with:"));
+  let bad = lines.findIndex((line, i) => !written(line, i));
+  if (bad < 0 && cut) bad = lines.length;
+  if (bad >= 0)
+    throw unreadable(
+      "packed-refs",
+      `has a line ${bad === lines.length ? "cut short (no line feed ends the file)" : "that Git does not write"} (line ${bad + 1})`,
+      "Restore packed-refs from another copy of the archive (the published remote, a backup), or remove that line if the ref it names is of no use.",
+    );
 }
 
 /** The branch HEAD names when it is another than main, existing or not (HEAD itself checked first). */

@@ -627,6 +627,46 @@ describe("files that are not what Git keeps", () => {
     }
   });
 
+  it("a HEAD or packed-refs that Git cannot read is named, not verified or extended", () => {
+    for (const [what, file, make] of [
+      ["HEAD overwritten", "HEAD", (a: string) => writeFileSync(`${a}/HEAD`, "garbage\n")],
+      ["HEAD emptied", "HEAD", (a: string) => writeFileSync(`${a}/HEAD`, "")],
+      [
+        "packed-refs with a garbage line",
+        "packed-refs",
+        (a: string) => writeFileSync(`${a}/packed-refs`, "# pack-refs with: peeled\nzzzz refs/heads/old\n"),
+      ],
+      [
+        "packed-refs cut short",
+        "packed-refs",
+        (a: string) => {
+          execFileSync("git", ["--git-dir", a, "pack-refs", "--all"]);
+          const text = readFileSync(`${a}/packed-refs`, "utf8");
+          writeFileSync(`${a}/packed-refs`, text.slice(0, -10));
+        },
+      ],
+    ] as const) {
+      const { copy, git } = archiveCopy("risk-refs-");
+      make(copy);
+      // Git itself reads nothing of such an archive.
+      expect(() => git("log", "-1", "main"), what).toThrow();
+      const before = readdirSync(`${copy}/objects`).length;
+      for (const args of [["verify"], ["replay", "--date", "2027-01-01"], ["assemble", "--site", `${copy}-site`]]) {
+        const r = run(copy, ...args);
+        expect([1, 6], `${what}: ${args[0]}: ${r.stderr}`).toContain(r.status);
+        expect(r.stderr, `${what}: ${args[0]}`).toContain(`The archive's ${file} file`);
+        expect(r.stderr).toContain("Git cannot read the archive");
+      }
+      expect(readdirSync(`${copy}/objects`).length, what).toBe(before);
+      expect(existsSync(`${copy}-site`), what).toBe(false);
+    }
+    // What Git writes there is read as before.
+    const { copy, git } = archiveCopy("risk-refs-");
+    git("pack-refs", "--all");
+    writeFileSync(`${copy}/HEAD`, "ref: refs/heads/main");
+    expect(run(copy, "verify").status).toBe(0);
+  });
+
   it.runIf(existsSync("/dev/zero"))("a checkpoint that is /dev/zero is refused before it is read", () => {
     const r = run(`${dir}/archive.git`, "verify", "--checkpoint", "/dev/zero");
     expect(r.status).toBe(3);
