@@ -1,6 +1,6 @@
 import * as fs from "node:fs";
 import { hostname } from "node:os";
-import { dirname } from "node:path";
+import { dirname, resolve } from "node:path";
 import { RiskError } from "../core/errors.ts";
 import { makeFolder } from "./make-folder.ts";
 import { shareKeptFile } from "./git/objects.ts";
@@ -47,21 +47,25 @@ export function acquireLock(dir: string, now: Date, warn: (message: string) => v
     pause("create");
     return createExclusive(file, me);
   };
-  const mine = (): Lock => ({
-    release: () => {
-      // Only our own lock is removed: never one that another process holds.
-      if (sameHolder(readHolder(file), me)) fs.rmSync(file, { force: true });
-    },
-  });
+  const mine = (): Lock => {
+    heldHere.add(resolve(file));
+    return {
+      release: () => {
+        heldHere.delete(resolve(file));
+        // Only our own lock is removed: never one that another process holds.
+        if (sameHolder(readHolder(file), me)) fs.rmSync(file, { force: true });
+      },
+    };
+  };
   if (create()) return mine();
   pause("read-holder");
   const holder = readHolder(file);
   let stale: Stale;
   if (holder) {
     const age = Math.round((now.getTime() - Date.parse(holder.since)) / 1000);
-    if (holder.host !== me.host || processAlive(holder.pid)) throw locked(file, holder, age);
+    if (holder.host !== me.host || holderRuns(holder.pid, file)) throw locked(file, holder, age);
     stale = {
-      said: `Removing a stale lock: PID ${holder.pid} on ${holder.host} took it ${age} s ago and is no longer running.`,
+      said: `Removing a stale lock: PID ${holder.pid} on ${holder.host} took it ${age} s ago and is no longer running${holder.pid === me.pid ? " (this run was given its PID)" : ""}.`,
       still: () => sameHolder(readHolder(file), holder),
     };
   } else {
@@ -132,7 +136,9 @@ function claimTakeover(path: string, me: Holder, warn: (message: string) => void
   let leftBehind: (aside: string) => boolean;
   let said: string;
   if (other) {
-    if (other.host !== me.host || processAlive(other.pid)) return false;
+    // This process's own PID: acquireLock runs to its end without yielding, and removes its
+    // takeover file before it returns, so one naming this PID was left by a process that died.
+    if (other.host !== me.host || (other.pid !== me.pid && processAlive(other.pid))) return false;
     said = `Removing the takeover file of PID ${other.pid}, which is no longer running.`;
     leftBehind = (aside) => sameHolder(readHolder(aside), other);
   } else {
@@ -167,6 +173,19 @@ function claimTakeover(path: string, me: Holder, warn: (message: string) => void
   warn(said);
   fs.rmSync(aside, { force: true });
   return createExclusive(path, me);
+}
+
+/** The lock files this process holds: another assembly in this process must wait for them too. */
+const heldHere = new Set<string>();
+
+/**
+ * Whether the process a lock of this host names still holds it. A lock naming this very process's
+ * PID that this process does not hold was left by a process that died, whose PID this one was
+ * given (a container that starts its processes in the same order every time, with the archive
+ * on a volume): taken as alive, it would lock every later run out until removed by hand.
+ */
+function holderRuns(pid: number, file: string): boolean {
+  return pid === process.pid ? heldHere.has(resolve(file)) : processAlive(pid);
 }
 
 /** Whether a lock or takeover file names this very holder (the same process, taking the same lock). */

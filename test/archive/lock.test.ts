@@ -4,6 +4,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
+import { acquireLock } from "../../archive/lock.ts";
 import { ROOT } from "../helpers/cli.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
@@ -73,4 +74,23 @@ describe("the archive lock under contention", () => {
       expect(readdirSync(dir).filter((n) => n.startsWith("risk-cli.lock.takeover"))).toEqual([]);
     });
   }
+});
+
+describe("a lock naming this process's own PID", () => {
+  it("is stale when this process does not hold it (a dead run whose PID this one was given), and held when it does", () => {
+    const dir = tempDir("risk-lock-");
+    const left = { pid: process.pid, host: hostname(), since: "2026-11-21T00:00:00.000Z" };
+    writeFileSync(`${dir}/risk-cli.lock`, JSON.stringify(left));
+    writeFileSync(`${dir}/risk-cli.lock.takeover`, JSON.stringify(left));
+    const warnings: string[] = [];
+    const lock = acquireLock(dir, new Date(), (m) => warnings.push(m));
+    expect(warnings.join("\n")).toContain(`PID ${process.pid}`);
+    expect(warnings.join("\n")).toContain("this run was given its PID");
+    expect(existsSync(`${dir}/risk-cli.lock.takeover`)).toBe(false);
+    // Held by this process now: another assembly in it waits, as one in another process would.
+    expect(() => acquireLock(dir, new Date(), () => {})).toThrow(/locked by PID/);
+    lock.release();
+    expect(existsSync(`${dir}/risk-cli.lock`)).toBe(false);
+    acquireLock(dir, new Date(), () => {}).release();
+  });
 });
