@@ -226,7 +226,10 @@ async function writeLoose(gitdir: string, type: "blob" | "tree" | "commit", byte
   const file = `${dir}/${oid.slice(2)}`;
   if (fs.existsSync(file)) return oid;
   if (fs.mkdirSync(dir, { recursive: true }) !== undefined) shareAsGit(gitdir, dir);
-  const tmp = `${dir}/.tmp-${process.pid}-${oid.slice(2, 10)}`;
+  // Named as Git names its own (tmp_obj_*): one that a killed run leaves is removed by `git gc`
+  // (git prune, once older than gc.pruneExpire) without a warning, where any other name is
+  // reported as a bad object file and "garbage found" at every gc, and never removed.
+  const tmp = `${dir}/tmp_obj_${process.pid}_${oid.slice(2, 10)}`;
   try {
     fs.writeFileSync(tmp, deflateSync(wrapped, { level: 1 }));
     shareAsGit(gitdir, tmp);

@@ -58,7 +58,7 @@ describe.runIf(mounted)("a full disk (ENOSPC) while assembling", () => {
         .toString()
         .trim(),
     ).toBe(head);
-    const leftovers = execFileSync("find", [`${dir}/archive.git/objects`, "-name", ".tmp-*"])
+    const leftovers = execFileSync("find", [`${dir}/archive.git/objects`, "-name", "tmp_obj_*"])
       .toString()
       .trim();
     expect(leftovers).toBe("");

@@ -10,7 +10,8 @@ import {
   utimesSync,
   writeFileSync,
 } from "node:fs";
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { pathToFileURL } from "node:url";
 import { createHash } from "node:crypto";
 import { hostname } from "node:os";
 import { describe, expect, it } from "vitest";
@@ -27,7 +28,7 @@ import { nodeHasher } from "../../cli/runtime/node.ts";
 import { archiveWithFrames, at, git, replaceInTree, rewrite, showBlob } from "../helpers/archive.ts";
 import { demoCopy, editFile } from "../helpers/publication.ts";
 import { tempDir, treeDigest } from "../helpers/tmp.ts";
-import { CLI } from "../helpers/cli.ts";
+import { CLI, ROOT } from "../helpers/cli.ts";
 import { dirname } from "node:path";
 
 /** The surfaces an assembly of the demo builds (per-series CSVs expanded). */
@@ -489,6 +490,46 @@ describe("nothing is lost", () => {
     });
     expect(treeDigest(site)).toEqual(before.site);
     expect(treeDigest(archive)).toEqual(before.archive);
+  });
+});
+
+describe("a run killed while it writes a Git object", () => {
+  it("leaves a temporary file that git gc neither reports nor keeps", async () => {
+    const { archive } = await archiveWithFrames(1);
+    // A process killed between writing an object's temporary file and renaming it into place.
+    const child = `
+      const fs = require("node:fs");
+      fs.renameSync = () => process.kill(process.pid, "SIGKILL");
+      require("node:module").syncBuiltinESMExports();
+      import(${JSON.stringify(pathToFileURL(`${ROOT}dist/archive/git/objects.js`).href)}).then((o) =>
+        o.writeBlob(${JSON.stringify(archive)}, new TextEncoder().encode("killed before its rename")),
+      );
+    `;
+    const r = spawnSync(process.execPath, ["-e", child], { encoding: "utf8", timeout: 20_000 });
+    expect(r.signal).toBe("SIGKILL");
+    const left = execFileSync("find", [
+      `${archive}/objects`,
+      "-type",
+      "f",
+      "-newer",
+      `${archive}/HEAD`,
+      "!",
+      "-name",
+      "[0-9a-f]*",
+    ])
+      .toString()
+      .trim()
+      .split("\n")
+      .filter(Boolean);
+    expect(left).toHaveLength(1);
+    const gc = spawnSync("git", ["--git-dir", archive, "gc", "--quiet"], { encoding: "utf8" });
+    expect(gc.status).toBe(0);
+    expect(gc.stderr).not.toMatch(/bad sha1 file|garbage found/);
+    // Once older than gc.pruneExpire (two weeks), git gc removes it.
+    execFileSync("touch", ["-d", "30 days ago", left[0]!]);
+    const later = spawnSync("git", ["--git-dir", archive, "gc", "--quiet"], { encoding: "utf8" });
+    expect(later.stderr).not.toMatch(/bad sha1 file|garbage found/);
+    expect(existsSync(left[0]!)).toBe(false);
   });
 });
 
