@@ -25,6 +25,8 @@ export interface GitServer {
   refused: number;
   /** The next push's request is cut off after this many bytes of its body (the connection dropped). */
   dropNextPushAfter?: number;
+  /** Awaited before the next fetch's answer is sent: another writer at work while a pull waits. */
+  beforeNextFetchAnswer?: () => Promise<void>;
   close(): Promise<void>;
 }
 
@@ -34,7 +36,12 @@ export async function startGitServer(options: { token?: string } = {}): Promise<
   execFileSync("git", ["init", "--quiet", "--bare", "--initial-branch=main", gitdir]);
   execFileSync("git", ["--git-dir", gitdir, "config", "http.receivepack", "true"]);
   const token = options.token ?? "test-token-5f1c";
-  const state = { uploadPackBytes: 0, refused: 0, dropNextPushAfter: undefined as number | undefined };
+  const state = {
+    uploadPackBytes: 0,
+    refused: 0,
+    dropNextPushAfter: undefined as number | undefined,
+    beforeNextFetchAnswer: undefined as (() => Promise<void>) | undefined,
+  };
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const expected = `Basic ${Buffer.from(`x-access-token:${token}`).toString("base64")}`;
@@ -78,7 +85,12 @@ export async function startGitServer(options: { token?: string } = {}): Promise<
     cgi.stdin.on("error", () => {});
     const chunks: Buffer[] = [];
     cgi.stdout.on("data", (c: Buffer) => chunks.push(c));
-    cgi.on("close", () => {
+    cgi.on("close", async () => {
+      const hook = isFetch ? state.beforeNextFetchAnswer : undefined;
+      if (hook) {
+        state.beforeNextFetchAnswer = undefined;
+        await hook();
+      }
       if (req.socket.destroyed) return;
       const out = Buffer.concat(chunks);
       const split = out.indexOf("\r\n\r\n") >= 0 ? out.indexOf("\r\n\r\n") : out.indexOf("\n\n");
@@ -125,6 +137,12 @@ export async function startGitServer(options: { token?: string } = {}): Promise<
     },
     set dropNextPushAfter(v: number | undefined) {
       state.dropNextPushAfter = v;
+    },
+    get beforeNextFetchAnswer() {
+      return state.beforeNextFetchAnswer;
+    },
+    set beforeNextFetchAnswer(v: (() => Promise<void>) | undefined) {
+      state.beforeNextFetchAnswer = v;
     },
     close: () =>
       new Promise<void>((ok) => {

@@ -574,8 +574,10 @@ async function pullFramesOnce(gitdir: string, remote: Remote, http: HttpClient):
       { remote: remoteName(remote.url), branch: remote.branch, head: fetched },
     );
   }
+  // Each move of the branch is a compare-and-swap on the head read before the fetch: a frame an
+  // assembly committed meanwhile (a pull takes no archive lock) is never overwritten.
   if (local === null) {
-    await updateBranch(gitdir, fetched);
+    await updateBranch(gitdir, fetched, null);
     return { remoteHead: fetched, head: fetched, outcome: "fast-forward", bytesReceived };
   }
   // A remote that no longer holds what it published, and is not merely behind it (a rollback,
@@ -592,7 +594,7 @@ async function pullFramesOnce(gitdir: string, remote: Remote, http: HttpClient):
     );
   if (local === fetched) return { remoteHead: fetched, head: local, outcome: "up-to-date", bytesReceived };
   if (await isAncestor(git, gitdir, local, fetched)) {
-    await updateBranch(gitdir, fetched);
+    await updateBranch(gitdir, fetched, local);
     return { remoteHead: fetched, head: fetched, outcome: "fast-forward", bytesReceived };
   }
   if (await isAncestor(git, gitdir, fetched, local))
@@ -602,7 +604,7 @@ async function pullFramesOnce(gitdir: string, remote: Remote, http: HttpClient):
   const keptAs = `${UNPUSHED_PREFIX}${local}`;
   fs.mkdirSync(`${gitdir}/${UNPUSHED_PREFIX}`, { recursive: true });
   fs.writeFileSync(`${gitdir}/${keptAs}`, `${local}\n`);
-  await updateBranch(gitdir, fetched);
+  await updateBranch(gitdir, fetched, local);
   return { remoteHead: fetched, head: fetched, outcome: "replaced", keptAs, bytesReceived };
 }
 

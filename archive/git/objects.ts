@@ -763,13 +763,9 @@ export async function updateBranch(gitdir: string, oid: string, expected?: strin
   // that does not exist, or the clone check above would have refused): the frames go on main, so
   // HEAD names main, and a plain `git clone` of the archive checks it out.
   if (named) fs.writeFileSync(`${gitdir}/HEAD`, `ref: ${BRANCH}\n`);
-  if (expected === undefined) {
-    const tmp = `${file}.tmp-${process.pid}`;
-    fs.writeFileSync(tmp, `${oid}\n`);
-    shareAsGit(gitdir, tmp);
-    fs.renameSync(tmp, file);
-    return;
-  }
+  // The new ref is written as `<ref>.lock`, as Git writes its own, and renamed into place: a run
+  // killed in between leaves a lock Git ignores and the next run removes, never a stray branch
+  // (`refs/heads/main.tmp-<pid>`) that Git lists, or fsck reports as an invalid pointer.
   const lock = `${file}.lock`;
   const take = () => {
     let fd: number;
@@ -809,11 +805,11 @@ export async function updateBranch(gitdir: string, oid: string, expected?: strin
       });
   }
   try {
-    const current = await headCommit(gitdir);
+    const current = expected === undefined ? expected : await headCommit(gitdir);
     if (current !== expected)
       throw new RiskError(
         "E_LOCKED",
-        `Another writer committed a frame to the archive while this assembly ran (the branch is at ${current?.slice(0, 12) ?? "nothing"}, not ${expected?.slice(0, 12) ?? "nothing"}); nothing was published: run again`,
+        `Another writer committed a frame to the archive while this run was at work (the branch is at ${current?.slice(0, 12) ?? "nothing"}, not ${expected?.slice(0, 12) ?? "nothing"}); nothing was published: run again`,
         { current, expected },
       );
     fs.renameSync(lock, file);

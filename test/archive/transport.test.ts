@@ -105,6 +105,28 @@ describe("archive transport over Git's smart HTTP protocol (git http-backend)", 
     return { a, b, winner: remoteHead(server) };
   }
 
+  it("never overwrites a frame an assembly committed while a pull fetched: the pull exits 5 and the frame stays", async () => {
+    const { b, winner } = await aPushesFirst();
+    const gitdir = `${b}/archive.git`;
+    const before = git(gitdir, "rev-parse", "refs/heads/main");
+    // While b's pull waits for the remote's answer, b assembles and commits a frame of its own.
+    server.beforeNextFetchAnswer = async () => {
+      await runAssemble({ site: `${b}/site`, archive: gitdir, now: at(20), json: true });
+    };
+    const pull = await runCli(["archive", "pull", "--archive", gitdir], { env: env(server) });
+    const mine = git(gitdir, "rev-parse", "refs/heads/main");
+    expect(mine).not.toBe(before);
+    expect(mine).not.toBe(winner);
+    expect(pull.status, pull.stderr).toBe(5);
+    expect(pull.stderr).toContain("Another writer committed a frame");
+    // The next pull finds both moved: the remote wins, and b's frame is kept, not lost.
+    const again = await runCli(["archive", "pull", "--archive", gitdir, "--json"], { env: env(server) });
+    expect(again.status, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ outcome: "replaced" });
+    expect(git(gitdir, "rev-parse", "refs/heads/main")).toBe(winner);
+    expect(existsSync(`${gitdir}/refs/risk-cli/unpushed/${mine}`)).toBe(true);
+  });
+
   it("pushes to an empty remote, and a stranger's clone of the branch verifies", async () => {
     const dir = tempDir();
     for (let i = 0; i < 2; i++)
