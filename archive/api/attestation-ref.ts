@@ -3,6 +3,7 @@
  * of its own beside the frames' branch. Light: pull and push move it without loading sigstore.
  */
 import fs from "node:fs";
+import { writeLooseRef } from "../git/objects.ts";
 
 export const ATTESTATIONS_REF = "refs/risk-cli/attestations";
 
@@ -16,10 +17,7 @@ export function attestationsHead(gitdir: string): string | null {
   }
 }
 
-/** Moves the attestations ref, through a temporary file and a rename. */
+/** Moves the attestations ref, through Git's own lock name and a rename. */
 export function setAttestationsHead(gitdir: string, oid: string): void {
-  const ref = `${gitdir}/${ATTESTATIONS_REF}`;
-  fs.mkdirSync(`${gitdir}/refs/risk-cli`, { recursive: true });
-  fs.writeFileSync(`${ref}.tmp-${process.pid}`, `${oid}\n`);
-  fs.renameSync(`${ref}.tmp-${process.pid}`, ref);
+  writeLooseRef(gitdir, `${gitdir}/${ATTESTATIONS_REF}`, oid);
 }

@@ -14,10 +14,9 @@
  * path only.
  */
 import * as fs from "node:fs";
-import { dirname } from "node:path";
 import { RiskError } from "../../core/errors.ts";
 import { isLoopbackHost } from "../../core/inputs/addresses.ts";
-import { BRANCH, headCommit, initRepository, isRepository, updateBranch } from "../git/objects.ts";
+import { BRANCH, headCommit, initRepository, isRepository, updateBranch, writeLooseRef } from "../git/objects.ts";
 import { isogitFs } from "../git/isogit-fs.ts";
 import { ATTESTATIONS_REF, attestationsHead, setAttestationsHead } from "./attestation-ref.ts";
 import { UNPUSHED_PREFIX } from "./unpushed.ts";
@@ -514,10 +513,7 @@ function lastPublished(gitdir: string, branch: string): string | null {
 }
 
 function setPublished(gitdir: string, branch: string, oid: string): void {
-  const file = publishedFile(gitdir, branch);
-  fs.mkdirSync(dirname(file), { recursive: true });
-  fs.writeFileSync(`${file}.tmp-${process.pid}`, `${oid}\n`);
-  fs.renameSync(`${file}.tmp-${process.pid}`, file);
+  writeLooseRef(gitdir, publishedFile(gitdir, branch), oid);
 }
 
 async function pullFrames(gitdir: string, remote: Remote, http: HttpClient): Promise<PullResult> {

@@ -8,6 +8,7 @@
  */
 import { readRegularFile } from "../regular-file.ts";
 import * as fs from "node:fs";
+import { dirname } from "node:path";
 import { createHash } from "node:crypto";
 import { deflateSync, inflateSync } from "node:zlib";
 import { RiskError } from "../../core/errors.ts";
@@ -748,6 +749,26 @@ function otherHeadBranch(gitdir: string, ref = otherHeadBranchName(gitdir)): str
  * moves only if it still points at `expected`; otherwise another writer committed meanwhile and
  * nothing changes (E_LOCKED).
  */
+/**
+ * Points the loose ref `file` (a path inside the Git directory) at `oid`, through `<file>.lock`
+ * and a rename, as Git writes its own refs: a run killed in between leaves a lock file that Git
+ * ignores and the next write replaces, never a stray `<file>.tmp-<pid>` that Git would list as a
+ * ref, or fsck report as an invalid pointer. For the refs only risk-cli moves, under the
+ * archive's lock; the branch itself goes through `updateBranch`, which waits for Git's own lock.
+ */
+export function writeLooseRef(gitdir: string, file: string, oid: string): void {
+  fs.mkdirSync(dirname(file), { recursive: true });
+  const lock = `${file}.lock`;
+  try {
+    fs.writeFileSync(lock, `${oid}\n`);
+    shareAsGit(gitdir, lock);
+    fs.renameSync(lock, file);
+  } catch (e) {
+    fs.rmSync(lock, { force: true });
+    throw namingPath(e, lock);
+  }
+}
+
 export async function updateBranch(gitdir: string, oid: string, expected?: string | null): Promise<void> {
   const named = otherHeadBranchName(gitdir);
   const other = otherHeadBranch(gitdir, named);

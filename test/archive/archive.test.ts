@@ -533,6 +533,42 @@ describe("a run killed while it writes a Git object", () => {
   });
 });
 
+describe("a run killed while it moves one of risk-cli's own refs", () => {
+  it("leaves a lock file Git ignores, never a ref Git lists or fsck reports", async () => {
+    const { archive } = await archiveWithFrames(1);
+    const head = git(archive, "rev-parse", "HEAD").trim();
+    for (const [module, call] of [
+      ["archive/api/attestation-ref.js", `o.setAttestationsHead(${JSON.stringify(archive)}, ${JSON.stringify(head)})`],
+      [
+        "archive/git/objects.js",
+        `o.writeLooseRef(${JSON.stringify(archive)}, ${JSON.stringify(`${archive}/refs/risk-cli/published/main`)}, ${JSON.stringify(head)})`,
+      ],
+    ] as const) {
+      // A process killed between writing the new ref and renaming it into place.
+      const child = `
+        const fs = require("node:fs");
+        fs.renameSync = () => process.kill(process.pid, "SIGKILL");
+        require("node:module").syncBuiltinESMExports();
+        import(${JSON.stringify(pathToFileURL(`${ROOT}dist/${module}`).href)}).then((o) => ${call});
+      `;
+      const r = spawnSync(process.execPath, ["-e", child], { encoding: "utf8", timeout: 20_000 });
+      expect(r.signal).toBe("SIGKILL");
+    }
+    const left = execFileSync("find", [`${archive}/refs/risk-cli`, "-type", "f"])
+      .toString()
+      .trim()
+      .split("\n");
+    expect(left.sort()).toEqual([
+      `${archive}/refs/risk-cli/attestations.lock`,
+      `${archive}/refs/risk-cli/published/main.lock`,
+    ]);
+    expect(git(archive, "for-each-ref", "--format=%(refname)", "refs/risk-cli").trim()).toBe("");
+    const fsck = spawnSync("git", ["--git-dir", archive, "fsck", "--no-dangling"], { encoding: "utf8" });
+    expect(fsck.status).toBe(0);
+    expect(fsck.stderr).not.toMatch(/invalid|bad ref/i);
+  });
+});
+
 describe("reuse of unchanged surfaces", () => {
   it("gives the same bytes as a full rebuild, and rebuilds when the inputs change", async () => {
     const pub = demoCopy();
