@@ -8,7 +8,7 @@ import { join, resolve, sep } from "node:path";
 import { openArchive, type Archive, type FoundFrame } from "../archive/index.ts";
 import { parseDateOrDateTime } from "../core/dates.ts";
 import { INSTANT_RULE } from "../archive/models/instant.ts";
-import { RiskError } from "../core/errors.ts";
+import { denoPermissionError, RiskError } from "../core/errors.ts";
 import type { Hasher } from "../core/ports.ts";
 import { readRegularFile } from "../archive/regular-file.ts";
 
@@ -279,7 +279,7 @@ export function readSiteFile(root: string, path: string, check: (size: number) =
     real = fs.realpathSync(join(root, ...segments));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT" || (e as NodeJS.ErrnoException).code === "ENOTDIR") return null;
-    throw refused();
+    throw denoPermissionError(e) ?? refused();
   }
   if (!real.startsWith(rootReal + sep)) throw refused();
   let bytes: Buffer | "not-regular" | "refused";
@@ -294,7 +294,7 @@ export function readSiteFile(root: string, path: string, check: (size: number) =
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
     if (e instanceof RiskError) throw e;
-    throw refused();
+    throw denoPermissionError(e) ?? refused();
   }
   if (bytes === "not-regular" || bytes === "refused") throw refused();
   return bytes;

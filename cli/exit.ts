@@ -1,5 +1,5 @@
 import { dirname } from "node:path";
-import { isRiskError, type ErrorCode } from "../core/errors.ts";
+import { denoPermissionError, isRiskError, type ErrorCode } from "../core/errors.ts";
 import { withoutSecret } from "../archive/api/secret-text.ts";
 import { jsonText, oneLine } from "./terminal.ts";
 
@@ -22,7 +22,9 @@ export const EXIT: Record<ErrorCode | "OK" | "INTERNAL", number> = {
   INTERNAL: 70,
 };
 
-export function report(error: unknown, json: boolean): number {
+export function report(thrown: unknown, json: boolean): number {
+  // A permission Deno refused is the command line's to fix, wherever it was hit.
+  const error = denoPermissionError(thrown) ?? thrown;
   const stdout = (text: string) => process.stdout.write(withoutTokens(text));
   const stderr = (text: string) => process.stderr.write(withoutTokens(text));
   if (isRiskError(error)) {
@@ -51,7 +53,19 @@ export function report(error: unknown, json: boolean): number {
  * of every error message, whatever quoted it (a remote echoing the request back).
  */
 export function withoutTokens(text: string, env: Record<string, string | undefined> = process.env): string {
-  return withoutSecret(withoutSecret(text, env.RISK_ARCHIVE_TOKEN), env.GITHUB_TOKEN);
+  return withoutSecret(withoutSecret(text, readable(env, "RISK_ARCHIVE_TOKEN")), readable(env, "GITHUB_TOKEN"));
+}
+
+/**
+ * A variable of the environment, or undefined where Deno refuses to read it (a run without
+ * --allow-env): a token this process cannot read was never read into a message either.
+ */
+function readable(env: Record<string, string | undefined>, name: string): string | undefined {
+  try {
+    return env[name];
+  } catch {
+    return undefined;
+  }
 }
 
 /** What the system says of a file operation a user's machine can refuse, in words. */

@@ -26,7 +26,10 @@ async function main(argv: string[]): Promise<number> {
     // assembly's CPU. Validation itself is the same either way.
     (await import("zod")).z.config({ jitless: true });
   }
+  let inActions = false;
   try {
+    // Read before the command does anything: a Deno run without --allow-env is refused here.
+    inActions = inGitHubActions(process.env);
     let result: unknown;
     switch (args.command) {
       case "assemble":
@@ -90,12 +93,12 @@ async function main(argv: string[]): Promise<number> {
         result = (await import("./commands/search.ts")).runSearch(args);
         break;
     }
-    if (inGitHubActions(process.env)) await (await import("./github-report.ts")).reportToJob(args, result);
+    if (inActions) await (await import("./github-report.ts")).reportToJob(args, result);
     if (args.json) process.stdout.write(`${jsonText(result, 2)}\n`);
     // A command that ran but found problems (lint errors) says so with ok: false.
     return (result as { ok?: boolean }).ok === false ? 1 : 0;
   } catch (e) {
-    if (inGitHubActions(process.env)) await (await import("./github-report.ts")).reportErrorToJob(args, e);
+    if (inActions) await (await import("./github-report.ts")).reportErrorToJob(args, e);
     return report(e, args.json);
   }
 }

@@ -214,6 +214,58 @@ describe("failures on Deno as on Node", () => {
   }, 120_000);
 });
 
+describe("a Deno run with fewer permissions than the README gives", () => {
+  /** A command on Deno with the README's flags but the one starting with `dropped`. */
+  async function without(dropped: string, args: string[]) {
+    const flags = DENO_FLAGS.filter((f) => !f.startsWith(dropped));
+    expect(flags).toHaveLength(DENO_FLAGS.length - 1);
+    try {
+      const { stdout, stderr } = await run(DENO, ["run", ...flags, join(ROOT, "cli", "main.ts"), ...args], {
+        cwd: ROOT,
+        env: ENV,
+        timeout: 60_000,
+      });
+      return { code: 0, stdout, stderr };
+    } catch (e) {
+      const err = e as { code?: number; stdout?: string; stderr?: string };
+      return { code: err.code ?? -1, stdout: err.stdout ?? "", stderr: err.stderr ?? "" };
+    }
+  }
+
+  it("exits 2 naming the permission to add, never an internal error, a stack or a path", async () => {
+    const dir = join(tmp, "permissions");
+    const { site, archive } = await assembleWith("node", dir);
+    const later = ["assemble", "--now", "2026-11-21T11:00:00Z", "--site", site, "--archive", archive];
+    const cases: [string, string[], string][] = [
+      ["--allow-read", ["verify", "--archive", archive], "read access"],
+      ["--allow-read", ["lint", "--publication", join(ROOT, "demo")], "read access"],
+      ["--allow-read", ["search", "taux", "--site", site], "read access"],
+      ["--allow-read", ["serve", "--site", site, "--port", "0"], "read access"],
+      ["--allow-write", later, "write access"],
+      ["--allow-env", ["verify", "--archive", archive], "env access to GITHUB_ACTIONS"],
+      ["--allow-sys", later, "sys access to hostname"],
+      ["--allow-net", ["serve", "--site", site, "--port", "0"], "net access to 127.0.0.1:0"],
+      [
+        "--allow-net",
+        ["archive", "pull", "--archive", archive, "--remote", `http://127.0.0.1:${await closedPort()}/a.git`],
+        "net access to 127.0.0.1:",
+      ],
+    ];
+    for (const [dropped, args, refused] of cases) {
+      const r = await without(dropped, args);
+      const flag = DENO_FLAGS.find((f) => f.startsWith(dropped))!;
+      const said = { dropped, command: args[0], code: r.code, stderr: r.stderr };
+      expect(said).toMatchObject({ code: 2, stderr: expect.stringContaining(`Deno refused ${refused}`) });
+      expect(r.stderr, dropped).toContain(`run risk-cli with ${flag}`);
+      expect(r.stderr, dropped).toContain(`deno run ${DENO_FLAGS.join(" ")} cli/main.ts`);
+      expect(r.stderr, dropped).not.toMatch(/Uncaught|internal error|^\s+at /m);
+      expect(r.stderr, dropped).not.toContain(dir);
+    }
+    // Nothing was committed by the refused assemblies.
+    expect(JSON.parse(fs.readFileSync(join(site, "api", "v1", "integrity.json"), "utf8")).frame.seq).toBe(1);
+  }, 180_000);
+});
+
 describe("access logs on Deno as on Node", () => {
   /** `traffic ingest LOG` into a copy of an archive each, on Node and on Deno: their reports. */
   async function ingestOnBoth(name: string, bytes: (text: string) => Buffer) {

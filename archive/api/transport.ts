@@ -14,7 +14,7 @@
  * path only.
  */
 import * as fs from "node:fs";
-import { RiskError } from "../../core/errors.ts";
+import { denoPermissionError, RiskError } from "../../core/errors.ts";
 import { isLoopbackHost } from "../../core/inputs/addresses.ts";
 import { BRANCH, headCommit, initRepository, isRepository, updateBranch, writeLooseRef } from "../git/objects.ts";
 import { isogitFs } from "../git/isogit-fs.ts";
@@ -157,6 +157,9 @@ function auth(remote: Remote) {
 /** Turns isomorphic-git's and the network's errors into ours, naming the remote but never the token. */
 function remoteError(e: unknown, remote: Remote, doing: string): RiskError {
   if (e instanceof RiskError) return e;
+  // Deno run without --allow-net: the fix is the runtime's flag, not the remote or the network.
+  const refused = denoPermissionError(e) ?? denoPermissionError((e as { cause?: unknown } | null)?.cause);
+  if (refused) return refused;
   const err = e as { code?: string; data?: { statusCode?: number; reason?: string }; message?: string };
   const where = remoteName(remote.url);
   const status = err.data?.statusCode;

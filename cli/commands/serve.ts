@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { siteServer } from "../../app/serve.ts";
-import { RiskError } from "../../core/errors.ts";
+import { denoPermissionError, denoRefused, RiskError } from "../../core/errors.ts";
 import { oneLine } from "../terminal.ts";
 
 /** `risk-cli serve`: serves the site folder until stopped (Ctrl-C). */
@@ -37,6 +37,7 @@ export async function runServe(opts: {
         log: (line) => process.stderr.write(`${oneLine(line)}\n`),
       })
     : undefined;
+  await requireListening(opts.host, opts.port);
   let server: ReturnType<typeof siteServer>;
   try {
     server = siteServer(site, { archive: opts.archive, mcp });
@@ -44,15 +45,16 @@ export async function runServe(opts: {
     throw new RiskError("E_IO", `The site ${site} does not exist: run risk-cli assemble first, or give --site`);
   }
   await new Promise<void>((ok, fail) => {
-    server.once("error", (e: NodeJS.ErrnoException) =>
-      fail(
-        new RiskError(
-          "E_IO",
-          `Cannot listen on ${opts.host}:${opts.port} (${e.code}): choose another --port or --host`,
-        ),
-      ),
-    );
-    server.listen(opts.port, opts.host, () => ok());
+    // Deno run without --allow-net refuses the listen itself: the fix is the runtime's flag.
+    const refused = (e: NodeJS.ErrnoException) =>
+      denoPermissionError(e) ??
+      new RiskError("E_IO", `Cannot listen on ${opts.host}:${opts.port} (${e.code}): choose another --port or --host`);
+    server.once("error", (e: NodeJS.ErrnoException) => fail(refused(e)));
+    try {
+      server.listen(opts.port, opts.host, () => ok());
+    } catch (e) {
+      fail(refused(e as NodeJS.ErrnoException));
+    }
   });
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : opts.port;
@@ -63,6 +65,20 @@ export async function runServe(opts: {
     process.once("SIGTERM", () => server.close(() => ok()));
   });
   return { ok: true as const, site, host: opts.host, port };
+}
+
+/**
+ * On Deno, the permission to listen, asked before the socket is opened: Deno refuses an ungranted
+ * listen only on a later tick, where no caller can catch it, and the process dies with its stack.
+ * Asked as a request, so that a terminal may still grant it when prompted.
+ */
+async function requireListening(host: string, port: number): Promise<void> {
+  type Permissions = { request(d: { name: "net"; host: string }): Promise<{ state: string }> };
+  const deno = (globalThis as { Deno?: { permissions: Permissions } }).Deno;
+  if (!deno) return;
+  const where = `${host.includes(":") ? `[${host}]` : host}:${port}`;
+  if ((await deno.permissions.request({ name: "net", host: where })).state !== "granted")
+    throw denoRefused("net", where);
 }
 
 /** An origin allowed to call the MCP endpoint: scheme, host and optional port, nothing else. */
@@ -94,8 +110,10 @@ function requireSite(site: string, given: string): void {
     exists = true;
     folder = st.isDirectory();
     listed = statSync(join(site, "api/v1/integrity.json")).isFile();
-  } catch {
-    // told below
+  } catch (e) {
+    // Told below; but a permission Deno refuses is the command line's, not the folder's.
+    const refused = denoPermissionError(e);
+    if (refused) throw refused;
   }
   if (exists && !folder)
     throw new RiskError(

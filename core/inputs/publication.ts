@@ -140,18 +140,19 @@ export async function readPublicationFiles(
       `the folder cannot be listed${typeof code === "string" && /^E[A-Z]+$/.test(code) ? ` (${code})` : ""}; make it readable by the user running risk-cli`,
     );
   };
+  // A typed error of the reader (a permission the runtime refuses) is its own message.
   const list = async (dir: string) => {
     try {
       return await fs.listFiles(dir ? `${root}/${dir}` : root);
     } catch (e) {
-      throw failure(dir, e);
+      throw e instanceof RiskError ? e : failure(dir, e);
     }
   };
   const subfolders = async (dir: string) => {
     try {
       return await fs.listDirs(dir ? `${root}/${dir}` : root);
     } catch (e) {
-      throw failure(dir, e);
+      throw e instanceof RiskError ? e : failure(dir, e);
     }
   };
   const files = new Map<string, string>();
@@ -301,6 +302,9 @@ async function readInput(fs: ReadOnlyFs, file: string, rel: string): Promise<str
     // date and publish as the same word composed.
     return (await fs.readText(file)).normalize("NFC");
   } catch (e) {
+    // The reader's refusals of this file are named from the publication; any other typed error
+    // (a permission the runtime refuses this process) is not the file's, and stays as it is.
+    if (e instanceof RiskError && e.code !== "E_INPUT") throw e;
     if (e instanceof RiskError) {
       const { line, reason } = e.data as { line?: number; reason?: string };
       throw inputError(rel, line, undefined, reason ?? e.message);
