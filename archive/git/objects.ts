@@ -140,6 +140,8 @@ export function requireArchive(gitdir: string): void {
  * when there are none.
  */
 export function gitSubstitutions(gitdir: string): string[] {
+  // packed-refs is read here before any ref: a FIFO or a link to /dev/zero there is damage first.
+  checkGitFiles(gitdir);
   const found: string[] = [];
   const walk = (dir: string, prefix: string) => {
     let names: fs.Dirent[];

@@ -599,7 +599,7 @@ describe("files that are not what Git keeps", () => {
     expect(run(`${dir}/archive.git`, "verify", "--checkpoint", checkpoint).status).toBe(0);
   });
 
-  it("a FIFO or a link to /dev/zero where Git keeps HEAD, a branch ref or a pack: damage, at once", () => {
+  it("a FIFO or a link to /dev/zero where Git keeps HEAD, a branch ref, packed-refs or a pack: damage, at once", () => {
     for (const [what, make] of [
       ["HEAD as a FIFO", (a: string) => (rmSync(`${a}/HEAD`), execFileSync("mkfifo", [`${a}/HEAD`]))],
       [
@@ -616,6 +616,8 @@ describe("files that are not what Git keeps", () => {
         },
       ],
       ["a symbolic branch ref", (a: string) => writeFileSync(`${a}/refs/heads/main`, "ref: refs/heads/other\n")],
+      ["packed-refs as /dev/zero", (a: string) => symlinkSync("/dev/zero", `${a}/packed-refs`)],
+      ["packed-refs as a FIFO", (a: string) => execFileSync("mkfifo", [`${a}/packed-refs`])],
     ] as const) {
       const copy = `${tempDir("risk-fifo-")}/a.git`;
       cpSync(`${dir}/archive.git`, copy, { recursive: true });
