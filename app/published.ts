@@ -272,6 +272,17 @@ export function readSiteFile(root: string, path: string, check: (size: number) =
       `${path} in the site is not a regular file inside it (a symbolic link leading out of the site, a device, a FIFO or a folder): it is not answered as published`,
       { path },
     );
+  // A file or folder this account may not read is said to be so, not taken for a link or a device.
+  const failed = (e: unknown) => {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "EACCES" || code === "EPERM")
+      return new RiskError(
+        "E_IO",
+        `${path} in the site cannot be read: permission denied (${code}); make the site readable by the user running risk-cli`,
+        { path },
+      );
+    return denoPermissionError(e) ?? refused();
+  };
   let real: string;
   let rootReal: string;
   try {
@@ -279,7 +290,7 @@ export function readSiteFile(root: string, path: string, check: (size: number) =
     real = fs.realpathSync(join(root, ...segments));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT" || (e as NodeJS.ErrnoException).code === "ENOTDIR") return null;
-    throw denoPermissionError(e) ?? refused();
+    throw failed(e);
   }
   if (!real.startsWith(rootReal + sep)) throw refused();
   let bytes: Buffer | "not-regular" | "refused";
@@ -294,7 +305,7 @@ export function readSiteFile(root: string, path: string, check: (size: number) =
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
     if (e instanceof RiskError) throw e;
-    throw denoPermissionError(e) ?? refused();
+    throw failed(e);
   }
   if (bytes === "not-regular" || bytes === "refused") throw refused();
   return bytes;

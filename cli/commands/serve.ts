@@ -111,9 +111,16 @@ function requireSite(site: string, given: string): void {
     folder = st.isDirectory();
     listed = statSync(join(site, "api/v1/integrity.json")).isFile();
   } catch (e) {
-    // Told below; but a permission Deno refuses is the command line's, not the folder's.
+    // Told below; but a permission Deno refuses is the command line's, not the folder's, and a
+    // folder this account may not read is said to be so, not taken for one risk-cli did not write.
     const refused = denoPermissionError(e);
     if (refused) throw refused;
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "EACCES" || code === "EPERM")
+      throw new RiskError(
+        "E_IO",
+        `--site ${given.slice(0, 200)} cannot be read: permission denied (${code}); make it readable by the user running risk-cli`,
+      );
   }
   if (exists && !folder)
     throw new RiskError(

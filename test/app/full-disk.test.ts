@@ -1,6 +1,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import {
   appendFileSync,
+  chmodSync,
   cpSync,
   existsSync,
   mkdirSync,
@@ -246,5 +247,35 @@ describe.runIf(asNobody)("a site folder this account may not write (chmod -R a-w
     expect(head()).toBe(headBefore);
     expect(readdirSync(dir).sort()).toEqual(["archive.git", "site"]);
     expect(existsSync(`${archive}/risk-cli.lock`)).toBe(false);
+  });
+});
+
+describe.runIf(asNobody)("a site this account may not read (chmod 000)", () => {
+  it("is named as unreadable by serve and search, with exit 6, never as a link, a device or a folder risk-cli did not write", () => {
+    const dir = tempDir("risk-unreadable-site-");
+    const site = `${dir}/site`;
+    const first = runCli(["assemble", "--site", site, "--archive", `${dir}/archive.git`, "--now", at(0)]);
+    expect(first.status, first.stderr).toBe(0);
+    execFileSync("chown", ["-R", "nobody", dir]);
+    const asNobodyRun = (...args: string[]) =>
+      spawnSync("setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", process.execPath, CLI, ...args], {
+        encoding: "utf8",
+        timeout: 20_000,
+      });
+    chmodSync(`${site}/api`, 0o000);
+    const serve = asNobodyRun("serve", "--site", site, "--port", "0");
+    expect({ status: serve.status, stderr: serve.stderr }).toMatchObject({
+      status: 6,
+      stderr: expect.stringContaining(`--site ${site} cannot be read: permission denied (EACCES)`),
+    });
+    chmodSync(`${site}/api`, 0o755);
+    chmodSync(`${site}/api/v1/search-index.json`, 0o000);
+    const search = asNobodyRun("search", "taux", "--site", site);
+    expect({ status: search.status, stderr: search.stderr }).toMatchObject({
+      status: 6,
+      stderr: expect.stringContaining(
+        "/api/v1/search-index.json in the site cannot be read: permission denied (EACCES); make the site readable",
+      ),
+    });
   });
 });
