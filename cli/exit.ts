@@ -95,13 +95,20 @@ export function systemRefusal(code: string): string | undefined {
 }
 
 /**
+ * Operations named in words where the runtimes name them apart: listing a folder is Node's
+ * `scandir` and Deno's `readdir`, and a message must not tell the runtime.
+ */
+const OPERATIONS: Record<string, string> = { scandir: "list", readdir: "list" };
+
+/**
  * A file operation the machine refused (a read-only file system, a full disk, a forbidden
  * folder) that no command turned into its own error: an I/O error (exit 6) naming the path and
  * the cause, never an internal error. Undefined for anything else.
  */
 export function fileSystemFailure(error: unknown): string | undefined {
-  const { code, syscall, path } = (error ?? {}) as { code?: unknown; syscall?: unknown; path?: unknown };
-  if (typeof code !== "string" || typeof syscall !== "string" || !(code in SYSTEM_REFUSALS)) return undefined;
+  const { code, syscall: call, path } = (error ?? {}) as { code?: unknown; syscall?: unknown; path?: unknown };
+  if (typeof code !== "string" || typeof call !== "string" || !(code in SYSTEM_REFUSALS)) return undefined;
+  const syscall = Object.hasOwn(OPERATIONS, call) ? OPERATIONS[call] : call;
   if (typeof path !== "string")
     return `Cannot ${syscall}: ${SYSTEM_REFUSALS[code]} (${code}). Check the folders given on the command line (free space, permissions), then run again.`;
   return `Cannot ${syscall} ${path}: ${SYSTEM_REFUSALS[code]} (${code}). Check the folder ${dirname(path)} (free space, permissions), then run again.`;
