@@ -11,13 +11,14 @@ import {
   utimesSync,
   writeFileSync,
 } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { hostname } from "node:os";
 import { describe, expect, it } from "vitest";
 import { runAssemble } from "../../cli/commands/assemble.ts";
 import { at, git } from "../helpers/archive.ts";
-import { ROOT, runCli } from "../helpers/cli.ts";
+import { CLI, ROOT, runCli } from "../helpers/cli.ts";
 import { tempDir, treeDigest } from "../helpers/tmp.ts";
 
 const sha = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
@@ -174,5 +175,39 @@ describe("a run killed at any step", () => {
     const surfaces = (digest: Record<string, string>) => Object.keys(digest).filter((p) => !p.startsWith("log/tile/"));
     expect(surfaces(treeDigest(paths.site))).toEqual(surfaces(frame1));
     expect(Object.keys(treeDigest(paths.site))).toContain("log/tile/0/000.p/1");
+  });
+});
+
+describe("the cache files kept in the archive", () => {
+  it("are read as no cache when a FIFO or a link to /dev/zero stands in their place: the assembly neither hangs nor fills the memory", () => {
+    const dir = tempDir("risk-kept-fifo-");
+    const [site, archive] = [`${dir}/site`, `${dir}/archive.git`];
+    const first = runCli(["assemble", "--site", site, "--archive", archive, "--now", at(0)]);
+    expect(first.status, first.stderr).toBe(0);
+    const kept = [
+      "risk-cli-traffic.json",
+      "risk-cli-chain.txt",
+      "risk-cli-site-stat.json",
+      "risk-cli-publication-lite.json",
+      "risk-cli-parsed-files.json",
+      "risk-cli-memo.json",
+      ...readdirSync(`${archive}/risk-cli-frames`).map((name) => `risk-cli-frames/${name}`),
+    ];
+    expect(kept.length).toBeGreaterThan(7);
+    kept.forEach((name, i) => {
+      rmSync(`${archive}/${name}`, { force: true });
+      if (i % 2 === 0) execFileSync("mkfifo", [`${archive}/${name}`]);
+      else symlinkSync("/dev/zero", `${archive}/${name}`);
+    });
+    // A read blocked on a FIFO is deaf to SIGTERM: the timeout kills it.
+    const r = spawnSync(process.execPath, [CLI, "assemble", "--site", site, "--archive", archive, "--now", at(15)], {
+      encoding: "utf8",
+      timeout: 30_000,
+      killSignal: "SIGKILL",
+      env: { ...process.env, SOURCE_DATE_EPOCH: "" },
+    });
+    expect({ status: r.status, signal: r.signal }, r.stderr).toEqual({ status: 0, signal: null });
+    expect(JSON.parse(readFileSync(`${site}/api/v1/integrity.json`, "utf8")).frame.seq).toBe(2);
+    expect(runCli(["verify", "--archive", archive]).status).toBe(0);
   });
 });
