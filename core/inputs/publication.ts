@@ -161,7 +161,14 @@ export async function readPublicationFiles(
     files.set(rel, await readPublicationFile(fs, root, rel, realRoot));
   };
   if (!(await fs.exists(`${root}/${CONFIG_FILE}`)))
-    throw inputError(CONFIG_FILE, undefined, undefined, "the file is missing; create it (see docs/inputs.md)");
+    throw inputError(
+      CONFIG_FILE,
+      undefined,
+      undefined,
+      (await fs.exists(root))
+        ? "the file is missing; create it (see docs/inputs.md)"
+        : "the publication folder itself does not exist; give --publication the folder that holds risk.config.yaml, or start one with risk-cli init",
+    );
   await read(CONFIG_FILE);
   const configText = files.get(CONFIG_FILE)!;
   const { content } = options.knownContent?.(configText) ?? parseWithSchema(CONFIG_FILE, configText, WhereContent);

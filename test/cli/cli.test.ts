@@ -153,6 +153,12 @@ describe("the command line", () => {
     expect(r.status).toBe(EXIT.E_INPUT);
     // Named inside the publication: messages never give where files sit on this machine.
     expect(JSON.parse(r.stdout)).toMatchObject({ ok: false, code: "E_INPUT", file: "risk.config.yaml" });
+    // The folder itself is missing: said so, not that a file should be created in it.
+    expect(JSON.parse(r.stdout).message).toMatch(/publication folder itself does not exist.*risk-cli init/);
+    mkdirSync(join(cwd, "empty"));
+    const empty = runCli(["lint", "--publication", "empty", "--json"], { cwd });
+    expect(empty.status).toBe(EXIT.E_INPUT);
+    expect(JSON.parse(empty.stdout).message).toMatch(/the file is missing; create it/);
   });
 
   it("refuses an empty folder name with init, as init --detect does, and writes nothing", () => {
