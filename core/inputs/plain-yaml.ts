@@ -178,6 +178,7 @@ function flowMapping(raw: string): { value: Record<string, unknown> } | undefine
     if (Object.hasOwn(out, key) || SPECIAL_KEYS.has(key)) return undefined;
     at = FLOW_KEY.lastIndex;
     // The value runs to its closing quote, or to the next comma for a plain one.
+    const quoted = inner[at] === '"' || inner[at] === "'";
     let end: number;
     if (inner[at] === '"') end = inner.indexOf('"', at + 1) + 1;
     else if (inner[at] === "'") {
@@ -195,7 +196,7 @@ function flowMapping(raw: string): { value: Record<string, unknown> } | undefine
     }
     if (end <= at) return undefined;
     const text = spaceTrimmed(inner.slice(at, end));
-    if (text === "" || /[:[\]{}]/.test(text.startsWith('"') || text.startsWith("'") ? "" : text)) return undefined;
+    if (text === "" || (!quoted && /[:[\]{}]/.test(text))) return undefined;
     const value = scalar(text);
     if (value === undefined) return undefined;
     out[key] = value.value;
