@@ -2,7 +2,13 @@ import MiniSearch from "minisearch";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { generatePublication } from "../../bench/generate.ts";
-import { INDEX_OPTIONS, rawTokens, serialisedSearchIndex, type SearchDocument } from "../../core/editorial/search.ts";
+import {
+  INDEX_OPTIONS,
+  indexOrder,
+  rawTokens,
+  serialisedSearchIndex,
+  type SearchDocument,
+} from "../../core/editorial/search.ts";
 import { loadPublication } from "../../core/inputs/publication.ts";
 import type { Memo } from "../../core/ports.ts";
 import { searchDocuments } from "../../core/surfaces/search-index.ts";
@@ -91,6 +97,50 @@ describe("serialisedSearchIndex()", async () => {
 
   it("refuses two documents with the same id", () => {
     expect(() => serialisedSearchIndex([demo[0]!, demo[0]!])).toThrow(/two documents with the id/);
+  });
+});
+
+describe("the order of the terms in an index", () => {
+  /** The terms in the order minisearch's own radix tree gives them, fed in this order. */
+  const minisearchOrder = (terms: readonly string[]) => {
+    const tree = (
+      new MiniSearch<SearchDocument>(INDEX_OPTIONS) as unknown as {
+        _index: Iterable<[string, unknown]> & { set(term: string, value: unknown): void };
+      }
+    )._index;
+    for (const term of terms) tree.set(term, []);
+    return [...tree].map(([term]) => term);
+  };
+  // Few letters, so that terms share prefixes, split edges and end inside one another; accents
+  // and a surrogate pair, so that edges are cut between UTF-16 units as minisearch cuts them.
+  const letter = fc.constantFrom("a", "b", "ab", "é", "e\u0301", "\u{1F600}", "z");
+  const term = fc.array(letter, { minLength: 1, maxLength: 6 }).map((parts) => parts.join(""));
+
+  it("is minisearch's for any terms in any order of arrival", () => {
+    let split = 0;
+    fc.assert(
+      fc.property(fc.uniqueArray(term, { maxLength: 40 }), (terms) => {
+        const ours = indexOrder(terms);
+        expect(ours).toEqual(minisearchOrder(terms));
+        if (terms.length > 1 && ours.join() !== [...terms].sort().join() && ours.join() !== terms.join()) split++;
+      }),
+      { numRuns: 2000 },
+    );
+    // Orders that are neither the order of arrival nor sorted: the tree's own order was tried.
+    expect(split).toBeGreaterThan(500);
+  });
+
+  it("is minisearch's for the terms of the demo and a generated corpus", async () => {
+    const generated = generatePublication({
+      dir: `${tempDir("risk-order-")}/pub`,
+      scale: { articlesPerLang: 10, guidesPerLang: 2, glossary: 20, primarySources: 3 },
+    });
+    const url = (path: string) => `https://risques.example.org${path}`;
+    const docs = searchDocuments(await loadPublication(nodeFs, generated.dir), url);
+    const terms = new Set<string>();
+    for (const doc of docs) for (const t of rawTokens(`${doc.title} ${doc.text}`)) if (t) terms.add(t.toLowerCase());
+    expect(terms.size).toBeGreaterThan(500);
+    expect(indexOrder(terms)).toEqual(minisearchOrder([...terms]));
   });
 });
 
