@@ -232,7 +232,7 @@ export function readPlainYamlBlocks(text: string): unknown {
     const content = raw.replace(/^ +/, "");
     return { indent: raw.length - content.length, content, skip: BLANK_OR_COMMENT.test(raw) };
   });
-  const reader = new BlockReader(lines);
+  const reader = blockReader.start(lines);
   try {
     const first = reader.next(0);
     if (first < 0 || lines[first]!.indent !== 0) return undefined;
@@ -242,6 +242,8 @@ export function readPlainYamlBlocks(text: string): unknown {
   } catch (e) {
     if (e === GIVE_UP) return undefined;
     throw e;
+  } finally {
+    reader.start([]);
   }
 }
 
@@ -262,7 +264,15 @@ const giveUp = (): never => {
 class BlockReader {
   /** The index of the first line not read yet. */
   at = 0;
-  constructor(private readonly lines: Line[]) {}
+  private lines: Line[] = [];
+
+  /** Makes the reader read `lines` from the first. */
+  start(lines: Line[]): this {
+    this.lines = lines;
+    this.at = 0;
+    this.depth = 0;
+    return this;
+  }
 
   /** The first line from `i` on that is neither blank nor a comment, or -1. */
   next(i: number): number {
@@ -393,6 +403,14 @@ class BlockReader {
     return strip ? text : `${text}\n`;
   }
 }
+
+/**
+ * The one reader, started again for each text (reading is synchronous, so one at a time). A new
+ * reader per text made V8 forget the shape of readers whenever the last one died, and with it
+ * the optimised code of every method: a long-lived process (`serve`, the benchmarks) compiled the
+ * reader again at every assembly, about 100 ms of compiler time each.
+ */
+const blockReader = new BlockReader();
 
 /** The header of a block scalar this reader takes: folded or literal, clipped or stripped, nothing after. */
 const BLOCK_HEADER = /^([>|])(-?)$/;
