@@ -25,7 +25,9 @@ export function fileMemo(gitdir: string, hash: Hasher, options: { read: boolean 
   return {
     remember<T>(kind: string, parts: readonly string[], compute: () => T): T {
       // Each part's length goes in, so that ["ab", "c"] and ["a", "bc"] differ.
-      const key = hash.sha256Parts(parts.flatMap((p) => [String(p.length), "\0", p, "\0"]));
+      const pieces: string[] = [];
+      for (const part of parts) pieces.push(String(part.length), "\0", part, "\0");
+      const key = hash.sha256Parts(pieces);
       const hit = load().groups[kind]?.[key];
       let value: T;
       if (hit !== undefined) {

@@ -103,9 +103,14 @@ interface _Sentence {
   excluded: boolean;
   order: number;
   marker: string | null;
-  /** Computed once, on first use. */
-  folded?: string;
-  dates?: DateMention[];
+  /**
+   * Computed once, on first use. Present from the start, undefined until then: a member added to
+   * an object later gives it a new shape, which V8 forgets when the last such object dies, and
+   * with it the optimised code that read these sentences (compiled again at every assembly of a
+   * long-lived process).
+   */
+  folded: string | undefined;
+  dates: DateMention[] | undefined;
 }
 
 function _folded(s: _Sentence): string {
@@ -205,6 +210,8 @@ export function extractArticleEvidence(article: ArticleInput, options: ExtractOp
         excluded,
         order: sentences.length,
         marker: null,
+        folded: undefined,
+        dates: undefined,
       });
     }
     const named = [
