@@ -911,16 +911,36 @@ export async function serveStdio(options: McpOptions & { stdin?: Readable; stdou
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   const server = createMcpServer(new PublishedSource(options), options);
-  const input = screenedLines(stdin, (message) => stdout.write(`${JSON.stringify(message)}\n`));
+  // A client that stops reading closes its end of standard output: every later write fails
+  // (EPIPE). The session is over then, quietly: nothing is left to answer and no one to tell.
+  let clientGone = false;
+  const outputClosed = new Promise<void>((done) => {
+    stdout.on("error", () => {
+      clientGone = true;
+      done();
+    });
+  });
+  // Each answer waiting for the client to read its output waits for one drain: as many
+  // listeners as answers in flight, which is no leak.
+  stdout.setMaxListeners(0);
+  const input = screenedLines(stdin, (message) => {
+    if (!clientGone) stdout.write(`${JSON.stringify(message)}\n`);
+  });
   const transport = new ScreenedTransport(new StdioServerTransport(input, stdout));
   const closed = new Promise<void>((done) => {
     transport.onclose = () => done();
     input.once("end", () => done());
   });
   await server.connect(transport);
-  await closed;
-  // Requests read before the input closed are answered before the server stops.
-  await transport.idle(30_000);
+  await Promise.race([closed, outputClosed]);
+  if (clientGone) {
+    // Standard input is no longer read, so that the process can end.
+    stdin.destroy();
+    input.destroy();
+  } else {
+    // Requests read before the input closed are answered before the server stops.
+    await transport.idle(30_000);
+  }
   await server.close();
 }
 

@@ -1,5 +1,5 @@
 import { cpSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { PassThrough } from "node:stream";
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
@@ -489,6 +489,27 @@ describe("risk-cli mcp answers every message as JSON-RPC 2.0 says", () => {
     expect((await server.request("ping")).result).toEqual({});
     await server.close();
   });
+});
+
+describe("risk-cli mcp when the client stops reading", () => {
+  it("ends quietly with exit 0 when the client closes its end of standard output, many answers in flight", async () => {
+    const child = spawn(process.execPath, [CLI, "mcp", "--site", site, "--archive", archive], {
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
+    const ended = new Promise<number | null>((done) => child.once("close", (code) => done(code)));
+    child.stdin.on("error", () => {});
+    // The first bytes of an answer arrive, then the client goes away without reading the rest.
+    child.stdout.once("data", () => child.stdout.destroy());
+    for (let id = 1; id <= 40; id++)
+      child.stdin.write(
+        `${JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "get_signals", arguments: {} } })}\n`,
+      );
+    const code = await ended;
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+  }, 30_000);
 });
 
 describe("risk-cli mcp checks its arguments", () => {
