@@ -473,8 +473,13 @@ function withBody(req: IncomingMessage, body: Buffer): IncomingMessage {
   return copy;
 }
 
-export function siteServer(siteDir: string, options: { archive?: string; mcp?: McpHandler } = {}): Server {
+export function siteServer(
+  siteDir: string,
+  options: { archive?: string; mcp?: McpHandler; log?: (line: string) => void } = {},
+): Server {
   const root = fs.realpathSync(siteDir);
+  // Each unreadable file is told to the operator once, by its path in the site.
+  const toldUnreadable = new Set<string>();
   const pack = packer(PACKED_BUDGET);
   const hashOf = hashes(REMEMBERED_HASHES);
   const timeTravel = options.archive ? mementoAnswerer(options.archive, pack) : null;
@@ -582,7 +587,9 @@ export function siteServer(siteDir: string, options: { archive?: string; mcp?: M
     const deadline = Date.now() + SWAP_WAIT_MS;
     const attempt = () => {
       const before = generation();
-      if (before !== null && serveFrom(path, url, req, res)) return;
+      const served = before !== null ? serveFrom(path, url, req, res) : false;
+      if (served === "unreadable") return unreadable(path, req, res);
+      if (served) return;
       const after = generation();
       if (before !== null && after === before) return notFound();
       if (Date.now() >= deadline) return notFound();
@@ -592,15 +599,35 @@ export function siteServer(siteDir: string, options: { archive?: string; mcp?: M
     attempt();
   };
 
-  /** Answers from the site folder as it is now; false, having answered nothing, when nothing is there to serve. */
-  const serveFrom = (path: string, url: string, req: IncomingMessage, res: ServerResponse): boolean => {
+  /**
+   * A file of the site that this account may not read (chmod 000, another account's) is there but
+   * cannot be served: a server error, 500, which says nothing of the file or the system to the
+   * client, and a warning for the operator naming the file by its path in the site.
+   */
+  const unreadable = (path: string, req: IncomingMessage, res: ServerResponse) => {
+    const part = unreadablePart(root, path);
+    if (!toldUnreadable.has(part) && toldUnreadable.size < 1000) {
+      toldUnreadable.add(part);
+      options.log?.(
+        `warning: ${part} in the site cannot be read: permission denied; make the site readable by the user running risk-cli`,
+      );
+    }
+    res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" });
+    res.end(req.method === "HEAD" ? undefined : "The server could not read this file.\n");
+  };
+
+  /**
+   * Answers from the site folder as it is now; false, having answered nothing, when nothing is
+   * there to serve, and "unreadable" when something is there that this account may not read.
+   */
+  const serveFrom = (path: string, url: string, req: IncomingMessage, res: ServerResponse): boolean | "unreadable" => {
     let real: string;
     try {
       real = fs.realpathSync(join(root, path));
       if (real !== root && !real.startsWith(root + sep)) return false;
       if (fs.statSync(real).isDirectory()) {
         // A folder without a page (the frame log's tiles) is no page: not found, slash or not.
-        if (!fs.existsSync(join(real, "index.html"))) return false;
+        if (!exists(join(real, "index.html"))) return false;
         // A folder is named with its final slash, as the links of its page are relative to it.
         if (!path.endsWith("/")) {
           const location = toFolder(url);
@@ -616,8 +643,8 @@ export function siteServer(siteDir: string, options: { archive?: string; mcp?: M
         if (!real.startsWith(root + sep)) return false;
       } else if (path.endsWith("/")) return false;
       if (!fs.statSync(real).isFile()) return false;
-    } catch {
-      return false;
+    } catch (e) {
+      return refusedAccess(e) ? "unreadable" : false;
     }
     refresh();
     let body: Buffer | "not-regular" | "refused";
@@ -637,8 +664,8 @@ export function siteServer(siteDir: string, options: { archive?: string; mcp?: M
           after = st;
         },
       });
-    } catch {
-      return false;
+    } catch (e) {
+      return refusedAccess(e) ? "unreadable" : false;
     }
     if (typeof body === "string" || !before || !after) return false;
     const entry = known.get(pageFile(path));
@@ -681,6 +708,46 @@ export function siteServer(siteDir: string, options: { archive?: string; mcp?: M
     socket.destroy();
   });
   return server;
+}
+
+/** Whether the system refused this account access to a file or folder (its mode, its owner). */
+function refusedAccess(e: unknown): boolean {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  return code === "EACCES" || code === "EPERM";
+}
+
+/**
+ * The part of a request path that this account may not read: the folder whose entries it may
+ * not look up, or else the file itself. Only what is there is named, never the rest of a path a
+ * client made up under an unreadable folder.
+ */
+function unreadablePart(root: string, path: string): string {
+  const names = path.split("/").filter(Boolean);
+  for (let i = 1; i <= names.length; i++) {
+    try {
+      fs.statSync(join(root, ...names.slice(0, i)));
+    } catch (e) {
+      if (refusedAccess(e)) return `/${names.slice(0, i - 1).join("/")}${i > 1 ? "/" : ""}`;
+      return path;
+    }
+  }
+  // A folder whose page cannot be looked up is named with its final slash, asked for with it or not.
+  try {
+    return !path.endsWith("/") && fs.statSync(join(root, path)).isDirectory() ? `${path}/` : path;
+  } catch {
+    return path;
+  }
+}
+
+/** Whether a file is there: false when it is not, an error when it may not be looked up. */
+function exists(path: string): boolean {
+  try {
+    fs.statSync(path);
+    return true;
+  } catch (e) {
+    if (refusedAccess(e)) throw e;
+    return false;
+  }
 }
 
 /** A whole 405 answer written on a connection the parser has given up, which then closes. */

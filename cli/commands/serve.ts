@@ -40,7 +40,11 @@ export async function runServe(opts: {
   await requireListening(opts.host, opts.port);
   let server: ReturnType<typeof siteServer>;
   try {
-    server = siteServer(site, { archive: opts.archive, mcp });
+    server = siteServer(site, {
+      archive: opts.archive,
+      mcp,
+      log: (line) => process.stderr.write(`${oneLine(line)}\n`),
+    });
   } catch {
     throw new RiskError("E_IO", `The site ${site} does not exist: run risk-cli assemble first, or give --site`);
   }

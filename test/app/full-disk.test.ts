@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import {
   appendFileSync,
   chmodSync,
@@ -278,4 +278,58 @@ describe.runIf(asNobody)("a site this account may not read (chmod 000)", () => {
       ),
     });
   });
+
+  it("is answered by a running serve with 500 and nothing of the file, and named once to the operator", async () => {
+    const dir = tempDir("risk-unreadable-served-");
+    const site = `${dir}/site`;
+    const first = runCli(["assemble", "--site", site, "--archive", `${dir}/archive.git`, "--now", at(0)]);
+    expect(first.status, first.stderr).toBe(0);
+    execFileSync("chown", ["-R", "nobody", dir]);
+    chmodSync(`${site}/llms.txt`, 0o000);
+    chmodSync(`${site}/series`, 0o000);
+    const server = spawn(
+      "setpriv",
+      [
+        "--reuid=nobody",
+        "--regid=nogroup",
+        "--clear-groups",
+        process.execPath,
+        CLI,
+        "serve",
+        "--site",
+        site,
+        "--port",
+        "0",
+      ],
+      { stdio: ["ignore", "ignore", "pipe"] },
+    );
+    let stderr = "";
+    const origin = await new Promise<string>((found, fail) => {
+      server.stderr.on("data", (c: Buffer) => {
+        stderr += c.toString("utf8");
+        const m = /at (http:\/\/[^/]+)\//.exec(stderr);
+        if (m) found(m[1]!);
+      });
+      server.once("close", () => fail(new Error(stderr)));
+    });
+    try {
+      for (const path of ["/llms.txt", "/llms.txt", "/series/", "/series", "/series/index.html", "/series/made/up"]) {
+        const r = await fetch(`${origin}${path}`, { redirect: "manual" });
+        const body = await r.text();
+        expect({ path, status: r.status }).toEqual({ path, status: 500 });
+        expect(r.headers.get("cache-control")).toBe("no-store");
+        expect(body).not.toContain(dir);
+        expect(body).not.toMatch(/EACCES|permission/i);
+      }
+      expect((await fetch(`${origin}/api/v1/risk.json`)).status).toBe(200);
+      expect((await fetch(`${origin}/no/such/file.json`)).status).toBe(404);
+      const warnings = stderr.split("\n").filter((line) => line.startsWith("warning: "));
+      expect(warnings).toEqual([
+        "warning: /llms.txt in the site cannot be read: permission denied; make the site readable by the user running risk-cli",
+        "warning: /series/ in the site cannot be read: permission denied; make the site readable by the user running risk-cli",
+      ]);
+    } finally {
+      server.kill("SIGTERM");
+    }
+  }, 30_000);
 });
