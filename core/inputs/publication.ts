@@ -160,15 +160,32 @@ export async function readPublicationFiles(
   const read = async (rel: string) => {
     files.set(rel, await readPublicationFile(fs, root, rel, realRoot));
   };
-  if (!(await fs.exists(`${root}/${CONFIG_FILE}`)))
+  if (!(await fs.exists(`${root}/${CONFIG_FILE}`))) {
+    if (await fs.exists(root)) {
+      const link = await brokenLink(fs, root, CONFIG_FILE);
+      throw inputError(
+        CONFIG_FILE,
+        undefined,
+        undefined,
+        link
+          ? `it is a symbolic link ${link}; replace it with the file itself (see docs/inputs.md)`
+          : "the file is missing; create it (see docs/inputs.md)",
+      );
+    }
+    const slash = root.replace(/\/+$/, "").lastIndexOf("/");
+    const link =
+      slash === -1
+        ? await brokenLink(fs, ".", root)
+        : await brokenLink(fs, root.slice(0, slash) || "/", root.replace(/\/+$/, "").slice(slash + 1));
     throw inputError(
       CONFIG_FILE,
       undefined,
       undefined,
-      (await fs.exists(root))
-        ? "the file is missing; create it (see docs/inputs.md)"
+      link
+        ? `the publication folder is a symbolic link ${link}; give --publication the folder itself that holds risk.config.yaml`
         : "the publication folder itself does not exist; give --publication the folder that holds risk.config.yaml, or start one with risk-cli init",
     );
+  }
   await read(CONFIG_FILE);
   const configText = files.get(CONFIG_FILE)!;
   const { content } = options.knownContent?.(configText) ?? parseWithSchema(CONFIG_FILE, configText, WhereContent);
@@ -185,13 +202,20 @@ export async function readPublicationFiles(
       );
     if (hasYaml) rels.push(yaml);
     else if (hasJson) rels.push(`${base}.json`);
-    else
+    else {
+      const slash = base.lastIndexOf("/");
+      const [dir, name] = [`${root}/${base.slice(0, slash)}`, base.slice(slash + 1)];
+      const yamlLink = await brokenLink(fs, dir, `${name}.yaml`);
+      const jsonLink = yamlLink ? null : await brokenLink(fs, dir, `${name}.json`);
       throw inputError(
-        yaml,
+        jsonLink ? `${base}.json` : yaml,
         undefined,
         undefined,
-        "the file is missing; create it, as YAML or JSON (see docs/inputs.md)",
+        yamlLink || jsonLink
+          ? `it is a symbolic link ${yamlLink ?? jsonLink}; replace it with the file itself (see docs/inputs.md)`
+          : "the file is missing; create it, as YAML or JSON (see docs/inputs.md)",
       );
+    }
   }
   const locations = docLocations(content);
   const documents = new Set<string>();
@@ -302,6 +326,29 @@ export async function readPublicationFile(
   return readInput(fs, file, rel);
 }
 
+/** What is said of a symbolic link that leads, through links, back to itself. */
+const LOOPS = "that loops (it leads back to itself through links)";
+
+/**
+ * Why `name` in `dir`, which is not there to be read, was named all the same: a symbolic link that
+ * loops, or one that leads to nothing; null when there is no such entry at all (or where links
+ * cannot be seen).
+ */
+async function brokenLink(fs: ReadOnlyFs, dir: string, name: string): Promise<string | null> {
+  const listed = await fs.listFiles(dir).catch(() => [] as string[]);
+  if (!listed.includes(name)) return null;
+  const path = `${dir}/${name}`;
+  if (!fs.realPath) return null;
+  try {
+    await fs.realPath(path);
+    return null;
+  } catch (e) {
+    if (e instanceof RiskError) throw e;
+    const code = (e as { code?: unknown }).code;
+    return code === "ELOOP" ? LOOPS : code === "ENOENT" ? "to nothing (its target does not exist)" : null;
+  }
+}
+
 /** One input file's text; every refusal names the file inside the publication and says what to do. */
 async function readInput(fs: ReadOnlyFs, file: string, rel: string): Promise<string> {
   try {
@@ -320,6 +367,8 @@ async function readInput(fs: ReadOnlyFs, file: string, rel: string): Promise<str
     if (code === "EACCES" || code === "EPERM")
       throw inputError(rel, undefined, undefined, "permission denied; make it readable by the user running risk-cli");
     if (code === "ENOENT") throw inputError(rel, undefined, undefined, "the file is missing (a broken symbolic link?)");
+    if (code === "ELOOP")
+      throw inputError(rel, undefined, undefined, `it is a symbolic link ${LOOPS}; replace it with the file itself`);
     if (typeof code === "string" && /^E[A-Z]+$/.test(code))
       throw inputError(rel, undefined, undefined, `it cannot be read (${code})`);
     throw e;

@@ -1,4 +1,14 @@
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { VERSION } from "../../core/version.ts";
@@ -159,6 +169,50 @@ describe("the command line", () => {
     const empty = runCli(["lint", "--publication", "empty", "--json"], { cwd });
     expect(empty.status).toBe(EXIT.E_INPUT);
     expect(JSON.parse(empty.stdout).message).toMatch(/the file is missing; create it/);
+  });
+
+  it("says a risk.config.yaml, a registry or a --publication folder is a symbolic link that loops or leads to nothing, not that it is missing", () => {
+    const cwd = tempDir("risk-config-link-");
+    expect(runCli(["init", "pub"], { cwd }).status).toBe(0);
+    const pub = join(cwd, "pub");
+    const lint = (publication: string) => {
+      const r = runCli(["lint", "--publication", publication, "--json"], { cwd });
+      expect(r.status, r.stderr).toBe(EXIT.E_INPUT);
+      const report = JSON.parse(r.stdout) as { file: string; message: string };
+      expect(report.message).not.toContain(cwd);
+      return report;
+    };
+    renameSync(join(pub, "risk.config.yaml"), join(pub, "config.yaml"));
+    symlinkSync("risk.config.yaml", join(pub, "risk.config.yaml"));
+    expect(lint("pub")).toMatchObject({
+      file: "risk.config.yaml",
+      message: expect.stringMatching(
+        /it is a symbolic link that loops \(it leads back to itself through links\); replace it with the file itself/,
+      ),
+    });
+    rmSync(join(pub, "risk.config.yaml"));
+    symlinkSync("nowhere.yaml", join(pub, "risk.config.yaml"));
+    expect(lint("pub").message).toMatch(/it is a symbolic link to nothing \(its target does not exist\); replace it/);
+    rmSync(join(pub, "risk.config.yaml"));
+    renameSync(join(pub, "config.yaml"), join(pub, "risk.config.yaml"));
+    renameSync(join(pub, "content/topics.yaml"), join(pub, "content/topics.moved.yaml"));
+    symlinkSync("topics.yaml", join(pub, "content/topics.yaml"));
+    expect(lint("pub")).toMatchObject({
+      file: "content/topics.yaml",
+      message: expect.stringMatching(/it is a symbolic link that loops/),
+    });
+    symlinkSync("self", join(cwd, "self"));
+    symlinkSync("other", join(cwd, "one"));
+    symlinkSync("one", join(cwd, "other"));
+    symlinkSync("nowhere", join(cwd, "dangling"));
+    for (const [folder, what] of [
+      ["self", "that loops"],
+      ["one", "that loops"],
+      ["dangling", "to nothing"],
+    ] as const)
+      expect(lint(folder).message, folder).toMatch(
+        new RegExp(`the publication folder is a symbolic link ${what}.*give --publication the folder itself`),
+      );
   });
 
   it("refuses an empty folder name with init, as init --detect does, and writes nothing", () => {
