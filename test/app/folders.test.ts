@@ -5,7 +5,7 @@
  * lock is released, and nothing is written where it should not be.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { isMountPoint } from "../../app/site-writer.ts";
 import { runCli } from "../helpers/cli.ts";
@@ -61,6 +61,36 @@ describe("the folders of an assembly", () => {
       expect(r.stderr).toContain("--archive afile: it is a file");
     }
     expect(readFileSync(`${dir}/afile`, "utf8")).toBe("x");
+  });
+
+  it("refuse an archive that is a symbolic link looping or leading to nothing with exit 2 in every command, no stack printed", () => {
+    const dir = tempDir("risk-folders-");
+    expect(runCli(["assemble", "--site", "site", "--now", at(0)], { cwd: dir }).status).toBe(0);
+    symlinkSync("self", `${dir}/self`);
+    symlinkSync("nowhere.git", `${dir}/dangling`);
+    for (const [link, said] of [
+      ["self", "--archive self: it is a symbolic link that loops (it leads back to itself through links)"],
+      ["dangling", "--archive dangling: it is a symbolic link to nothing (its target does not exist)"],
+    ] as const)
+      for (const args of [
+        ["verify"],
+        ["collect"],
+        ["replay", "--date", "2026-03-01"],
+        ["diff", "--from", "2026-03-01", "--to", "2026-03-02"],
+        ["prove", "--frame", "000001-20260301T000000Z"],
+        ["archive", "push", "--remote", "http://127.0.0.1:9/x.git"],
+        ["archive", "pull", "--remote", "http://127.0.0.1:9/x.git"],
+        ["traffic", "ingest", "/dev/null"],
+        ["mcp"],
+        ["serve", "--site", "site", "--port", "0"],
+        ["assemble", "--site", "site", "--now", at(10)],
+      ]) {
+        const r = runCli([...args, "--archive", link], { cwd: dir });
+        expect(r.status, `${args.join(" ")} --archive ${link}: ${r.stderr}`).toBe(2);
+        expect(r.stderr).toContain(said);
+        expect(r.stderr).not.toMatch(/\n\s+at /);
+      }
+    expect(readdirSync(dir).sort()).toEqual(["archive.git", "dangling", "self", "site"]);
   });
 
   it("refuse an archive folder that is a Git work tree, and write nothing there, with or without --push", () => {
