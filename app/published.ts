@@ -10,7 +10,7 @@ import { parseDateOrDateTime } from "../core/dates.ts";
 import { INSTANT_RULE } from "../archive/models/instant.ts";
 import { denoPermissionError, RiskError } from "../core/errors.ts";
 import type { Hasher } from "../core/ports.ts";
-import { readRegularFile } from "../archive/regular-file.ts";
+import { brokenLink, readRegularFile } from "../archive/regular-file.ts";
 
 export const INTEGRITY_PATH = "/api/v1/integrity.json";
 
@@ -337,6 +337,8 @@ export async function requireFolders(options: { site?: string; archive?: string;
     } catch {
       // refused below
     }
+    const link = st ? null : brokenLink(dir);
+    if (link) throw new RiskError("E_USAGE", `--site ${dir} is ${link}: give the site folder itself`, { site: dir });
     if (!st)
       throw new RiskError(
         "E_IO",

@@ -43,3 +43,21 @@ export function readRegularFile(
     fs.closeSync(fd);
   }
 }
+
+/**
+ * What a path that cannot be reached is, when it is a symbolic link: one that loops (leads back to
+ * itself through links) or one to nothing; null when it is no such link (absent, or reachable).
+ * Said to the user in place of "does not exist", which would send them looking for a folder.
+ */
+export function brokenLink(path: string): string | null {
+  try {
+    fs.statSync(path);
+    return null;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ELOOP") return "a symbolic link that loops (it leads back to itself through links)";
+    if (code === "ENOENT" && fs.lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink())
+      return "a symbolic link to nothing (its target does not exist)";
+    return null;
+  }
+}

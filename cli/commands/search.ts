@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { MAX_SURFACE_BYTES, readSiteFile } from "../../app/published.ts";
+import { brokenLink } from "../../archive/regular-file.ts";
 import { RiskError } from "../../core/errors.ts";
 import { searchPublishedIndex } from "../../core/editorial/search.ts";
 import { oneLine } from "../terminal.ts";
@@ -30,6 +31,12 @@ export function runSearch(opts: {
   json: boolean;
 }): SearchReport {
   const file = resolve(opts.site, "api/v1/search-index.json");
+  const link = brokenLink(resolve(opts.site));
+  if (link)
+    throw new RiskError(
+      "E_USAGE",
+      `--site ${opts.site.slice(0, 200)} is ${link}: give the site folder itself, as --site ./site`,
+    );
   // Only a regular file inside the site is read, and no larger than any site file can be: a link
   // to /dev/zero or a FIFO put in its place would otherwise fill the memory or hang.
   const bytes = readSiteFile(opts.site, "/api/v1/search-index.json", (size) => {

@@ -1,6 +1,7 @@
 import { statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { siteServer } from "../../app/serve.ts";
+import { brokenLink } from "../../archive/regular-file.ts";
 import { denoPermissionError, denoRefused, RiskError } from "../../core/errors.ts";
 import { oneLine } from "../terminal.ts";
 
@@ -130,6 +131,12 @@ function requireSite(site: string, given: string): void {
     throw new RiskError(
       "E_USAGE",
       `--site ${given.slice(0, 200)} is a file, not a site folder: give the folder risk-cli assemble or replay --out wrote, as --site ./site`,
+    );
+  const link = folder ? null : brokenLink(site);
+  if (link)
+    throw new RiskError(
+      "E_USAGE",
+      `--site ${given.slice(0, 200)} is ${link}: give the site folder itself, as --site ./site`,
     );
   if (!folder)
     throw new RiskError("E_IO", `The site ${site} does not exist: run risk-cli assemble first, or give --site`);

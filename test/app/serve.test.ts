@@ -594,4 +594,27 @@ describe("risk-cli serve's --site", () => {
     expect(r.status, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/--site \S+risk\.json is a file, not a site folder: give the folder/);
   });
+
+  it("refuses a --site that is a symbolic link looping or leading to nothing with exit 2, in serve, mcp and search", () => {
+    const cwd = tempDir("risk-site-link-");
+    symlinkSync("self", `${cwd}/self`);
+    symlinkSync("other", `${cwd}/one`);
+    symlinkSync("one", `${cwd}/other`);
+    symlinkSync("nowhere", `${cwd}/dangling`);
+    for (const [link, said] of [
+      ["self", "is a symbolic link that loops (it leads back to itself through links): give the site folder itself"],
+      ["one", "is a symbolic link that loops (it leads back to itself through links): give the site folder itself"],
+      ["dangling", "is a symbolic link to nothing (its target does not exist): give the site folder itself"],
+    ] as const)
+      for (const args of [
+        ["serve", "--site", link, "--port", "0"],
+        ["mcp", "--site", link],
+        ["search", "taux", "--site", link],
+      ]) {
+        // Before: exit 6 "does not exist" (serve, mcp), exit 3 "not a regular file inside it" (search).
+        const r = runCli(args, { cwd });
+        expect(r.status, `${args.join(" ")}: ${r.stderr}`).toBe(2);
+        expect(r.stderr).toMatch(new RegExp(`--site \\S*${link} ${said.replace(/[()]/g, "\\$&")}`));
+      }
+  });
 });
