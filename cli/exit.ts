@@ -81,7 +81,7 @@ const SYSTEM_REFUSALS: Record<string, string> = {
   EIO: "the disk reported an input/output error",
   ENOTDIR: "a part of the path is a file, not a folder",
   EISDIR: "it is a folder, not a file",
-  ELOOP: "too many symbolic links",
+  ELOOP: "a symbolic link on the path loops (it leads back to itself through links)",
   ENAMETOOLONG: "the path is too long",
   EEXIST: "a file stands where a folder is needed",
   EBUSY: "the file or folder is busy (a mount point, or open in another program)",
@@ -111,5 +111,8 @@ export function fileSystemFailure(error: unknown): string | undefined {
   const syscall = Object.hasOwn(OPERATIONS, call) ? OPERATIONS[call] : call;
   if (typeof path !== "string")
     return `Cannot ${syscall}: ${SYSTEM_REFUSALS[code]} (${code}). Check the folders given on the command line (free space, permissions), then run again.`;
+  // A link that loops is the path's fault, not the disk's: free space and permissions would not help.
+  if (code === "ELOOP")
+    return `Cannot ${syscall} ${path}: ${SYSTEM_REFUSALS[code]} (${code}). Replace the link with the folder or file itself, or give another path.`;
   return `Cannot ${syscall} ${path}: ${SYSTEM_REFUSALS[code]} (${code}). Check the folder ${dirname(path)} (free space, permissions), then run again.`;
 }

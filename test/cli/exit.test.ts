@@ -13,4 +13,10 @@ describe("a file operation the machine refused", () => {
       /^Cannot mkdir \/srv\/out\/site: the disk is full/,
     );
   });
+
+  it("says a path through a symbolic link that loops is the link's fault, not the disk's or the permissions'", () => {
+    expect(fileSystemFailure({ code: "ELOOP", syscall: "stat", path: "/srv/out/loop/x" })).toBe(
+      "Cannot stat /srv/out/loop/x: a symbolic link on the path loops (it leads back to itself through links) (ELOOP). Replace the link with the folder or file itself, or give another path.",
+    );
+  });
 });
