@@ -157,7 +157,7 @@ export function assemble(
       stored = bytes.stored ?? served;
       if (bytes.stored !== null) branches = bytes.branches;
     } else if (shared) {
-      served = encoder.encode(shared.texts.map((line) => `${line}\n`).join(""));
+      served = encoder.encode(shared.texts.length === 0 ? "" : `${shared.texts.join("\n")}\n`);
       stored = served;
     } else {
       const text = serialiseSurface(surface, valid);

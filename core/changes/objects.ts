@@ -14,7 +14,7 @@ import { editorialOf } from "../editorial/analysis.ts";
 import type { Doc, Publication } from "../inputs/publication.ts";
 import { instrumentsOf, reviewWaits } from "../inputs/publication.ts";
 import { noMemo, type Hasher, type Memo } from "../ports.ts";
-import { byCodeUnits, docPath, type UrlOf } from "../surfaces/common.ts";
+import { byCodeUnits, byId, docPath, type UrlOf } from "../surfaces/common.ts";
 
 const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 
@@ -195,7 +195,7 @@ export function objectManifest(
       version: versions.get(config.methodology) ?? null,
     });
   }
-  return out.sort((a, b) => byCodeUnits(a.id, b.id));
+  return out.sort(byId);
 }
 
 /** The canonical bytes the archive stores for a manifest. */

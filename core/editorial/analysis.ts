@@ -115,6 +115,8 @@ function analyse(p: Publication, now: string, url: UrlOf, kept: Memo): Editorial
   }
   const sources = new Map(p.primarySources.map((s) => [s.slug, s]));
   const depthLevels = new Map(p.protocol.proofDepthLevels.map((l) => [l.id, l]));
+  // The addresses of every primary source's datasets, once for all the articles.
+  const datasetHrefs = new Set([...sources.values()].flatMap((s) => (s.datasets ?? []).map((d) => d.url)));
   const articles = extracted.map(({ doc, url: pageUrl, evidence }) => {
     const claims = claimsBySlug.get(doc.slug) ?? [];
     return {
@@ -122,7 +124,7 @@ function analyse(p: Publication, now: string, url: UrlOf, kept: Memo): Editorial
       url: pageUrl,
       evidence,
       claims,
-      summary: summaryOf(evidence, claims, { sources, depthLevels, url, pages: p.pages }),
+      summary: summaryOf(evidence, claims, { sources, depthLevels, datasetHrefs, url, pages: p.pages }),
     };
   });
   return {
@@ -148,6 +150,8 @@ function indexedAt(evidence: ArticleEvidence, now: string): ArticleEvidence {
 interface SummaryContext {
   sources: Map<string, Publication["primarySources"][number]>;
   depthLevels: Map<string, Publication["protocol"]["proofDepthLevels"][number]>;
+  /** The addresses of the primary sources' datasets. */
+  datasetHrefs: ReadonlySet<string>;
   url: UrlOf;
   pages: Publication["pages"];
 }
@@ -205,9 +209,8 @@ function summaryOf(evidence: ArticleEvidence, claims: ClaimRecord[], ctx: Summar
       detail: `${evidence.counts.primarySources} lien(s) vers des institutions répertoriées.`,
     });
   }
-  const datasetHrefs = new Set([...ctx.sources.values()].flatMap((s) => (s.datasets ?? []).map((d) => d.url)));
   const dataLinks = external.filter(
-    (r) => datasetHrefs.has(r.href) || /\/(data|statistics|series|datasets?)\//i.test(new URL(r.href).pathname),
+    (r) => ctx.datasetHrefs.has(r.href) || /\/(data|statistics|series|datasets?)\//i.test(new URL(r.href).pathname),
   );
   if (dataLinks.length > 0) {
     badges.push({

@@ -136,9 +136,9 @@ export function rawTokens(text: string): string[] {
 /** Tokenises and folds a document's fields exactly as `MiniSearch.add` does with INDEX_OPTIONS. */
 export function indexedFields(doc: SearchDocument): IndexedFields {
   const out: IndexedFields = [];
-  SEARCH_FIELDS.forEach((field, fieldId) => {
-    const value = doc[field];
-    if (value == null) return;
+  for (let fieldId = 0; fieldId < SEARCH_FIELDS.length; fieldId++) {
+    const value = doc[SEARCH_FIELDS[fieldId]!];
+    if (value == null) continue;
     // Raw tokens counted first, then each distinct one folded: a term's first occurrence is its
     // first raw token's, so the terms keep their order, and a text is looked up once per token.
     const raw = new Map<string, number>();
@@ -149,7 +149,7 @@ export function indexedFields(doc: SearchDocument): IndexedFields {
       if (term) counts.set(term, (counts.get(term) ?? 0) + n);
     }
     out.push([fieldId, raw.size, [...counts.keys()], [...counts.values()]]);
-  });
+  }
   return out;
 }
 

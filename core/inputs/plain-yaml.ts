@@ -228,10 +228,7 @@ const FLOW_NEXT = / *(?:(,)|$)/y;
  */
 export function readPlainYamlBlocks(text: string): unknown {
   if (!SAFE_TEXT.test(text)) return undefined;
-  const lines: Line[] = text.split("\n").map((raw) => {
-    const content = raw.replace(/^ +/, "");
-    return { indent: raw.length - content.length, content, skip: BLANK_OR_COMMENT.test(raw) };
-  });
+  const lines = text.split("\n").map(lineOf);
   const reader = blockReader.start(lines);
   try {
     const first = reader.next(0);
@@ -245,6 +242,12 @@ export function readPlainYamlBlocks(text: string): unknown {
   } finally {
     reader.start([]);
   }
+}
+
+/** A line with its indentation measured. A function of the module rather than a closure made for each text, whose optimised code V8 would drop with it. */
+function lineOf(raw: string): Line {
+  const content = raw.replace(/^ +/, "");
+  return { indent: raw.length - content.length, content, skip: BLANK_OR_COMMENT.test(raw) };
 }
 
 interface Line {

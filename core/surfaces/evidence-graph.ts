@@ -77,6 +77,12 @@ type Edge = z.infer<typeof EvidenceEdge>;
 const nodeRank = new Map<string, number>(NODE_TYPES.map((t, i) => [t, i]));
 const edgeRank = new Map<string, number>(EDGE_TYPES.map((t, i) => [t, i]));
 
+/** Nodes and edges in the order of their types, then of their ids. Module-level, not written inline: V8 keeps a closure's optimised code only while the closure lives, so one made at every assembly was compiled again at every assembly of a long-lived process. */
+const byNodeRank = (a: { type: string; id: string }, b: { type: string; id: string }) =>
+  nodeRank.get(a.type)! - nodeRank.get(b.type)! || byCodeUnits(a.id, b.id);
+const byEdgeRank = (a: { type: string; id: string }, b: { type: string; id: string }) =>
+  edgeRank.get(a.type)! - edgeRank.get(b.type)! || byCodeUnits(a.id, b.id);
+
 /**
  * The evidence graph: articles assert claims, claims cite references, references are hosted by
  * hosts, hosts are operated by institutions, which publish datasets and are profiled by our
@@ -176,8 +182,8 @@ export function evidenceGraph(p: Publication, editorial: Editorial, url: UrlOf):
     }
   }
   return {
-    nodes: [...nodes.values()].sort((a, b) => nodeRank.get(a.type)! - nodeRank.get(b.type)! || byCodeUnits(a.id, b.id)),
-    edges: [...edges.values()].sort((a, b) => edgeRank.get(a.type)! - edgeRank.get(b.type)! || byCodeUnits(a.id, b.id)),
+    nodes: [...nodes.values()].sort(byNodeRank),
+    edges: [...edges.values()].sort(byEdgeRank),
   };
 }
 

@@ -11,7 +11,7 @@ import { footnotesAsText } from "../editorial/footnotes.ts";
 import { withoutUnsafeLinks } from "../editorial/links.ts";
 import { readableBody } from "../editorial/markup.ts";
 import { defineSurface, type BuildContext } from "./types.ts";
-import { byCodeUnits, docPath, sortDocs, type UrlOf } from "./common.ts";
+import { byCodeUnits, bySlug, docPath, sortDocs, type UrlOf } from "./common.ts";
 
 /** llmstxt.org asks for a concise file; ours must stay under 64 KB whatever the corpus size. */
 export const LLMS_MAX_BYTES = 64 * 1024;
@@ -86,7 +86,7 @@ export function llmsTxt(p: Publication, ctx: Pick<BuildContext, "registry" | "ur
     {
       title: "Méthodologies",
       lines: [...p.methodologies]
-        .sort((a, b) => byCodeUnits(a.slug, b.slug))
+        .sort(bySlug)
         .map((m) =>
           link(publishedLine(m.title), url(pageOf(p.pages.methodology, m.slug)), publishedLine(m.description)),
         ),
@@ -224,7 +224,7 @@ export function llmsFullFr(p: Publication, { url, indexedAt }: Pick<BuildContext
   out +=
     "## Méthodologies\n\n" +
     [...p.methodologies]
-      .sort((a, b) => byCodeUnits(a.slug, b.slug))
+      .sort(bySlug)
       .map(
         (m) =>
           `### ${publishedLine(m.title)}\n\nURL : ${url(pageOf(p.pages.methodology, m.slug))}\nVersion : ${m.version} (mise à jour le ${m.updated})\nQuestion : ${publishedLine(m.question)}\n\n${publishedLine(m.description)}\n\n`,
@@ -233,7 +233,7 @@ export function llmsFullFr(p: Publication, { url, indexedAt }: Pick<BuildContext
   out +=
     "## Glossaire\n\n" +
     [...p.glossary]
-      .sort((a, b) => byCodeUnits(a.slug, b.slug))
+      .sort(bySlug)
       .map(
         (g) =>
           `- **${publishedLine(g.name)}${g.sigle ? ` (${publishedLine(g.sigle)})` : ""}** (${publishedLine(g.category)}) : ${publishedLine(g.definition)} ${url(pageOf(p.pages.glossaryEntry, g.slug))}\n`,
@@ -242,7 +242,7 @@ export function llmsFullFr(p: Publication, { url, indexedAt }: Pick<BuildContext
   out +=
     "\n## Sources primaires\n\n" +
     [...p.primarySources]
-      .sort((a, b) => byCodeUnits(a.slug, b.slug))
+      .sort(bySlug)
       .map(
         (s) =>
           `### ${publishedLine(s.name)}\n\nURL : ${url(pageOf(p.pages.source, s.slug))}\nSite officiel : ${s.officialUrl}\nCatégorie : ${publishedLine(s.category)}\n\n${publishedLine(s.description)}\n\n` +

@@ -3,7 +3,7 @@ import { pageOf } from "../inputs/pages.ts";
 import type { Doc, Publication } from "../inputs/publication.ts";
 import type { Editorial } from "../editorial/analysis.ts";
 import type { ContentSummary, GlossaryEntry, MethodologySummary, PrimarySource } from "../schemas/contract.ts";
-import { byCodeUnits, docPath, resolveHref, type UrlOf } from "./common.ts";
+import { byCodeUnits, bySlug, docPath, resolveHref, type UrlOf } from "./common.ts";
 
 /**
  * The catalog record of an article or guide. French articles carry their evidence (claims,
@@ -43,54 +43,48 @@ export function contentSummary(
 }
 
 export function methodologySummaries(p: Publication, url: UrlOf): MethodologySummary[] {
-  return [...p.methodologies]
-    .sort((a, b) => byCodeUnits(a.slug, b.slug))
-    .map((m) => ({
-      slug: m.slug,
-      url: url(pageOf(p.pages.methodology, m.slug)),
-      title: m.title,
-      label: m.label,
-      description: m.description,
-      question: m.question,
-      updated: m.updated,
-      dashboard: m.dashboard ?? null,
-      repo: m.repo ?? null,
-      scaleCaveat: m.scaleCaveat ?? null,
-      sources: m.sources ?? [],
-    }));
+  return [...p.methodologies].sort(bySlug).map((m) => ({
+    slug: m.slug,
+    url: url(pageOf(p.pages.methodology, m.slug)),
+    title: m.title,
+    label: m.label,
+    description: m.description,
+    question: m.question,
+    updated: m.updated,
+    dashboard: m.dashboard ?? null,
+    repo: m.repo ?? null,
+    scaleCaveat: m.scaleCaveat ?? null,
+    sources: m.sources ?? [],
+  }));
 }
 
 export function glossaryEntries(p: Publication, url: UrlOf): GlossaryEntry[] {
-  return [...p.glossary]
-    .sort((a, b) => byCodeUnits(a.slug, b.slug))
-    .map((g) => ({
-      slug: g.slug,
-      url: url(pageOf(p.pages.glossaryEntry, g.slug)),
-      sigle: g.sigle ?? null,
-      name: g.name,
-      definition: g.definition,
-      category: g.category,
-      guide: g.guide ?? null,
-      atlas: g.atlas
-        ? {
-            intuition: g.atlas.intuition,
-            formula: g.atlas.formula,
-            whyNow: g.atlas.whyNow,
-            related: g.atlas.related,
-            articles: g.atlas.articles.map((l) => ({ ...l, href: resolveHref(l.href, url) })),
-            guides: g.atlas.guides.map((l) => ({ ...l, href: resolveHref(l.href, url) })),
-            datasets: g.atlas.datasets.map((l) => ({ ...l, href: resolveHref(l.href, url) })),
-            signals: g.atlas.signals.map((l) => ({ ...l, href: resolveHref(l.href, url) })),
-            sources: g.atlas.sources.map((l) => ({ ...l, href: resolveHref(l.href, url) })),
-          }
-        : null,
-    }));
+  return [...p.glossary].sort(bySlug).map((g) => ({
+    slug: g.slug,
+    url: url(pageOf(p.pages.glossaryEntry, g.slug)),
+    sigle: g.sigle ?? null,
+    name: g.name,
+    definition: g.definition,
+    category: g.category,
+    guide: g.guide ?? null,
+    atlas: g.atlas
+      ? {
+          intuition: g.atlas.intuition,
+          formula: g.atlas.formula,
+          whyNow: g.atlas.whyNow,
+          related: g.atlas.related,
+          articles: g.atlas.articles.map((l) => ({ ...l, href: resolveHref(l.href, url) })),
+          guides: g.atlas.guides.map((l) => ({ ...l, href: resolveHref(l.href, url) })),
+          datasets: g.atlas.datasets.map((l) => ({ ...l, href: resolveHref(l.href, url) })),
+          signals: g.atlas.signals.map((l) => ({ ...l, href: resolveHref(l.href, url) })),
+          sources: g.atlas.sources.map((l) => ({ ...l, href: resolveHref(l.href, url) })),
+        }
+      : null,
+  }));
 }
 
 export function primarySources(p: Publication, url: UrlOf): PrimarySource[] {
-  return [...p.primarySources]
-    .sort((a, b) => byCodeUnits(a.slug, b.slug))
-    .map((s) => ({ ...s, url: url(pageOf(p.pages.source, s.slug)) }));
+  return [...p.primarySources].sort(bySlug).map((s) => ({ ...s, url: url(pageOf(p.pages.source, s.slug)) }));
 }
 
 export function editorialProtocol(p: Publication, url: UrlOf) {
