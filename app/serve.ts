@@ -815,7 +815,11 @@ function mementoAnswerer(archive: string, pack: Pack) {
       const head = req.method === "HEAD";
       if (path.startsWith(`${TIMEMAP_PREFIX}/`)) {
         const original = path.slice(TIMEMAP_PREFIX.length);
-        const page = Number(new URL(req.url ?? "/", "http://x").searchParams.get("page") ?? "1");
+        const asked = new URL(req.url ?? "/", "http://x").searchParams.get("page") ?? "1";
+        // A page is a whole number from 1, written plainly: anything else is the client's mistake.
+        if (!/^[1-9][0-9]{0,8}$/.test(asked))
+          return text(res, 400, "The page parameter of a TimeMap is a whole number from 1 (?page=2).\n");
+        const page = Number(asked);
         if (
           !original.endsWith("/") &&
           i.list(pageFile(original)).length === 0 &&

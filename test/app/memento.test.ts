@@ -175,7 +175,7 @@ describe("Memento (RFC 7089) through serve --archive", () => {
     expect((await get(`/memento/${frames[2]!.frameId}/api/v1/nothing.json`)).status).toBe(404);
   });
 
-  it("answers before the first frame with 404 and the first memento's link (never a later version), a bad date with 400, an unknown memento with 404", async () => {
+  it("answers before the first frame with 404 and the first memento's link (never a later version), a bad date or TimeMap page with 400, an unknown memento with 404", async () => {
     const path = "/api/v1/risk.json";
     const early = await get(path, { "Accept-Datetime": "Thu, 01 Jan 2015 00:00:00 GMT" });
     expect(early.status).toBe(404);
@@ -184,6 +184,11 @@ describe("Memento (RFC 7089) through serve --archive", () => {
     expect((await get(path, { "Accept-Datetime": "2026-11-21" })).status).toBe(400);
     expect((await get(`/memento/000099-20991231T000000Z${path}`)).status).toBe(404);
     expect((await get("/timemap/api/v1/nothing.json")).status).toBe(404);
+    // A TimeMap page that is not a whole number from 1 is the client's mistake; one past the last is not found.
+    for (const page of ["abc", "-1", "0", "1.5", "1e3", "", "%201"])
+      expect((await get(`/timemap${path}?page=${page}`)).status, page).toBe(400);
+    expect((await get(`/timemap${path}?page=1`)).status).toBe(200);
+    expect((await get(`/timemap${path}?page=999`)).status).toBe(404);
     // Without Accept-Datetime: today's file, naming its TimeGate and TimeMap.
     const now = await get(path);
     expect(now.status).toBe(200);
