@@ -30,7 +30,14 @@ function checkOut(out: string, replace: boolean, option = "--out"): "new" | "emp
   let st: fs.Stats;
   try {
     st = fs.lstatSync(out);
-  } catch {
+  } catch (e) {
+    // A link on the way that loops: no folder can be made there, and the error would otherwise
+    // name the temporary folder written first.
+    if ((e as NodeJS.ErrnoException).code === "ELOOP")
+      throw new RiskError(
+        "E_USAGE",
+        `${option} ${out} cannot be made: a symbolic link on its path loops (it leads back to itself through links); give another folder`,
+      );
     return "new";
   }
   if (st.isSymbolicLink()) throw new RiskError("E_USAGE", `${option} ${out} is a symbolic link; give a folder`);

@@ -154,6 +154,16 @@ describe("the command line", () => {
     expect(replay.stderr).toContain("every file matches the frame's fingerprints");
     expect(runCli(["verify"], { cwd }).status).toBe(0);
     expect(runCli(["replay", "--date", "2026-11-20"], { cwd }).status).toBe(EXIT.E_NO_FRAME);
+    // An --out or --upstream under a link that loops is refused as given, before anything is written.
+    symlinkSync("loop", join(cwd, "loop"));
+    for (const option of ["--out", "--upstream"]) {
+      const looping = runCli(["replay", "--date", "2026-11-21T09:00:00Z", option, "loop/then"], { cwd });
+      expect(looping.status, looping.stderr).toBe(EXIT.E_USAGE);
+      expect(looping.stderr).toContain(
+        `${option} ${join(cwd, "loop/then")} cannot be made: a symbolic link on its path loops`,
+      );
+      expect(looping.stderr).not.toContain(".tmp-");
+    }
     expect(runCli(["assemble"], { cwd, env: { SOURCE_DATE_EPOCH: "1795252200" } }).status).toBe(EXIT.E_CLOCK);
   });
 
