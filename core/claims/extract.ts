@@ -331,7 +331,10 @@ function _references(
   return { references, byHref };
 }
 
-/** The best scored sentence first, then the first in the article. Module-level, not written inline: V8 keeps a closure's optimised code only while the closure lives, so one made at every assembly was compiled again at every assembly of a long-lived process. */
+/**
+ * The best scored sentence first, then the first in the article. A function of the module, as
+ * byId in core/surfaces/common.ts says why.
+ */
 const byScore = (a: { score: number; s: _Sentence }, b: { score: number; s: _Sentence }) =>
   b.score - a.score || a.s.order - b.s.order;
 

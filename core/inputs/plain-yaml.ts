@@ -244,7 +244,10 @@ export function readPlainYamlBlocks(text: string): unknown {
   }
 }
 
-/** A line with its indentation measured. A function of the module rather than a closure made for each text, whose optimised code V8 would drop with it. */
+/**
+ * A line with its indentation measured. A function of the module, as byId in
+ * core/surfaces/common.ts says why.
+ */
 function lineOf(raw: string): Line {
   const content = raw.replace(/^ +/, "");
   return { indent: raw.length - content.length, content, skip: BLANK_OR_COMMENT.test(raw) };
