@@ -1,10 +1,9 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join, normalize } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "./helpers/cli.ts";
 import { archiveWithFrames } from "./helpers/archive.ts";
-import { tempDir } from "./helpers/tmp.ts";
 import { SURFACES } from "../core/surfaces/index.ts";
 
 /** Every Markdown link target of a file: [text](target). */
@@ -49,26 +48,6 @@ describe("the README and the docs", () => {
     expect(files).toContain("docs/inputs.md");
     expect(files).toContain("docs/audit.md");
     expect(files).toContain("dist/bin/risk-cli.js");
-  });
-
-  it("has npm install link the bin into node_modules/.bin, where npx finds it without installing the project again", () => {
-    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> };
-    expect(pkg.scripts.prepare).toContain("node scripts/link-bin.mjs");
-    // The link this clone's install made leads to the bundled bin.
-    expect(realpathSync(join(ROOT, "node_modules/.bin/risk-cli"))).toBe(
-      realpathSync(join(ROOT, "dist/bin/risk-cli.js")),
-    );
-    // In a fresh project folder: made once, relative, and a link already there is kept.
-    const dir = tempDir("risk-link-bin-");
-    mkdirSync(join(dir, "node_modules"));
-    execFileSync(process.execPath, [join(ROOT, "scripts/link-bin.mjs")], { cwd: dir });
-    expect(readlinkSync(join(dir, "node_modules/.bin/risk-cli"))).toBe("../../dist/bin/risk-cli.js");
-    execFileSync(process.execPath, [join(ROOT, "scripts/link-bin.mjs")], { cwd: dir });
-    expect(readlinkSync(join(dir, "node_modules/.bin/risk-cli"))).toBe("../../dist/bin/risk-cli.js");
-    // Without node_modules (installed as someone else's dependency): nothing is made.
-    const bare = tempDir("risk-link-bin-bare-");
-    execFileSync(process.execPath, [join(ROOT, "scripts/link-bin.mjs")], { cwd: bare });
-    expect(existsSync(join(bare, "node_modules"))).toBe(false);
   });
 });
 
