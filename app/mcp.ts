@@ -755,6 +755,8 @@ class ScreenedTransport implements Transport {
   onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
   private readonly pending = new Set<string | number>();
   private settled: (() => void) | null = null;
+  /** Called each time an answer has been handed to the output. */
+  onanswered?: () => void;
 
   constructor(private readonly inner: Transport) {
     inner.onclose = () => this.onclose?.();
@@ -790,7 +792,12 @@ class ScreenedTransport implements Transport {
       await this.inner.send(withoutCodePrefix(message), options);
     } finally {
       if (!("method" in message) && "id" in message && message.id !== undefined) this.forget(message.id);
+      this.onanswered?.();
     }
+  }
+  /** Requests handed on that await their answer. */
+  get inFlight(): number {
+    return this.pending.size;
   }
   private forget(id: string | number) {
     this.pending.delete(id);
@@ -842,13 +849,31 @@ const MAX_LINE_BYTES = 4 * 1024 * 1024;
  * Standard input as the SDK's stdio transport reads it, one JSON-RPC message a line, with every
  * line it would drop unanswered answered here as JSON-RPC 2.0 says: -32700 Parse error (id null)
  * for a line that is not JSON, and what screenMessage says for the rest. Blank lines are skipped.
+ *
+ * A line is handed on only while `ready()` says the output can take its answer; the lines read
+ * meanwhile wait, in order, and standard input is not read until they are handed on, so that a
+ * client that sends without reading fills its own pipe, not this process's memory. `pump()`
+ * hands on what waits, once the output has room again.
  */
-function screenedLines(input: Readable, reply: (message: unknown) => void): Readable {
+function screenedLines(
+  input: Readable,
+  reply: (message: unknown) => void,
+  ready: () => boolean,
+): { lines: Readable; pump: () => void } {
   const out = new PassThrough();
+  /** Lines read and not yet handed on; TOO_LONG stands for a line over the limit, to refuse. */
+  let waiting: (Buffer | typeof TOO_LONG)[] = [];
+  let next = 0;
   let parts: Buffer[] = [];
   let size = 0;
   let tooLong = false;
-  const line = (bytes: Buffer) => {
+  let inputEnded = false;
+  let pumping = false;
+  const line = (bytes: Buffer | typeof TOO_LONG) => {
+    if (bytes === TOO_LONG) {
+      reply(rpcError(null, ErrorCode.InvalidRequest, `Invalid Request: a message is at most ${MAX_LINE_BYTES} bytes`));
+      return;
+    }
     const text = bytes.toString("utf8").replace(/\r$/, "");
     if (!text.trim()) return;
     let value: unknown;
@@ -862,15 +887,31 @@ function screenedLines(input: Readable, reply: (message: unknown) => void): Read
     if (!verdict) out.write(`${text}\n`);
     else if ("reply" in verdict) reply(verdict.reply);
   };
+  const pump = () => {
+    // Handing a line on can answer at once, which calls pump again: one loop does it all.
+    if (pumping) return;
+    pumping = true;
+    try {
+      while (next < waiting.length && ready()) {
+        line(waiting[next++]!);
+      }
+    } finally {
+      pumping = false;
+    }
+    if (next < waiting.length) {
+      input.pause();
+      return;
+    }
+    waiting = [];
+    next = 0;
+    if (!inputEnded) input.resume();
+    else if (!out.writableEnded) out.end();
+  };
   input.on("data", (chunk: Buffer) => {
     let start = 0;
     for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
       const piece = chunk.subarray(start, nl);
-      if (tooLong)
-        reply(
-          rpcError(null, ErrorCode.InvalidRequest, `Invalid Request: a message is at most ${MAX_LINE_BYTES} bytes`),
-        );
-      else line(parts.length ? Buffer.concat([...parts, piece]) : piece);
+      waiting.push(tooLong ? TOO_LONG : parts.length ? Buffer.concat([...parts, piece]) : piece);
       parts = [];
       size = 0;
       tooLong = false;
@@ -883,16 +924,31 @@ function screenedLines(input: Readable, reply: (message: unknown) => void): Read
         parts = [];
       } else parts.push(chunk.subarray(start));
     }
+    pump();
   });
   input.once("end", () => {
-    if (tooLong)
-      reply(rpcError(null, ErrorCode.InvalidRequest, `Invalid Request: a message is at most ${MAX_LINE_BYTES} bytes`));
-    else if (parts.length) line(Buffer.concat(parts));
-    out.end();
+    inputEnded = true;
+    if (tooLong) waiting.push(TOO_LONG);
+    else if (parts.length) waiting.push(Buffer.concat(parts));
+    parts = [];
+    pump();
   });
   input.once("error", (e) => out.destroy(e));
-  return out;
+  return { lines: out, pump };
 }
+
+/** A line longer than MAX_LINE_BYTES, waiting to be refused in its turn. */
+const TOO_LONG = Symbol("too long");
+
+/**
+ * Unread output past which no further request is handed on (and standard input is no longer
+ * read) until the client reads: with the answers of the requests in flight, what one client can
+ * make this process hold.
+ */
+const OUTPUT_HIGH_WATER = 4 * 1024 * 1024;
+
+/** Requests handed on and not yet answered, past which the next one waits for an answer. */
+const MAX_IN_FLIGHT = 16;
 
 /** The default of --site: with --archive the site is not read, so that folder need not exist. */
 const DEFAULT_SITE = "site";
@@ -923,12 +979,24 @@ export async function serveStdio(options: McpOptions & { stdin?: Readable; stdou
   // Each answer waiting for the client to read its output waits for one drain: as many
   // listeners as answers in flight, which is no leak.
   stdout.setMaxListeners(0);
-  const input = screenedLines(stdin, (message) => {
-    if (!clientGone) stdout.write(`${JSON.stringify(message)}\n`);
-  });
+  let inFlight = () => 0;
+  // A client that sends requests without reading the answers: the next request waits while
+  // the output it has not read is over the bound, or while many requests await their answers.
+  const ready = () => !clientGone && (stdout.writableLength ?? 0) < OUTPUT_HIGH_WATER && inFlight() < MAX_IN_FLIGHT;
+  const { lines: input, pump } = screenedLines(
+    stdin,
+    (message) => {
+      if (!clientGone) stdout.write(`${JSON.stringify(message)}\n`);
+    },
+    ready,
+  );
+  stdout.on("drain", pump);
   const transport = new ScreenedTransport(new StdioServerTransport(input, stdout));
+  inFlight = () => transport.inFlight;
+  transport.onanswered = pump;
   const closed = new Promise<void>((done) => {
     transport.onclose = () => done();
+    // Once every line read has been handed on: those still waiting are answered too.
     input.once("end", () => done());
   });
   await server.connect(transport);

@@ -512,6 +512,45 @@ describe("risk-cli mcp when the client stops reading", () => {
   }, 30_000);
 });
 
+describe("risk-cli mcp when the client reads slowly or not at all", () => {
+  it("bounds the output it holds for a client that sends without reading, then answers every request once it reads", async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const served = serveStdio({ site, archive, hash: nodeHasher, stdin, stdout });
+    // 400 requests whose answers are about 200 KB each: 80 MB if every one were answered at once.
+    const count = 400;
+    const call = { name: "get_surface", arguments: { path: "/openapi.json" } };
+    let requests = "";
+    for (let id = 1; id <= count; id++)
+      requests += `${JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: call })}\n`;
+    stdin.write(requests);
+    stdin.end();
+    // Nothing is read for two seconds: what the server holds for the client stays bounded.
+    let held = 0;
+    for (let i = 0; i < 20; i++) {
+      await new Promise((ok) => setTimeout(ok, 100));
+      held = Math.max(held, stdout.writableLength + stdout.readableLength);
+    }
+    expect(held).toBeGreaterThan(0);
+    expect(held).toBeLessThan(16 * 1024 * 1024);
+    // Then the client reads, slowly: every request is answered, whole.
+    const ids: number[] = [];
+    let rest = "";
+    stdout.on("data", (chunk: Buffer) => {
+      rest += chunk.toString("utf8");
+      for (let nl = rest.indexOf("\n"); nl !== -1; nl = rest.indexOf("\n")) {
+        const reply = JSON.parse(rest.slice(0, nl)) as Reply;
+        expect(reply.result?.isError).not.toBe(true);
+        expect(reply.result?.content?.[0]?.text).toContain('"openapi"');
+        ids.push(reply.id as number);
+        rest = rest.slice(nl + 1);
+      }
+    });
+    await served;
+    expect(ids).toEqual(Array.from({ length: count }, (_, i) => i + 1));
+  }, 20_000);
+});
+
 describe("risk-cli mcp checks its arguments", () => {
   it("reads instants as replay --date does: a leap second, years 0000 to 0099 and before 1970", async () => {
     const server = inProcess({ site, archive });
