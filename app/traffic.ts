@@ -18,6 +18,7 @@ import { classify, familyOf, languageOf, pageRead, parseLogLine, referrerDomain 
 import { emptyDay, OTHER_PAGES, OTHER_PAGES_EN, type DayCounts } from "../core/traffic/counts.ts";
 import { RiskError } from "../core/errors.ts";
 import { readKeptFile, writeKeptFile } from "../archive/kept-file.ts";
+import { loopingLinkRefusal } from "../archive/regular-file.ts";
 import { instrumentsOf, type Publication } from "../core/inputs/publication.ts";
 import { publisherPages } from "../core/editorial/dead-links.ts";
 import { AGENTS_PAGE, AGENTS_PAGE_EN, PRESS_PAGE, SERIES_PAGE, seriesPage } from "../core/surfaces/pages.ts";
@@ -145,9 +146,12 @@ function openLog(path: string, max: number): OpenLog | { skipped: string } {
     // A Unix socket cannot be opened at all: like a FIFO or a device, it is no log, left out by name.
     const code = (e as NodeJS.ErrnoException).code;
     if (code === "ENXIO" || code === "EOPNOTSUPP") return { skipped: "not a regular file" };
-    throw new RiskError("E_IO", `Cannot read the access log ${path} (${code ?? "error"})`, {
-      file: path,
-    });
+    throw (
+      loopingLinkRefusal(e, "access log", path) ??
+      new RiskError("E_IO", `Cannot read the access log ${path} (${code ?? "error"})`, {
+        file: path,
+      })
+    );
   }
   const st = fs.fstatSync(fd);
   const skip = (skipped: string) => {

@@ -7,6 +7,7 @@
  * for the caller to name.
  */
 import * as fs from "node:fs";
+import { RiskError } from "../core/errors.ts";
 
 /**
  * The file's bytes; "not-regular" for a device, a FIFO or a folder; "refused" when `admit`, which
@@ -60,4 +61,25 @@ export function brokenLink(path: string): string | null {
       return "a symbolic link to nothing (its target does not exist)";
     return null;
   }
+}
+
+/**
+ * The refusal of a file the user gave (a checkpoint, a bundle, a trusted root, an access log)
+ * that could not be opened because a symbolic link loops: bad input naming the file, saying it is
+ * a link that loops, or lies behind one, and to give the file itself. Null for any other error,
+ * which the caller names as it did.
+ */
+export function loopingLinkRefusal(error: unknown, what: string, path: string): RiskError | null {
+  if ((error as NodeJS.ErrnoException | undefined)?.code !== "ELOOP") return null;
+  let itself = false;
+  try {
+    itself = fs.lstatSync(path).isSymbolicLink();
+  } catch {
+    // A folder on its path loops: the file is behind the link.
+  }
+  return new RiskError(
+    "E_INPUT",
+    `The ${what} ${path} is ${itself ? "a symbolic link that loops" : "behind a symbolic link that loops"} (it leads back to itself through links): give the ${what} file itself, or a link that ends at it`,
+    { file: path },
+  );
 }

@@ -1,6 +1,6 @@
 import { remoteName } from "../../archive/api/transport.ts";
 import { openArchive } from "../../archive/index.ts";
-import { readRegularFile } from "../../archive/regular-file.ts";
+import { loopingLinkRefusal, readRegularFile } from "../../archive/regular-file.ts";
 import { checkArchiveFolder } from "../../app/paths.ts";
 import { RiskError } from "../../core/errors.ts";
 import { resolveRemote } from "../remote.ts";
@@ -47,9 +47,12 @@ export async function runArchiveAttest(opts: { archive: string; frame: string; b
     // A bundle is a few kilobytes: /dev/zero, a FIFO or a huge file is refused before it is read.
     bytes = readRegularFile(opts.bundle, { followLink: true, admit: (size) => size <= MAX_BUNDLE_BYTES });
   } catch (e) {
-    throw new RiskError("E_IO", `Cannot read the bundle ${opts.bundle} (${(e as NodeJS.ErrnoException).code})`, {
-      file: opts.bundle,
-    });
+    throw (
+      loopingLinkRefusal(e, "bundle", opts.bundle) ??
+      new RiskError("E_IO", `Cannot read the bundle ${opts.bundle} (${(e as NodeJS.ErrnoException).code})`, {
+        file: opts.bundle,
+      })
+    );
   }
   if (bytes === "not-regular" || bytes === "refused")
     throw new RiskError(

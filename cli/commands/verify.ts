@@ -1,4 +1,4 @@
-import { readRegularFile } from "../../archive/regular-file.ts";
+import { loopingLinkRefusal, readRegularFile } from "../../archive/regular-file.ts";
 import { openArchive } from "../../archive/index.ts";
 import { RiskError } from "../../core/errors.ts";
 import { CheckpointFormatError, parseCheckpoint, parseVerifierKey } from "../../core/log/checkpoint.ts";
@@ -61,7 +61,10 @@ export async function runVerifyCheckpoint(opts: { archive: string; checkpoint: s
     // A checkpoint is a few lines: /dev/zero, a FIFO or a huge file is refused before it is read.
     read = readRegularFile(opts.checkpoint, { followLink: true, admit: (size) => size <= 64 * 1024 });
   } catch (e) {
-    throw new RiskError("E_IO", `Cannot read the checkpoint ${opts.checkpoint} (${(e as NodeJS.ErrnoException).code})`);
+    throw (
+      loopingLinkRefusal(e, "checkpoint", opts.checkpoint) ??
+      new RiskError("E_IO", `Cannot read the checkpoint ${opts.checkpoint} (${(e as NodeJS.ErrnoException).code})`)
+    );
   }
   if (read === "not-regular" || read === "refused")
     throw new RiskError(
@@ -139,6 +142,8 @@ export async function runVerifyAttestations(opts: {
       read = readRegularFile(opts.trustedRoot, { followLink: true, admit: (size) => size <= 1024 * 1024 });
       if (read !== "not-regular" && read !== "refused") trustedRoot = JSON.parse(read.toString("utf8"));
     } catch (e) {
+      const loops = loopingLinkRefusal(e, "trusted root", opts.trustedRoot);
+      if (loops) throw loops;
       const code = (e as NodeJS.ErrnoException).code;
       throw new RiskError(
         code ? "E_IO" : "E_INPUT",

@@ -225,6 +225,29 @@ describe("the command line", () => {
       );
   });
 
+  it("says a checkpoint, a bundle, a trusted root or an access log given as a symbolic link that loops is one, with exit 3", () => {
+    const cwd = tempDir("risk-file-loop-");
+    expect(
+      runCli(["assemble", "--archive", "archive", "--site", "site", "--now", "2026-11-22T10:00:00Z"], { cwd }).status,
+    ).toBe(0);
+    symlinkSync("loop", join(cwd, "loop"));
+    for (const [args, what] of [
+      [["verify", "--checkpoint", "loop"], "checkpoint"],
+      [["archive", "attest", "--frame", "x", "--bundle", "loop"], "bundle"],
+      [["verify", "--attestations", "--trusted-root", "loop"], "trusted root"],
+      [["traffic", "ingest", "loop"], "access log"],
+    ] as const) {
+      const r = runCli([...args, "--archive", "archive"], { cwd });
+      expect(r.status, `${args.join(" ")}: ${r.stderr}`).toBe(EXIT.E_INPUT);
+      expect(r.stderr, args.join(" ")).toMatch(
+        new RegExp(
+          `The ${what} \\S*loop is a symbolic link that loops \\(it leads back to itself through links\\): give the ${what} file itself`,
+        ),
+      );
+      expect(r.stderr).not.toContain("ELOOP");
+    }
+  });
+
   it("refuses an empty folder name with init, as init --detect does, and writes nothing", () => {
     for (const name of ["", "  "]) {
       const cwd = tempDir("risk-init-empty-");
