@@ -13,6 +13,20 @@ import { tempDir, treeDigest } from "../helpers/tmp.ts";
 
 const at = (hour: number) => `2026-11-20T${String(hour).padStart(2, "0")}:00:00Z`;
 
+/** Every command that reads or writes the archive other than assemble, as run in a folder holding a site. */
+const ARCHIVE_COMMANDS = (remote: string) => [
+  ["verify"],
+  ["collect"],
+  ["replay", "--date", "2026-03-01"],
+  ["diff", "--from", "2026-03-01", "--to", "2026-03-02"],
+  ["prove", "--frame", "000001-20260301T000000Z"],
+  ["archive", "push", "--remote", remote],
+  ["archive", "pull", "--remote", remote],
+  ["traffic", "ingest", "/dev/null"],
+  ["mcp"],
+  ["serve", "--site", "site", "--port", "0"],
+];
+
 describe("the folders of an assembly", () => {
   it("release the lock when the site folder is refused", () => {
     const dir = tempDir("risk-folders-");
@@ -44,18 +58,7 @@ describe("the folders of an assembly", () => {
     const dir = tempDir("risk-folders-");
     expect(runCli(["assemble", "--site", "site", "--now", at(0)], { cwd: dir }).status).toBe(0);
     writeFileSync(`${dir}/afile`, "x");
-    for (const args of [
-      ["verify"],
-      ["collect"],
-      ["replay", "--date", "2026-03-01"],
-      ["diff", "--from", "2026-03-01", "--to", "2026-03-02"],
-      ["prove", "--frame", "000001-20260301T000000Z"],
-      ["archive", "push", "--remote", "https://example.org/x.git"],
-      ["archive", "pull", "--remote", "https://example.org/x.git"],
-      ["traffic", "ingest", "/dev/null"],
-      ["mcp"],
-      ["serve", "--site", "site", "--port", "0"],
-    ]) {
+    for (const args of ARCHIVE_COMMANDS("https://example.org/x.git")) {
       const r = runCli([...args, "--archive", "afile"], { cwd: dir });
       expect(r.status, `${args.join(" ")}: ${r.stderr}`).toBe(2);
       expect(r.stderr).toContain("--archive afile: it is a file");
@@ -73,16 +76,7 @@ describe("the folders of an assembly", () => {
       ["dangling", "--archive dangling: it is a symbolic link to nothing (its target does not exist)"],
     ] as const)
       for (const args of [
-        ["verify"],
-        ["collect"],
-        ["replay", "--date", "2026-03-01"],
-        ["diff", "--from", "2026-03-01", "--to", "2026-03-02"],
-        ["prove", "--frame", "000001-20260301T000000Z"],
-        ["archive", "push", "--remote", "http://127.0.0.1:9/x.git"],
-        ["archive", "pull", "--remote", "http://127.0.0.1:9/x.git"],
-        ["traffic", "ingest", "/dev/null"],
-        ["mcp"],
-        ["serve", "--site", "site", "--port", "0"],
+        ...ARCHIVE_COMMANDS("http://127.0.0.1:9/x.git"),
         ["assemble", "--site", "site", "--now", at(10)],
       ]) {
         const r = runCli([...args, "--archive", link], { cwd: dir });
