@@ -6,7 +6,7 @@
  * directly and packed ones through ./pack.ts; isomorphic-git reads only what those do not
  * understand.
  */
-import { readRegularFile } from "../regular-file.ts";
+import { brokenLink, readRegularFile } from "../regular-file.ts";
 import * as fs from "node:fs";
 import { dirname } from "node:path";
 import { createHash } from "node:crypto";
@@ -867,18 +867,14 @@ export function refuseArchiveFile(dir: string): void {
   let st: fs.Stats;
   try {
     st = fs.statSync(dir);
-  } catch (e) {
+  } catch {
     // A symbolic link that loops, or that leads to nothing, is neither an archive nor a place
     // for one: said so, before Git or isomorphic-git reads through it.
-    const code = (e as NodeJS.ErrnoException).code;
-    const link =
-      code === "ELOOP" || (code === "ENOENT" && fs.lstatSync(dir, { throwIfNoEntry: false })?.isSymbolicLink());
+    const link = brokenLink(dir);
     if (link)
       throw new RiskError(
         "E_USAGE",
-        code === "ELOOP"
-          ? `Refusing --archive ${dir}: it is a symbolic link that loops (it leads back to itself through links), not an archive; give the archive's folder itself. Nothing was changed.`
-          : `Refusing --archive ${dir}: it is a symbolic link to nothing (its target does not exist); give the archive's folder, or remove the link where a new archive should be made. Nothing was changed.`,
+        `Refusing --archive ${dir}: it is ${link}, not an archive; give the archive's folder itself, or remove the link where a new archive should be made. Nothing was changed.`,
         { archive: dir },
       );
     // Missing (a new archive, or an error the command names), or unreadable: reported where used.
